@@ -1,0 +1,62 @@
+// Article section 1: MNIST + DataLoader(batch_size=64, shuffle=True), as raw uint8 batches.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { BackendContext } from '../src/backend/types.js';
+import type { ImageDataset } from '../src/data/dataset.js';
+import { BatchLoader } from '../src/data/loader.js';
+import { recordMetrics } from '../src/results/task-meta.js';
+import { useBackend, useMnist } from '../src/suite/session.js';
+import { ARTICLE_BATCH } from '../src/suite/sizes.js';
+
+const SCENARIO = 'mnist-loader';
+let context: BackendContext;
+let mnist: ImageDataset;
+
+beforeAll(async () => {
+  context = await useBackend();
+  mnist = await useMnist();
+});
+
+describe('MNIST loader (section 1)', () => {
+  it('yields [64,28,28,1] uint8 batches of 50,176 bytes in one contiguous buffer', ({ task }) => {
+    const loader = new BatchLoader(mnist, ARTICLE_BATCH);
+    const first = loader.epoch(0).next().value!;
+    expect(first.shape).toEqual([64, 28, 28, 1]);
+    expect(first.images).toBeInstanceOf(Uint8Array);
+    expect(first.images.byteLength).toBe(50_176);
+    expect(first.images.buffer.byteLength).toBe(50_176);
+    expect(first.labels).toHaveLength(64);
+    recordMetrics(task, context, {
+      id: 'mnist-loader.batch-bytes',
+      scenario: SCENARIO,
+      kind: 'exact',
+      value: first.images.byteLength,
+      unit: 'B',
+      source: 'computed',
+      detail: `byteLength of one [64,28,28,1] uint8 batch from ${mnist.source}`,
+    });
+  });
+
+  it('visits every image exactly once per epoch, in a seeded order that changes per epoch', ({ task }) => {
+    const loader = new BatchLoader(mnist, ARTICLE_BATCH);
+    const seen = new Uint8Array(mnist.count);
+    let batches = 0;
+    for (const batch of loader.epoch(0)) {
+      batch.indices.forEach((i) => seen[i]!++);
+      batches++;
+    }
+    expect(seen.every((n) => n === 1)).toBe(true);
+    expect(batches).toBe(Math.ceil(mnist.count / 64));
+    const again = new BatchLoader(mnist, ARTICLE_BATCH).epoch(0).next().value!;
+    expect(again.indices).toEqual(loader.epoch(0).next().value!.indices);
+    expect(loader.epoch(1).next().value!.indices).not.toEqual(again.indices);
+    recordMetrics(task, context, {
+      id: 'mnist-loader.batches-per-epoch',
+      scenario: SCENARIO,
+      kind: 'exact',
+      value: batches,
+      unit: 'batches',
+      source: 'computed',
+      detail: `${mnist.count} images from ${mnist.source}, batch 64, last partial batch kept`,
+    });
+  });
+});

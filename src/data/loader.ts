@@ -1,0 +1,84 @@
+import type { ImageDataset } from './dataset.js';
+import { deriveSeed, shuffledIndices } from './random.js';
+
+/** One minibatch, laid out for a single upload to the device. */
+export interface Batch {
+  /** ONE contiguous [B,H,W,C] buffer: byteOffset 0, its own ArrayBuffer of exactly B*H*W*C bytes. */
+  readonly images: Uint8Array;
+  readonly labels: Int32Array;
+  /** [B, H, W, C]. */
+  readonly shape: readonly [number, number, number, number];
+  /** The dataset index of each image in the batch. */
+  readonly indices: Uint32Array;
+}
+
+/** What PyTorch's DataLoader(batch_size, shuffle, drop_last) takes, plus the shuffle seed. */
+export interface LoaderOptions {
+  batchSize: number;
+  shuffle: boolean;
+  seed: number;
+  dropLast: boolean;
+}
+
+function validateOptions(options: LoaderOptions): void {
+  const { batchSize, shuffle, seed, dropLast } = options;
+  if (!Number.isSafeInteger(batchSize) || batchSize < 1) {
+    throw new RangeError(`BatchLoader: batchSize must be an integer >= 1, got ${batchSize}`);
+  }
+  if (typeof shuffle !== 'boolean') throw new TypeError(`BatchLoader: shuffle must be a boolean, got ${String(shuffle)}`);
+  if (typeof dropLast !== 'boolean') throw new TypeError(`BatchLoader: dropLast must be a boolean, got ${String(dropLast)}`);
+  if (!Number.isSafeInteger(seed)) throw new RangeError(`BatchLoader: seed must be a safe integer, got ${seed}`);
+}
+
+/** Cuts a dataset into minibatches like torch.utils.data.DataLoader, reproducibly. */
+export class BatchLoader {
+  private readonly dataset: ImageDataset;
+  private readonly options: Readonly<LoaderOptions>;
+
+  constructor(dataset: ImageDataset, options: LoaderOptions) {
+    validateOptions(options);
+    this.dataset = dataset;
+    this.options = { ...options };
+  }
+
+  /** The number of batches one epoch yields (the last one may be short unless dropLast). */
+  get batchesPerEpoch(): number {
+    const { count } = this.dataset;
+    const { batchSize, dropLast } = this.options;
+    return dropLast ? Math.floor(count / batchSize) : Math.ceil(count / batchSize);
+  }
+
+  /** The batches of epoch `epoch`; when shuffling, the order is seeded by (seed, epoch). */
+  epoch(epoch: number): Generator<Batch> {
+    // Not a generator method itself, so a bad argument throws here rather than at first next().
+    if (!Number.isSafeInteger(epoch) || epoch < 0) {
+      throw new RangeError(`BatchLoader.epoch: epoch must be an integer >= 0, got ${epoch}`);
+    }
+    const { count } = this.dataset;
+    const order = this.options.shuffle
+      ? shuffledIndices(count, deriveSeed(this.options.seed, epoch))
+      : Uint32Array.from({ length: count }, (_, i) => i);
+    return this.batches(order);
+  }
+
+  private *batches(order: Uint32Array): Generator<Batch> {
+    const { images, labels, height, width, channels } = this.dataset;
+    const imageBytes = height * width * channels;
+    const { batchSize } = this.options;
+    for (let b = 0; b < this.batchesPerEpoch; b++) {
+      // slice(), not subarray(): each batch owns its indices.
+      const indices = order.slice(b * batchSize, Math.min((b + 1) * batchSize, order.length));
+      const size = indices.length;
+      // A fresh ArrayBuffer of exactly size*imageBytes bytes, so later stages can view it
+      // (e.g. as Int32Array words) or transfer it without copying or offset handling.
+      const batchImages = new Uint8Array(size * imageBytes);
+      const batchLabels = new Int32Array(size);
+      for (let k = 0; k < size; k++) {
+        const index = indices[k]!;
+        batchImages.set(images.subarray(index * imageBytes, (index + 1) * imageBytes), k * imageBytes);
+        batchLabels[k] = labels[index]!;
+      }
+      yield { images: batchImages, labels: batchLabels, shape: [size, height, width, channels], indices };
+    }
+  }
+}

@@ -1,0 +1,46 @@
+import * as tf from '@tensorflow/tfjs';
+import type { Batch } from '../data/loader.js';
+import { profileKernels, type KernelTable } from '../measure/kernel-profile.js';
+import { createMnistCnn, trainStep } from '../models/mnist-cnn.js';
+import type { TransferStrategy } from '../transfer/strategies.js';
+
+/** A profiled train step: the top-10 kernel table and every kernel name that ran. */
+export interface TrainStepProfile {
+  readonly table: KernelTable;
+  readonly kernelNames: ReadonlySet<string>;
+  readonly loss: number;
+}
+
+/**
+ * Article sections 3 and 5: one train step of the article's model, input preparation included,
+ * under tf.profile, after `warmupSteps` unprofiled steps (shader compilation, buffer pools).
+ */
+export async function profileTrainStep(strategy: TransferStrategy, batch: Batch, warmupSteps: number): Promise<TrainStepProfile> {
+  const model = createMnistCnn();
+  const optimizer = tf.train.adam(1e-3);
+  const step = (): tf.Scalar => {
+    const x = strategy.toDevice(batch);
+    const loss = trainStep(model, optimizer, x, batch.labels);
+    x.dispose();
+    return loss;
+  };
+  try {
+    for (let i = 0; i < warmupSteps; i++) {
+      const loss = step();
+      await loss.data();
+      loss.dispose();
+    }
+    const names = new Set<string>();
+    let lossValue = Number.NaN;
+    const table = await profileKernels(() => step(), 10, async (info) => {
+      info.kernelNames.forEach((n: string) => names.add(n));
+      const loss = info.result as tf.Scalar;
+      lossValue = (await loss.data())[0]!;
+      loss.dispose();
+    });
+    return { table, kernelNames: names, loss: lossValue };
+  } finally {
+    optimizer.dispose();
+    model.dispose();
+  }
+}

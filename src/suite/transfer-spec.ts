@@ -1,0 +1,128 @@
+import { beforeAll, expect, it } from 'vitest';
+import { countTransfers } from '../backend/transfer-counter.js';
+import type { BackendContext } from '../backend/types.js';
+import { BatchLoader, type Batch } from '../data/loader.js';
+import { LeakCheck } from '../measure/memory.js';
+import { recordMetrics } from '../results/task-meta.js';
+import { ARTICLE_NORMALIZATION, normalizeOnHost } from '../transfer/normalization.js';
+import { cpuNormalize, deviceNormalize, type StrategyId, type TransferStrategy } from '../transfer/strategies.js';
+import { useBackend, useMnist } from './session.js';
+import { ARTICLE_BATCH } from './sizes.js';
+
+/** Largest |a[i] - b[i]|. */
+export function maxAbsDiff(a: Float32Array, b: Float32Array): number {
+  if (a.length !== b.length) throw new RangeError(`length ${a.length} vs ${b.length}`);
+  let max = 0;
+  for (let i = 0; i < a.length; i++) max = Math.max(max, Math.abs(a[i]! - b[i]!));
+  return max;
+}
+
+/** The strategy of that id on the running backend. */
+export function strategyFor(context: BackendContext, id: StrategyId): TransferStrategy {
+  return id === 'cpu-normalize' ? cpuNormalize(context) : deviceNormalize();
+}
+
+/** The first batch of the article's loader, the batch every transfer scenario sends. */
+export async function firstArticleBatch(): Promise<Batch> {
+  return new BatchLoader(await useMnist(), ARTICLE_BATCH).epoch(0).next().value!;
+}
+
+/** Moves a batch with a strategy and reads the result back. */
+export async function transferAndRead(context: BackendContext, strategy: TransferStrategy, batch: Pick<Batch, 'images' | 'shape'>) {
+  const { result: tensor, bytes } = await countTransfers(context.transfers, async () => {
+    const out = strategy.toDevice(batch);
+    await context.sync(out);
+    return out;
+  });
+  const values = (await tensor.data()) as Float32Array;
+  const shape = tensor.shape;
+  tensor.dispose();
+  return { bytes, values, shape };
+}
+
+/**
+ * The checks every transfer strategy must pass (sections 2 and 4): the bytes that really cross
+ * to the device, values equal to the host reference, odd sizes, no leaked tensors.
+ */
+export function describeStrategyTransfer(id: StrategyId, expected: { expectedUploadBytes: number }): void {
+  const scenario = id;
+  let context: BackendContext;
+  let strategy: TransferStrategy;
+  let batch: Batch;
+  let leaks: LeakCheck;
+
+  beforeAll(async () => {
+    context = await useBackend();
+    strategy = strategyFor(context, id);
+    batch = await firstArticleBatch();
+    leaks = new LeakCheck();
+  });
+
+  it(`sends ${expected.expectedUploadBytes.toLocaleString('en-US')} bytes of data per [64,28,28,1] batch`, async ({ task }) => {
+    const { bytes } = await transferAndRead(context, strategy, batch);
+    expect(bytes.dataBytes).toBe(expected.expectedUploadBytes);
+    expect(bytes.dataBytes).toBe(batch.images.length * strategy.wireBytesPerPixel());
+    recordMetrics(
+      task,
+      context,
+      {
+        id: `mnist-transfer.upload-bytes.${id}`,
+        scenario,
+        kind: 'exact',
+        value: bytes.dataBytes,
+        unit: 'B',
+        source: 'measured',
+        detail: `tensor data host->device for one batch; counted at ${context.transfers.boundary}`,
+      },
+      {
+        id: `mnist-transfer.uniform-bytes.${id}`,
+        scenario,
+        kind: 'exact',
+        value: bytes.uniformBytes,
+        unit: 'B',
+        source: 'measured',
+        detail: 'per-dispatch parameter blocks (WebGPU uniforms) written for the same batch; not tensor data',
+      },
+    );
+  });
+
+  it('produces the host reference (x - 127.5) / 127.5 within 1e-6', async ({ task }) => {
+    const { values, shape } = await transferAndRead(context, strategy, batch);
+    expect(shape).toEqual([64, 28, 28, 1]);
+    const diff = maxAbsDiff(values, normalizeOnHost(batch.images, ARTICLE_NORMALIZATION));
+    expect(diff).toBeLessThanOrEqual(1e-6);
+    recordMetrics(task, context, {
+      id: `mnist-transfer.max-abs-diff-vs-host.${id}`,
+      scenario,
+      kind: 'quality',
+      value: diff,
+      unit: '',
+      bound: { max: 1e-6 },
+      source: 'measured',
+      detail: 'largest |device result - float64 host reference rounded to float32| over the batch',
+    });
+  });
+
+  it('handles a batch whose byte count is not a multiple of 4 (padding never reaches the output)', async () => {
+    // 3 x 5 x 7 x 1 = 105 bytes: the last 32-bit word carries 3 padding bytes.
+    const odd = { images: Uint8Array.from({ length: 105 }, (_, i) => (i * 37 + 11) % 256), shape: [3, 5, 7, 1] as const };
+    const { values, shape } = await transferAndRead(context, strategy, odd);
+    expect(shape).toEqual([3, 5, 7, 1]);
+    expect(values).toHaveLength(105);
+    expect(maxAbsDiff(values, normalizeOnHost(odd.images, ARTICLE_NORMALIZATION))).toBeLessThanOrEqual(1e-6);
+  });
+
+  it('leaves no tensors behind', ({ task }) => {
+    const leaked = leaks.leakedTensors();
+    expect(leaked).toBe(0);
+    recordMetrics(task, context, {
+      id: `memory.leaked-tensors.${id}`,
+      scenario,
+      kind: 'exact',
+      value: leaked,
+      unit: 'tensors',
+      source: 'measured',
+      detail: 'tf.memory().numTensors after the scenario minus before',
+    });
+  });
+}

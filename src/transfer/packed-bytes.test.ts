@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { packBytes, unpackedView } from './packed-bytes.js';
+
+describe('packBytes', () => {
+  it('views an aligned buffer without copying', () => {
+    const bytes = new Uint8Array([1, 2, 3, 4, 250, 251, 252, 253]);
+    const packed = packBytes(bytes);
+    expect(packed.zeroCopy).toBe(true);
+    expect(packed.words.buffer).toBe(bytes.buffer);
+    expect(packed.words.length).toBe(2);
+    expect(packed.words[0]).toBe(0x04030201); // little-endian
+  });
+
+  it('pads a length that is not a multiple of 4 with zeros, and the view hides the padding', () => {
+    const bytes = new Uint8Array([9, 8, 7, 6, 5]);
+    const packed = packBytes(bytes);
+    expect(packed.zeroCopy).toBe(false);
+    expect(packed.words.length).toBe(2);
+    expect(new Uint8Array(packed.words.buffer)).toEqual(new Uint8Array([9, 8, 7, 6, 5, 0, 0, 0]));
+    expect(unpackedView(packed.words, packed.byteCount)).toEqual(bytes);
+  });
+
+  it('copies a misaligned view', () => {
+    const bytes = new Uint8Array(new ArrayBuffer(12), 1, 8);
+    bytes.set([1, 2, 3, 4, 5, 6, 7, 8]);
+    const packed = packBytes(bytes);
+    expect(packed.zeroCopy).toBe(false);
+    expect(unpackedView(packed.words, packed.byteCount)).toEqual(bytes);
+  });
+});
