@@ -1,11 +1,19 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+
+/** Runs files in path order, so perf/ scenarios run in the article's section order. */
+class PathOrderSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    return [...files].sort((a, b) => a.moduleId.localeCompare(b.moduleId));
+  }
+}
 
 /**
  * `npm test`: unit tests beside the code plus the scenario specs in perf/.
- * `npm run perf` (src/cli/main.ts) reuses this file and adds perf/*.bench.ts.
+ * `npm run perf` (src/cli/perf.ts) reuses this file and adds perf/*.bench.ts.
  *
  * All files run in ONE forked process (maxWorkers 1, isolate false): they share one
- * backend and one device, which is started once (see src/backend/start.ts).
+ * backend and one device, started once (src/suite/session.ts).
  */
 export default defineConfig({
   test: {
@@ -14,6 +22,7 @@ export default defineConfig({
     maxWorkers: 1,
     fileParallelism: false,
     isolate: false,
+    sequence: { sequencer: PathOrderSequencer },
     // Device start-up on a software rasterizer and a profiled train step take seconds.
     testTimeout: 180_000,
     hookTimeout: 180_000,

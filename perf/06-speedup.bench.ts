@@ -13,7 +13,7 @@ import { cpuNormalize, deviceNormalize } from '../src/transfer/strategies.js';
 import { useBackend, useConfig, useMnist } from '../src/suite/session.js';
 import { ARTICLE_BATCH, SIZES } from '../src/suite/sizes.js';
 
-const SCENARIO = 'mnist-transfer';
+const SCENARIO = 'speedup';
 let context: BackendContext;
 let batches: Batch[];
 

@@ -6,6 +6,8 @@ import type { BackendContext } from './types.js';
 // Ops on these backends run to completion on the calling thread (wasm threads are off in
 // Node), so once the op returned its output exists: nothing to wait for.
 const alreadySynchronous = async (): Promise<void> => {};
+// backend.write (in tf.tensor) already put the data where these backends compute on it.
+const alreadyUploaded = (): void => {};
 
 /** Starts the wasm backend (XNNPACK, SIMD); its .wasm files load from node_modules. */
 export async function startWasm(reason: string): Promise<BackendContext> {
@@ -17,6 +19,7 @@ export async function startWasm(reason: string): Promise<BackendContext> {
     adapter: null,
     isUsingGpuDevice: null,
     transfers: installBackendWriteCounter(tf.backend(), 'tfjs backend.write: bytes copied into the wasm heap'),
+    upload: alreadyUploaded,
     sync: alreadySynchronous,
   };
 }
@@ -30,6 +33,7 @@ export async function startCpu(reason: string): Promise<BackendContext> {
     adapter: null,
     isUsingGpuDevice: null,
     transfers: installBackendWriteCounter(tf.backend(), 'tfjs backend.write: arrays handed to the cpu backend (kept by reference, not copied)'),
+    upload: alreadyUploaded,
     sync: alreadySynchronous,
   };
 }
@@ -68,6 +72,7 @@ export async function startTensorflow(reason: string): Promise<BackendContext> {
     adapter: null,
     isUsingGpuDevice: backend.isUsingGpuDevice ?? false,
     transfers: installBackendWriteCounter(backend, 'tfjs backend.write: bytes copied into TensorFlow tensors'),
+    upload: alreadyUploaded,
     async sync(tensor) {
       // TensorFlow runs GPU ops asynchronously on a stream: reading one element of the output
       // waits for everything that produced it.

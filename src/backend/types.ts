@@ -30,6 +30,8 @@ export interface BackendContext {
   readonly isUsingGpuDevice: boolean | null;
   /** Counts the bytes that cross from the host into the backend. */
   readonly transfers: TransferCounter;
+  /** Moves a tensor's data to the device now (webgpu uploads lazily, on first use). */
+  upload(tensor: tf.Tensor): void;
   /**
    * Waits until all work that produced `tensor` has finished on the device.
    * Every timing calls this before stopping its clock.

@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import { tmpdir } from 'node:os';
 import { BackendUnavailableError } from './errors.js';
 import { softwareAdapterName, type AdapterInfoFields } from './fingerprint.js';
 import type { AdapterDescription, BackendContext } from './types.js';
@@ -10,6 +11,7 @@ export interface WebGpuBackendInternals extends tf.KernelBackend {
   ensureCommandEncoderReady(): void;
   endComputePassEncoder(): void;
   submitQueue(): void;
+  uploadToGPU(dataId: object): void;
 }
 
 const SETUP_HINT =
@@ -30,6 +32,8 @@ function describeAdapter(adapter: GPUAdapter): AdapterDescription {
 
 /** Gives Node the WebGPU globals of the `webgpu` package (Dawn), without clobbering Node's own navigator. */
 async function loadDawn(): Promise<{ gpu: GPU; globals: WebGpuGlobals }> {
+  // The Vulkan loader prints an error line when XDG_RUNTIME_DIR is unset; any writable dir will do.
+  process.env.XDG_RUNTIME_DIR ??= tmpdir();
   let dawn: typeof import('webgpu');
   try {
     dawn = await import('webgpu');
@@ -90,6 +94,9 @@ export async function startWebGpu(reason: string): Promise<BackendContext> {
     adapter: description,
     isUsingGpuDevice: null,
     transfers,
+    upload(tensor) {
+      backend.uploadToGPU(tensor.dataId);
+    },
     async sync() {
       // tfjs batches dispatches in an open encoder: submit it, or the queue may look idle.
       backend.ensureCommandEncoderReady();

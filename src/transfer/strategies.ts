@@ -1,6 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
 import type { BackendContext } from '../backend/types.js';
-import type { WebGpuBackendInternals } from '../backend/webgpu.js';
 import { ARTICLE_NORMALIZATION, normalizeOnHost, type Normalization } from './normalization.js';
 import { hasPackedKernel, NORMALIZE_PACKED_BYTES } from './normalize-packed-kernel.js';
 import { packBytes } from './packed-bytes.js';
@@ -26,11 +25,6 @@ export interface TransferStrategy {
   toDevice(batch: PixelBatch): tf.Tensor4D;
 }
 
-/** Makes sure a tensor's data is on the device: webgpu uploads lazily, on first use. */
-function ensureOnDevice(context: BackendContext, tensor: tf.Tensor): void {
-  if (context.name === 'webgpu') (tf.backend() as WebGpuBackendInternals & { uploadToGPU(id: object): void }).uploadToGPU(tensor.dataId);
-}
-
 /** Article section 2: normalize on the CPU, send float32 (4 bytes per pixel). */
 export function cpuNormalize(context: BackendContext, n: Normalization = ARTICLE_NORMALIZATION): TransferStrategy {
   return {
@@ -38,7 +32,7 @@ export function cpuNormalize(context: BackendContext, n: Normalization = ARTICLE
     wireBytesPerPixel: () => 4,
     toDevice(batch) {
       const tensor = tf.tensor4d(normalizeOnHost(batch.images, n), [...batch.shape], 'float32');
-      ensureOnDevice(context, tensor);
+      context.upload(tensor);
       return tensor;
     },
   };

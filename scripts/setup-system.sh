@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs the system packages the harness uses on Debian 12 (bookworm), as root:
+#   - Mesa's lavapipe (software Vulkan) from bookworm-backports, so Dawn has a WebGPU adapter
+#     on a machine without a GPU. Bookworm's own Mesa 22.3 is rejected by Dawn; 25.x works.
+# It enables backports by adding the suite to the machine's existing deb822 sources file:
+# no archive host name is written anywhere. Safe to run twice.
+set -euo pipefail
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "setup-system: run as root (it calls apt-get)." >&2
+  exit 1
+fi
+if ! command -v apt-get >/dev/null; then
+  echo "setup-system: no apt-get here; install a Vulkan driver for your GPU (or Mesa lavapipe) by hand." >&2
+  exit 1
+fi
+
+if ! vulkan_ok=$(dpkg-query -W -f='${Version}' mesa-vulkan-drivers 2>/dev/null) || [[ "$vulkan_ok" != 2[5-9].* ]]; then
+  . /etc/os-release
+  if [ "${VERSION_CODENAME:-}" = bookworm ]; then
+    sources=/etc/apt/sources.list.d/debian.sources
+    if [ ! -f "$sources" ]; then
+      echo "setup-system: $sources not found; add bookworm-backports to your apt sources, then rerun." >&2
+      exit 1
+    fi
+    if ! grep -Eq '^Suites:.*bookworm-backports' "$sources"; then
+      # Add the suite to the first stanza that carries plain 'bookworm'.
+      sed -i '0,/^Suites: bookworm\( \|$\)/s//Suites: bookworm bookworm-backports\1/' "$sources"
+    fi
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -t bookworm-backports mesa-vulkan-drivers >/dev/null
+  else
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mesa-vulkan-drivers >/dev/null
+  fi
+fi
+echo "setup-system: mesa-vulkan-drivers $(dpkg-query -W -f='${Version}' mesa-vulkan-drivers) installed."

@@ -1,0 +1,45 @@
+import Table from 'cli-table3';
+import type { RunRecord } from '../results/schema.js';
+import { formatCI, formatValue, significant, speedupSentence } from './format.js';
+
+const SPEEDUP_ID = 'mnist-transfer.speedup';
+
+function metricTable(record: RunRecord, scenario: string): string {
+  const table = new Table({ head: ['metric', 'value', '95% CI', 'n', 'source'], style: { head: [], border: [] } });
+  const metrics = record.metrics.filter((x) => x.scenario === scenario);
+  for (const m of metrics) table.push([m.id, formatValue(m), formatCI(m), m.n ?? '', m.source ?? '']);
+  // What each figure measured and how, under its table (the run record keeps the same text).
+  const how = metrics.filter((m) => m.detail).map((m) => `  ${m.id}: ${m.detail}`);
+  return [table.toString(), ...how].join('\n');
+}
+
+function kernelTableText(name: string, t: NonNullable<RunRecord['profiles']>[string]): string {
+  const table = new Table({
+    head: ['kernel', 'calls', 'total ms', 'mean ms', '% of kernel time'],
+    style: { head: [], border: [] },
+  });
+  for (const r of t.rows) table.push([r.name, r.calls, significant(r.totalMs), significant(r.meanMs), r.percent.toFixed(1)]);
+  return `Top kernels, ${name} (${t.kernelCount} kernels, ${significant(t.totalKernelMs)} ms in all; ${t.timing}):\n${table.toString()}`;
+}
+
+/** The whole run as text for a terminal: who ran, caveats, the headline, tables, errors. */
+export function renderRunReport(record: RunRecord, recordPath: string | null): string {
+  const p = record.profile;
+  const lines: string[] = [];
+  lines.push(`gpu-transfer-perf: profile ${p.id}, ${record.scale} scale, ${record.createdAt}`);
+  lines.push(`backend ${p.backend}: ${p.backendReason}`);
+  if (p.adapter) lines.push(`adapter: ${p.adapter.vendor} / ${p.adapter.architecture} / ${p.adapter.description}`);
+  lines.push(`bytes counted at: ${p.transferBoundary}`);
+  for (const note of record.notes) lines.push(`NOTE: ${note}`);
+  const speedup = record.metrics.find((m) => m.id === SPEEDUP_ID);
+  if (speedup) lines.push('', `Headline: ${speedupSentence(speedup, 'cpu-normalize', 'device-normalize')}`);
+  const scenarios = [...new Set(record.metrics.map((m) => m.scenario))];
+  for (const s of scenarios) lines.push('', `[${s}]`, metricTable(record, s));
+  for (const [name, t] of Object.entries(record.profiles ?? {})) lines.push('', kernelTableText(name, t));
+  if (record.errors.length > 0) {
+    lines.push('', `ERRORS (${record.errors.length}):`);
+    for (const e of record.errors) lines.push(`  [${e.scenario}] ${e.test}: ${e.message.split('\n')[0]}`);
+  }
+  if (recordPath) lines.push('', `Run record: ${recordPath}`);
+  return lines.join('\n');
+}

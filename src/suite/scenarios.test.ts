@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { listScenarios, parseScenarioFile, scenarioOfPath, selectScenarios } from './scenarios.js';
+
+describe('scenario files', () => {
+  it('parses NN-name.spec.ts and NN-name.bench.ts, nothing else', () => {
+    expect(parseScenarioFile('06-speedup.bench.ts')).toEqual({ number: '06', id: 'speedup', kind: 'bench', path: 'perf/06-speedup.bench.ts' });
+    expect(parseScenarioFile('helpers.ts')).toBeNull();
+    expect(scenarioOfPath('/x/perf/02-cpu-normalize.spec.ts')).toBe('cpu-normalize');
+  });
+
+  it('selects by id, number or file name and rejects unknown ones', () => {
+    const all = listScenarios();
+    expect(all.length).toBeGreaterThanOrEqual(7);
+    expect(selectScenarios(all, ['speedup']).map((s) => s.number)).toEqual(['06']);
+    expect(selectScenarios(all, ['9', '01']).map((s) => s.id)).toEqual(['mnist-loader', 'memory']);
+    expect(selectScenarios(all, []).length).toBe(all.length);
+    expect(() => selectScenarios(all, ['nope'])).toThrow(/unknown scenario 'nope'. Known: mnist-loader \(01\)/);
+  });
+});

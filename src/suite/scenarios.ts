@@ -1,0 +1,54 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** One scenario file of perf/: 'NN-name.spec.ts' (asserts) or 'NN-name.bench.ts' (times). */
+export interface ScenarioFile {
+  /** Article section number, e.g. '06'. */
+  readonly number: string;
+  /** Scenario id used by --scenario and in run records, e.g. 'speedup'. */
+  readonly id: string;
+  readonly kind: 'spec' | 'bench';
+  /** Path relative to the project root. */
+  readonly path: string;
+}
+
+const FILE_PATTERN = /^(\d{2})-([a-z0-9-]+)\.(spec|bench)\.ts$/;
+
+/** Parses a perf/ file name; null for files that are not scenarios. */
+export function parseScenarioFile(fileName: string, dir = 'perf'): ScenarioFile | null {
+  const m = FILE_PATTERN.exec(fileName);
+  if (!m) return null;
+  return { number: m[1]!, id: m[2]!, kind: m[3] as 'spec' | 'bench', path: join(dir, fileName) };
+}
+
+/** Every scenario file in perf/, in section order. */
+export function listScenarios(root = process.cwd()): ScenarioFile[] {
+  return readdirSync(join(root, 'perf'))
+    .map((name) => parseScenarioFile(name))
+    .filter((s): s is ScenarioFile => s !== null)
+    .sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** The scenario id of a perf/ file path, or the path itself when it is not a scenario. */
+export function scenarioOfPath(path: string): string {
+  return parseScenarioFile(path.split(/[\\/]/).pop() ?? path)?.id ?? path;
+}
+
+/**
+ * Files selected by --scenario values: an id ('speedup'), a section number ('6' or '06'), or
+ * a file name. Throws with the list of known scenarios on an unknown value.
+ */
+export function selectScenarios(all: readonly ScenarioFile[], wanted: readonly string[]): ScenarioFile[] {
+  if (wanted.length === 0) return [...all];
+  const selected = new Set<ScenarioFile>();
+  for (const w of wanted) {
+    const hits = all.filter(
+      (s) => s.id === w || s.number === w.padStart(2, '0') || s.path.endsWith(`/${w}`) || `${s.number}-${s.id}` === w,
+    );
+    if (hits.length === 0) {
+      throw new RangeError(`unknown scenario '${w}'. Known: ${all.map((s) => `${s.id} (${s.number})`).join(', ')}`);
+    }
+    hits.forEach((h) => selected.add(h));
+  }
+  return all.filter((s) => selected.has(s));
+}
