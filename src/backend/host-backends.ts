@@ -18,7 +18,7 @@ export async function startWasm(reason: string): Promise<BackendContext> {
     reason,
     adapter: null,
     isUsingGpuDevice: null,
-    transfers: installBackendWriteCounter(tf.backend(), 'tfjs backend.write: bytes copied into the wasm heap'),
+    transfers: installBackendWriteCounter(tf.engine(), tf.backend(), 'tfjs backend.write of host arrays (tf.tensor): bytes copied into the wasm heap'),
     upload: alreadyUploaded,
     sync: alreadySynchronous,
   };
@@ -32,7 +32,7 @@ export async function startCpu(reason: string): Promise<BackendContext> {
     reason,
     adapter: null,
     isUsingGpuDevice: null,
-    transfers: installBackendWriteCounter(tf.backend(), 'tfjs backend.write: arrays handed to the cpu backend (kept by reference, not copied)'),
+    transfers: installBackendWriteCounter(tf.engine(), tf.backend(), 'tfjs backend.write of host arrays (tf.tensor): arrays handed to the cpu backend (kept by reference, not copied)'),
     upload: alreadyUploaded,
     sync: alreadySynchronous,
   };
@@ -71,7 +71,7 @@ export async function startTensorflow(reason: string): Promise<BackendContext> {
     reason,
     adapter: null,
     isUsingGpuDevice: backend.isUsingGpuDevice ?? false,
-    transfers: installBackendWriteCounter(backend, 'tfjs backend.write: bytes copied into TensorFlow tensors'),
+    transfers: installBackendWriteCounter(tf.engine(), backend, 'tfjs backend.write of host arrays (tf.tensor): bytes copied into TensorFlow tensors'),
     upload: alreadyUploaded,
     async sync(tensor) {
       // TensorFlow runs GPU ops asynchronously on a stream: reading one element of the output

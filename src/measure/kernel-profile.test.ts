@@ -11,6 +11,7 @@ describe('kernelTable', () => {
         { name: 'MatMul', kernelTimeMs: 2 },
       ],
       2,
+      'a step',
       'test clock',
     );
     expect(table.kernelCount).toBe(4);

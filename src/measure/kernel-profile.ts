@@ -19,6 +19,8 @@ export interface KernelTable {
   readonly rows: readonly KernelRow[];
   readonly kernelCount: number;
   readonly totalKernelMs: number;
+  /** What was profiled, in words. */
+  readonly step: string;
   /** How kernel times were taken on this backend. */
   readonly timing: string;
 }
@@ -30,7 +32,7 @@ export interface KernelRecord {
 }
 
 /** Groups kernel records by name and keeps the `top` most expensive, by total time. */
-export function kernelTable(records: readonly KernelRecord[], top: number, timing: string): KernelTable {
+export function kernelTable(records: readonly KernelRecord[], top: number, step: string, timing: string): KernelTable {
   const byName = new Map<string, { calls: number; totalMs: number }>();
   for (const r of records) {
     const entry = byName.get(r.name) ?? { calls: 0, totalMs: 0 };
@@ -49,7 +51,7 @@ export function kernelTable(records: readonly KernelRecord[], top: number, timin
     }))
     .sort((x, y) => y.totalMs - x.totalMs || x.name.localeCompare(y.name))
     .slice(0, top);
-  return { rows, kernelCount: records.length, totalKernelMs, timing };
+  return { rows, kernelCount: records.length, totalKernelMs, step, timing };
 }
 
 const TIMING_BY_BACKEND: Record<string, string> = {
@@ -66,6 +68,7 @@ const TIMING_BY_BACKEND: Record<string, string> = {
 export async function profileKernels(
   work: () => tf.TensorContainer,
   top: number,
+  step: string,
   inspect: (info: ProfileInfo) => Promise<void>,
 ): Promise<KernelTable> {
   const info = await tf.profile(work);
@@ -77,5 +80,5 @@ export async function profileKernels(
   if (records.some((r) => Number.isNaN(r.kernelTimeMs))) {
     throw new Error(`tf.profile returned no kernel times on backend ${tf.getBackend()}`);
   }
-  return kernelTable(records, top, TIMING_BY_BACKEND[tf.getBackend()] ?? 'backend-reported kernel time');
+  return kernelTable(records, top, step, TIMING_BY_BACKEND[tf.getBackend()] ?? 'backend-reported kernel time');
 }

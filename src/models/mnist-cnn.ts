@@ -20,14 +20,20 @@ export function createMnistCnn(seed = 42): tf.Sequential {
   });
 }
 
+function crossEntropy(model: tf.Sequential, x: tf.Tensor4D, labels: Int32Array): tf.Scalar {
+  const oneHot = tf.oneHot(tf.tensor1d(labels, 'int32'), 10);
+  return tf.losses.softmaxCrossEntropy(oneHot, model.apply(x) as tf.Tensor) as tf.Scalar;
+}
+
+/** Forward pass and cross-entropy on logits, no update. Returns the loss. */
+export function lossOnly(model: tf.Sequential, x: tf.Tensor4D, labels: Int32Array): tf.Scalar {
+  return tf.tidy(() => crossEntropy(model, x, labels));
+}
+
 /** One training step: forward, cross-entropy on logits, backward, optimizer update. Returns the loss. */
 export function trainStep(model: tf.Sequential, optimizer: tf.Optimizer, x: tf.Tensor4D, labels: Int32Array): tf.Scalar {
   return tf.tidy(() => {
-    const oneHot = tf.oneHot(tf.tensor1d(labels, 'int32'), 10);
-    const loss = optimizer.minimize(
-      () => tf.losses.softmaxCrossEntropy(oneHot, model.apply(x) as tf.Tensor) as tf.Scalar,
-      true,
-    );
+    const loss = optimizer.minimize(() => crossEntropy(model, x, labels), true);
     if (!loss) throw new Error('optimizer.minimize returned no loss');
     return loss;
   });

@@ -19,7 +19,7 @@ function kernelTableText(name: string, t: NonNullable<RunRecord['profiles']>[str
     style: { head: [], border: [] },
   });
   for (const r of t.rows) table.push([r.name, r.calls, significant(r.totalMs), significant(r.meanMs), r.percent.toFixed(1)]);
-  return `Top kernels, ${name} (${t.kernelCount} kernels, ${significant(t.totalKernelMs)} ms in all; ${t.timing}):\n${table.toString()}`;
+  return `Top kernels, ${name}: ${t.step}\n(${t.kernelCount} kernels, ${significant(t.totalKernelMs)} ms in all; ${t.timing})\n${table.toString()}`;
 }
 
 /** The whole run as text for a terminal: who ran, caveats, the headline, tables, errors. */

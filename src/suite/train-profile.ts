@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Batch } from '../data/loader.js';
 import { profileKernels, type KernelTable } from '../measure/kernel-profile.js';
-import { createMnistCnn, trainStep } from '../models/mnist-cnn.js';
+import { createMnistCnn, lossOnly, trainStep } from '../models/mnist-cnn.js';
 import type { TransferStrategy } from '../transfer/strategies.js';
 
 /** A profiled train step: the top-10 kernel table and every kernel name that ran. */
@@ -18,9 +18,15 @@ export interface TrainStepProfile {
 export async function profileTrainStep(strategy: TransferStrategy, batch: Batch, warmupSteps: number): Promise<TrainStepProfile> {
   const model = createMnistCnn();
   const optimizer = tf.train.adam(1e-3);
+  // tfjs-backend-wasm 4.22 has no Conv2DBackpropFilter kernel: it cannot train this model.
+  // Profile what it can run (forward + loss) and say so, rather than fail or fake a backward pass.
+  const canTrain = tf.getKernel('Conv2DBackpropFilter', tf.getBackend()) !== undefined;
+  const stepName = canTrain
+    ? 'train step: input transfer, forward, cross-entropy, backward, Adam update'
+    : `forward + cross-entropy only: backend ${tf.getBackend()} has no Conv2DBackpropFilter kernel, so it cannot train this model`;
   const step = (): tf.Scalar => {
     const x = strategy.toDevice(batch);
-    const loss = trainStep(model, optimizer, x, batch.labels);
+    const loss = canTrain ? trainStep(model, optimizer, x, batch.labels) : lossOnly(model, x, batch.labels);
     x.dispose();
     return loss;
   };
@@ -32,7 +38,7 @@ export async function profileTrainStep(strategy: TransferStrategy, batch: Batch,
     }
     const names = new Set<string>();
     let lossValue = Number.NaN;
-    const table = await profileKernels(() => step(), 10, async (info) => {
+    const table = await profileKernels(() => step(), 10, stepName, async (info) => {
       info.kernelNames.forEach((n: string) => names.add(n));
       const loss = info.result as tf.Scalar;
       lossValue = (await loss.data())[0]!;
