@@ -1,5 +1,5 @@
-import * as tf from '@tensorflow/tfjs';
-import type { BackendContext } from './types.js';
+import type { BackendContext } from '../backend/types.js';
+import { hasPackedKernel } from './normalize-packed-kernel.js';
 
 /** One capability: whether the running backend has it, and what that means here. */
 export interface Capability {
@@ -13,7 +13,7 @@ export interface Capability {
  */
 export function describeCapabilities(context: BackendContext): Record<string, Capability> {
   const features = context.adapter?.features ?? [];
-  const packed = tf.getKernel('NormalizePackedBytes', context.name) !== undefined;
+  const packed = hasPackedKernel();
   return {
     'packed-uint8-upload': {
       supported: packed,
