@@ -1,0 +1,79 @@
+import { scenarioOfPath } from '../suite/scenarios.js';
+import { runRecordSchema, SCHEMA_VERSION, type Metric, type RunError, type RunProfile, type RunRecord } from './schema.js';
+import type { PerfTaskMeta } from './task-meta.js';
+
+/** What the reporter saw of one test. */
+export interface CollectedTest {
+  readonly file: string;
+  readonly name: string;
+  readonly state: 'passed' | 'failed' | 'skipped' | 'pending';
+  readonly errors: readonly string[];
+  readonly perf?: PerfTaskMeta;
+}
+
+export interface RunContext {
+  readonly createdAt: string;
+  readonly scale: RunRecord['scale'];
+  readonly git: RunRecord['git'];
+  /** Errors vitest raised outside any test (e.g. a file that failed to load). */
+  readonly unhandledErrors: readonly string[];
+}
+
+/** Caveats a reader must see next to the figures of this profile. */
+export function profileNotes(profile: RunProfile): string[] {
+  const notes: string[] = [];
+  if (profile.adapter?.isSoftware) {
+    notes.push(
+      `The WebGPU adapter is a software rasterizer (${profile.adapter.description}): a real Vulkan device running on the CPU. Its timings describe it, not a GPU.`,
+    );
+  }
+  if (profile.backend !== 'webgpu') notes.push(`webgpu was NOT exercised: ${profile.backendReason}.`);
+  if (profile.backend === 'tensorflow') {
+    notes.push('The tensorflow (tfjs-node-gpu) backend is an optional peer dependency and is NOT exercised in CI: treat these figures as unverified by the project.');
+    if (!profile.isUsingGpuDevice) notes.push('TensorFlow found no GPU (CUDA 11.2 / cuDNN 8.1 missing?): it ran on the CPU.');
+  } else {
+    notes.push('The tensorflow (CUDA, tfjs-node-gpu) backend was not exercised in this run; CI never exercises it.');
+  }
+  return notes;
+}
+
+/**
+ * Builds a run record from the tests of one vitest run; null when no test reached a backend
+ * (then there is no profile to file the figures under). A metric id recorded twice is an error.
+ */
+export function assembleRunRecord(tests: readonly CollectedTest[], run: RunContext): RunRecord | null {
+  const withPerf = tests.filter((t) => t.perf);
+  const profile = withPerf[0]?.perf?.profile;
+  if (!profile) return null;
+  const errors: RunError[] = [];
+  const metrics: Metric[] = [];
+  const seen = new Set<string>();
+  const profiles: NonNullable<RunRecord['profiles']> = {};
+  for (const t of tests) {
+    const scenario = scenarioOfPath(t.file);
+    if (t.state === 'failed') errors.push({ scenario, test: t.name, message: t.errors.join('\n') || 'failed' });
+    for (const m of t.perf?.metrics ?? []) {
+      if (seen.has(m.id)) {
+        errors.push({ scenario, test: t.name, message: `metric ${m.id} recorded twice; kept the first` });
+        continue;
+      }
+      seen.add(m.id);
+      metrics.push(m);
+    }
+    Object.assign(profiles, t.perf?.kernelTables);
+  }
+  for (const message of run.unhandledErrors) errors.push({ scenario: '(run)', test: '(outside any test)', message });
+  const record: RunRecord = {
+    schemaVersion: SCHEMA_VERSION,
+    createdAt: run.createdAt,
+    scale: run.scale,
+    git: run.git,
+    profile,
+    metrics,
+    profiles,
+    notes: profileNotes(profile),
+    errors,
+  };
+  // What we write must be what readers accept.
+  return runRecordSchema.parse(record);
+}

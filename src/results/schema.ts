@@ -1,0 +1,96 @@
+import { z } from 'zod';
+
+/** Version of the run-record format; bump on any change readers must know about. */
+export const SCHEMA_VERSION = 1;
+
+/**
+ * How a metric is judged against a baseline (see README, "Reading a run record"):
+ * exact must be equal; ratio by its CI; time is informational; quality within a bound.
+ */
+export const METRIC_KINDS = ['exact', 'ratio', 'time', 'quality'] as const;
+export type MetricKind = (typeof METRIC_KINDS)[number];
+
+export const metricSchema = z
+  .object({
+    /** Dotted id, e.g. 'mnist-transfer.upload-bytes.cpu-normalize'. */
+    id: z.string().regex(/^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$/, 'dotted lower-case id'),
+    scenario: z.string().min(1),
+    kind: z.enum(METRIC_KINDS),
+    value: z.number(),
+    /** '' for dimensionless values. */
+    unit: z.string(),
+    /** 95% confidence interval [lo, hi] where the value is an estimate. */
+    ci: z.tuple([z.number(), z.number()]).optional(),
+    n: z.number().int().positive().optional(),
+    /** measured: read off the system; computed: derived from sizes and shapes. */
+    source: z.enum(['measured', 'computed']).optional(),
+    /** Acceptable range, for quality metrics. */
+    bound: z.object({ min: z.number().optional(), max: z.number().optional() }).optional(),
+    /** What was measured and how (which clock, which API boundary). */
+    detail: z.string().optional(),
+    /** Raw paired samples (ms) behind a ratio, kept for re-analysis. */
+    samples: z.object({ a: z.array(z.number()), b: z.array(z.number()) }).optional(),
+  })
+  .strict();
+export type Metric = z.infer<typeof metricSchema>;
+
+export const adapterSchema = z
+  .object({
+    vendor: z.string(),
+    architecture: z.string(),
+    device: z.string(),
+    description: z.string(),
+    isSoftware: z.boolean(),
+    features: z.array(z.string()),
+  })
+  .strict();
+
+export const runProfileSchema = z
+  .object({
+    id: z.string().min(1),
+    backend: z.enum(['webgpu', 'wasm', 'cpu', 'tensorflow']),
+    backendReason: z.string(),
+    adapter: adapterSchema.nullable(),
+    isUsingGpuDevice: z.boolean().nullable(),
+    cpu: z.object({ model: z.string(), cores: z.number().int().positive() }).strict(),
+    os: z.string(),
+    node: z.string(),
+    versions: z.record(z.string(), z.string()),
+    transferBoundary: z.string(),
+    /** What this backend can do that the article's advice depends on (e.g. half precision). */
+    capabilities: z.record(z.string(), z.object({ supported: z.boolean(), detail: z.string() }).strict()),
+  })
+  .strict();
+export type RunProfile = z.infer<typeof runProfileSchema>;
+
+export const kernelTableSchema = z
+  .object({
+    rows: z.array(
+      z.object({ name: z.string(), calls: z.number().int(), totalMs: z.number(), meanMs: z.number(), percent: z.number() }).strict(),
+    ),
+    kernelCount: z.number().int(),
+    totalKernelMs: z.number(),
+    step: z.string(),
+    timing: z.string(),
+  })
+  .strict();
+
+export const runErrorSchema = z.object({ scenario: z.string(), test: z.string(), message: z.string() }).strict();
+export type RunError = z.infer<typeof runErrorSchema>;
+
+export const runRecordSchema = z
+  .object({
+    schemaVersion: z.literal(SCHEMA_VERSION),
+    createdAt: z.iso.datetime(),
+    scale: z.enum(['quick', 'full']),
+    git: z.object({ commit: z.string().nullable(), dirty: z.boolean().nullable() }).strict(),
+    profile: runProfileSchema,
+    metrics: z.array(metricSchema),
+    /** Top-N kernel tables by scenario id. */
+    profiles: z.record(z.string(), kernelTableSchema).optional(),
+    /** Plain-language caveats every reader should see (software adapter, untested paths). */
+    notes: z.array(z.string()),
+    errors: z.array(runErrorSchema),
+  })
+  .strict();
+export type RunRecord = z.infer<typeof runRecordSchema>;
