@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { z } from 'zod';
 import { runRecordSchema, SCHEMA_VERSION, type RunRecord } from './schema.js';
@@ -23,8 +23,11 @@ function describeIssues(error: z.ZodError): string {
     .join('\n');
 }
 
-/** Reads and validates a run record; anything else gets a RecordFileError saying what and where. */
-export async function readRunRecord(path: string): Promise<RunRecord> {
+/**
+ * Reads a JSON file and validates it against `schema`; anything else gets a RecordFileError
+ * naming the file and the field. A newer schemaVersion is refused as such, not as garbage.
+ */
+export async function readJsonFile<T>(path: string, schema: z.ZodType<T>, what: string): Promise<T> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -43,15 +46,33 @@ export async function readRunRecord(path: string): Promise<RunRecord> {
       `${path}: schemaVersion ${version} was written by a newer gpu-transfer-perf (this one reads ${SCHEMA_VERSION}); update the harness`,
     );
   }
-  const parsed = runRecordSchema.safeParse(json);
+  const parsed = schema.safeParse(json);
   if (!parsed.success) {
-    throw new RecordFileError(`${path}: not a gpu-transfer-perf run record (schema ${SCHEMA_VERSION}):\n${describeIssues(parsed.error)}`);
+    throw new RecordFileError(`${path}: not a valid ${what} (schema ${SCHEMA_VERSION}):\n${describeIssues(parsed.error)}`);
   }
   return parsed.data;
+}
+
+/** Reads and validates a run record. */
+export async function readRunRecord(path: string): Promise<RunRecord> {
+  return readJsonFile(path, runRecordSchema, 'gpu-transfer-perf run record');
 }
 
 /** Where a run record goes by default: results/<time>-<profile>.json. */
 export function defaultRecordPath(record: Pick<RunRecord, 'createdAt' | 'profile'>, dir = 'results'): string {
   const stamp = record.createdAt.replace(/[:.]/g, '-');
   return join(dir, `${stamp}-${record.profile.id}.json`);
+}
+
+/** The most recently written run record in a folder (by modification time), or null. */
+export async function latestRecordPath(dir = 'results'): Promise<string | null> {
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((n) => n.endsWith('.json'));
+  } catch {
+    return null;
+  }
+  const stamped = await Promise.all(names.map(async (n) => ({ path: join(dir, n), mtime: (await stat(join(dir, n))).mtimeMs })));
+  stamped.sort((a, b) => b.mtime - a.mtime);
+  return stamped[0]?.path ?? null;
 }

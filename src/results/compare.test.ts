@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { makeBaseline } from './baseline.js';
+import { compareWithBaseline, EXIT } from './compare.js';
+import { poolRatioMetric } from './pool.js';
+import type { Metric, RunRecord } from './schema.js';
+
+function record(metrics: Metric[], overrides: Partial<RunRecord> = {}): RunRecord {
+  return {
+    schemaVersion: 1,
+    createdAt: '2026-12-02T10:00:00.000Z',
+    scale: 'quick',
+    git: { commit: 'abc', dirty: false },
+    profile: {
+      id: 'webgpu-lavapipe-x64',
+      backend: 'webgpu',
+      backendReason: 'test',
+      adapter: null,
+      isUsingGpuDevice: null,
+      cpu: { model: 'cpu', cores: 2 },
+      os: 'linux',
+      node: 'v20',
+      versions: {},
+      transferBoundary: 'test',
+      capabilities: {},
+    },
+    metrics,
+    profiles: {},
+    notes: [],
+    errors: [],
+    ...overrides,
+  };
+}
+const bytes = (id: string, value: number, scenario = 'device-normalize'): Metric => ({ id, scenario, kind: 'exact', value, unit: 'B' });
+const speedup = (value: number, ci: [number, number]): Metric => ({ id: 'mnist-transfer.speedup', scenario: 'speedup', kind: 'ratio', value, unit: 'x', ci, n: 30 });
+const ms = (value: number): Metric => ({ id: 'mnist-transfer.time.cpu-normalize', scenario: 'speedup', kind: 'time', value, unit: 'ms' });
+
+describe('compareWithBaseline', () => {
+  const base = makeBaseline(record([bytes('x.up', 50_176), speedup(1.5, [1.4, 1.6]), ms(0.5)]), 'run.json', {});
+
+  it('passes an identical run and fails when device-normalize starts sending 4 bytes per pixel', () => {
+    expect(compareWithBaseline(record([bytes('x.up', 50_176), speedup(1.5, [1.4, 1.6]), ms(0.5)]), base, { allowProfileMismatch: false, gateTiming: false }).exitCode).toBe(EXIT.pass);
+    const worse = compareWithBaseline(record([bytes('x.up', 200_704), speedup(1.5, [1.4, 1.6]), ms(0.5)]), base, { allowProfileMismatch: false, gateTiming: false });
+    expect(worse.exitCode).toBe(EXIT.regression);
+    expect(worse.verdicts.find((v) => v.id === 'x.up')?.verdict).toBe('regressed');
+  });
+
+  it('prints but does not gate a timing regression unless asked', () => {
+    const slow = record([bytes('x.up', 50_176), speedup(1.0, [0.9, 1.1]), ms(0.9)]);
+    expect(compareWithBaseline(slow, base, { allowProfileMismatch: false, gateTiming: false }).exitCode).toBe(EXIT.pass);
+    expect(compareWithBaseline(slow, base, { allowProfileMismatch: false, gateTiming: true }).exitCode).toBe(EXIT.regression);
+  });
+
+  it('refuses another scale, and another profile unless allowed (then ratio and exact only)', () => {
+    const full = compareWithBaseline(record([], { scale: 'full' }), base, { allowProfileMismatch: true, gateTiming: false });
+    expect(full).toMatchObject({ exitCode: EXIT.noBaseline, refused: expect.stringMatching(/never compared/) });
+    const other = record([bytes('x.up', 50_176), speedup(1.5, [1.4, 1.6]), ms(5)], { profile: { ...base.profile, id: 'webgpu-nvidia-h200-x64' } });
+    expect(compareWithBaseline(other, base, { allowProfileMismatch: false, gateTiming: true }).exitCode).toBe(EXIT.noBaseline);
+    const allowed = compareWithBaseline(other, base, { allowProfileMismatch: true, gateTiming: true });
+    expect(allowed.exitCode).toBe(EXIT.pass);
+    expect(allowed.verdicts.map((v) => v.id).sort()).toEqual(['mnist-transfer.speedup', 'x.up']);
+  });
+
+  it('fails on a gating metric missing from a scenario that ran, not from one that was not selected', () => {
+    const b2 = makeBaseline(record([bytes('x.up', 50_176), bytes('x.other', 1, 'memory')]), 'r', {});
+    expect(compareWithBaseline(record([bytes('x.up', 50_176)]), b2, { allowProfileMismatch: false, gateTiming: false }).exitCode).toBe(EXIT.pass);
+    expect(compareWithBaseline(record([bytes('x.up', 50_176), bytes('x.x', 2, 'memory')]), b2, { allowProfileMismatch: false, gateTiming: false }).exitCode).toBe(EXIT.regression);
+  });
+});
+
+describe('poolRatioMetric', () => {
+  it('recomputes the ratio on pooled pairs and says so', () => {
+    const m1: Metric = { ...speedup(2, [1.9, 2.1]), samples: { a: [2, 2, 2], b: [1, 1, 1] } };
+    const m2: Metric = { ...speedup(1, [0.9, 1.1]), samples: { a: [1, 1, 1], b: [1, 1, 1] } };
+    const pooled = poolRatioMetric(m1, m2);
+    expect(pooled.n).toBe(6);
+    expect(pooled.value).toBe(1.5);
+    expect(pooled.detail).toMatch(/re-measured once/);
+  });
+});

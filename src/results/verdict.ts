@@ -1,0 +1,96 @@
+import type { Metric, MetricKind } from './schema.js';
+
+export const VERDICTS = ['pass', 'regressed', 'improved', 'inconclusive', 'new', 'missing'] as const;
+export type VerdictName = (typeof VERDICTS)[number];
+
+/** The judgement of one metric against its baseline. */
+export interface Verdict {
+  readonly id: string;
+  readonly kind: MetricKind;
+  readonly verdict: VerdictName;
+  readonly baseline: Metric | null;
+  readonly current: Metric | null;
+  /** Relative tolerance (ratio, time) or absolute bound (quality) it was judged with. */
+  readonly tolerance: number;
+  /** Whether this verdict can fail the run (exact and quality always; ratio and time when gating timing). */
+  readonly gates: boolean;
+  /** One sentence: why this verdict. */
+  readonly reason: string;
+}
+
+/** Default tolerances by kind: exact has no noise; ratios get 10%; times 20% (informational). */
+export const DEFAULT_TOLERANCE: Record<MetricKind, number> = { exact: 0, ratio: 0.1, time: 0.2, quality: 0 };
+
+export interface JudgeOptions {
+  readonly tolerance: number;
+  /** Ratio and time verdicts fail the run only when asked (PERF_GATE_TIMING=1). */
+  readonly gateTiming: boolean;
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
+
+function judgeExact(b: Metric, c: Metric): Pick<Verdict, 'verdict' | 'reason'> {
+  if (b.value === c.value) return { verdict: 'pass', reason: `equal to the baseline (${c.value})` };
+  const diff = c.value - b.value;
+  return { verdict: 'regressed', reason: `${c.value} vs baseline ${b.value} (${diff > 0 ? '+' : ''}${diff} ${c.unit}): exact metrics must not change` };
+}
+
+/**
+ * A ratio (higher is better) regresses only when its whole 95% CI lies below
+ * baseline x (1 - tol), and is improved only when the whole CI lies above baseline x (1 + tol).
+ * Otherwise: pass when the estimate is inside the band, inconclusive when only the CI reaches it.
+ */
+function judgeRatio(b: Metric, c: Metric, tol: number): Pick<Verdict, 'verdict' | 'reason'> {
+  const lo = b.value * (1 - tol);
+  const hi = b.value * (1 + tol);
+  const [ciLo, ciHi] = c.ci ?? [c.value, c.value];
+  const band = `baseline ${b.value.toFixed(3)} +/- ${pct(tol)} = [${lo.toFixed(3)}, ${hi.toFixed(3)}]`;
+  const ci = c.ci ? `95% CI [${ciLo.toFixed(3)}, ${ciHi.toFixed(3)}]` : `value ${c.value.toFixed(3)} (no CI)`;
+  if (ciHi < lo) return { verdict: 'regressed', reason: `${ci} lies wholly below ${band}` };
+  if (ciLo > hi) return { verdict: 'improved', reason: `${ci} lies wholly above ${band}: the baseline is stale, accept a new one` };
+  if (c.value >= lo && c.value <= hi) return { verdict: 'pass', reason: `estimate ${c.value.toFixed(3)} within ${band}` };
+  return { verdict: 'inconclusive', reason: `estimate ${c.value.toFixed(3)} outside ${band}, but the ${ci} reaches it` };
+}
+
+/** A time (lower is better): informational; outside baseline x (1 +/- tol) it is marked, not proven. */
+function judgeTime(b: Metric, c: Metric, tol: number): Pick<Verdict, 'verdict' | 'reason'> {
+  const change = c.value / b.value - 1;
+  const text = `${c.value.toPrecision(3)} ${c.unit} vs baseline ${b.value.toPrecision(3)} (${change >= 0 ? '+' : ''}${pct(change)}, tolerance ${pct(tol)})`;
+  if (change > tol) return { verdict: 'regressed', reason: text };
+  if (change < -tol) return { verdict: 'improved', reason: text };
+  return { verdict: 'pass', reason: text };
+}
+
+/** A quality metric must lie within its bound (the run's own, else the baseline's). */
+function judgeQuality(b: Metric, c: Metric): Pick<Verdict, 'verdict' | 'reason'> {
+  const bound = c.bound ?? b.bound ?? {};
+  const okMin = bound.min === undefined || c.value >= bound.min;
+  const okMax = bound.max === undefined || c.value <= bound.max;
+  const range = `[${bound.min ?? '-inf'}, ${bound.max ?? 'inf'}]`;
+  return okMin && okMax
+    ? { verdict: 'pass', reason: `${c.value} within ${range}` }
+    : { verdict: 'regressed', reason: `${c.value} outside ${range}` };
+}
+
+/** Judges one metric; either side may be absent (new or missing). */
+export function judgeMetric(baseline: Metric | null, current: Metric | null, options: JudgeOptions): Verdict {
+  const metric = current ?? baseline;
+  if (!metric) throw new Error('judgeMetric needs a baseline or a current metric');
+  const kind = metric.kind;
+  const gates = kind === 'exact' || kind === 'quality' || options.gateTiming;
+  const base = { id: metric.id, kind, baseline, current, tolerance: options.tolerance, gates };
+  if (!baseline) return { ...base, verdict: 'new', reason: 'not in the baseline' };
+  if (!current) return { ...base, verdict: 'missing', reason: 'in the baseline, not in this run' };
+  if (baseline.kind !== current.kind) {
+    return { ...base, verdict: 'regressed', reason: `kind changed from ${baseline.kind} to ${current.kind}` };
+  }
+  const judged =
+    kind === 'exact'
+      ? judgeExact(baseline, current)
+      : kind === 'ratio'
+        ? judgeRatio(baseline, current, options.tolerance)
+        : kind === 'time'
+          ? judgeTime(baseline, current, options.tolerance)
+          : judgeQuality(baseline, current);
+  return { ...base, ...judged };
+}
