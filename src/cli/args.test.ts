@@ -1,35 +1,54 @@
 import { describe, expect, it } from 'vitest';
-import { parsePerfArgs, UsageError } from './args.js';
+import { parseCommandLine, UsageError } from './args.js';
 
-describe('perf command line', () => {
-  it('defaults to auto backend, quick scale, all scenarios', () => {
-    expect(parsePerfArgs([], {})).toEqual({
+describe('command line', () => {
+  it('defaults to perf on auto backend, quick scale, all scenarios', () => {
+    expect(parseCommandLine([], {})).toEqual({
       command: 'perf',
-      help: false,
       backend: 'auto',
       requireBackend: null,
       scale: 'quick',
+      baseline: null,
+      allowProfileMismatch: false,
+      gateTiming: false,
+      markdown: null,
+      json: null,
       out: null,
       scenarios: [],
       mnistDir: null,
     });
   });
 
-  it('reads flags, repeatable scenarios, and PERF_BACKEND when no flag is given', () => {
-    const args = parsePerfArgs(['perf', '--backend', 'wasm', '--scale', 'full', '--scenario', 'speedup', '--scenario', '9', '--out', 'r.json'], {});
+  it('reads flags, repeatable scenarios, and the environment where no flag is given', () => {
+    const args = parseCommandLine(['perf', '--backend', 'wasm', '--scale', 'full', '--scenario', 'speedup', '--scenario', '9', '--out', 'r.json'], {});
     expect(args).toMatchObject({ backend: 'wasm', scale: 'full', scenarios: ['speedup', '9'], out: 'r.json' });
-    expect(parsePerfArgs([], { PERF_BACKEND: 'cpu' }).backend).toBe('cpu');
-    expect(parsePerfArgs(['--backend', 'webgpu'], { PERF_BACKEND: 'cpu' }).backend).toBe('webgpu');
-    expect(parsePerfArgs(['doctor'], { PERF_REQUIRE_BACKEND: 'webgpu' })).toMatchObject({ command: 'doctor', requireBackend: 'webgpu' });
+    expect(parseCommandLine([], { PERF_BACKEND: 'cpu' })).toMatchObject({ backend: 'cpu' });
+    expect(parseCommandLine(['--backend', 'webgpu'], { PERF_BACKEND: 'cpu' })).toMatchObject({ backend: 'webgpu' });
+    expect(parseCommandLine(['doctor'], { PERF_REQUIRE_BACKEND: 'webgpu' })).toMatchObject({ command: 'doctor', requireBackend: 'webgpu' });
+    expect(parseCommandLine(['perf'], { PERF_GATE_TIMING: '1' })).toMatchObject({ gateTiming: true });
   });
 
-  it('rejects unknown flags, bad values and stray arguments with a UsageError', () => {
-    expect(() => parsePerfArgs(['--fast'], {})).toThrow(UsageError);
-    expect(() => parsePerfArgs(['--backend', 'cuda'], {})).toThrow(/--backend must be one of auto\|webgpu\|wasm\|cpu\|tensorflow, got 'cuda'/);
-    expect(() => parsePerfArgs(['--scale', 'huge'], {})).toThrow(/--scale must be one of quick\|full/);
-    expect(() => parsePerfArgs(['--backend'], {})).toThrow(UsageError);
-    expect(() => parsePerfArgs(['perf', 'extra'], {})).toThrow(/unexpected arguments: extra/);
-    expect(() => parsePerfArgs(['bench'], {})).toThrow(/command must be one of perf\|doctor/);
-    expect(() => parsePerfArgs([], { PERF_BACKEND: 'gpu' })).toThrow(/got 'gpu'/);
+  it('parses compare and baseline with an optional run file', () => {
+    expect(parseCommandLine(['compare'], {})).toMatchObject({ command: 'compare', run: null, baseline: null });
+    expect(parseCommandLine(['compare', 'r.json', '--baseline', 'b.json', '--allow-profile-mismatch', '--json', 'v.json'], {})).toMatchObject({
+      run: 'r.json',
+      baseline: 'b.json',
+      allowProfileMismatch: true,
+      json: 'v.json',
+    });
+    expect(parseCommandLine(['baseline', 'r.json', '--allow-dirty'], {})).toEqual({ command: 'baseline', run: 'r.json', target: null, allowDirty: true });
+    expect(parseCommandLine(['compare', '--help'], {})).toEqual({ command: 'help' });
+  });
+
+  it('rejects unknown flags, bad values, flags of another command and stray arguments', () => {
+    expect(() => parseCommandLine(['--fast'], {})).toThrow(UsageError);
+    expect(() => parseCommandLine(['--backend', 'cuda'], {})).toThrow(/--backend must be one of auto\|webgpu\|wasm\|cpu\|tensorflow, got 'cuda'/);
+    expect(() => parseCommandLine(['--scale', 'huge'], {})).toThrow(/--scale must be one of quick\|full/);
+    expect(() => parseCommandLine(['--backend'], {})).toThrow(UsageError);
+    expect(() => parseCommandLine(['perf', 'extra'], {})).toThrow(/unexpected arguments: extra/);
+    expect(() => parseCommandLine(['compare', 'a.json', 'b.json'], {})).toThrow(/unexpected arguments: b.json/);
+    expect(() => parseCommandLine(['doctor', '--out', 'x'], {})).toThrow(UsageError);
+    expect(() => parseCommandLine(['bench'], {})).toThrow(/command must be one of perf\|doctor\|compare\|baseline\|calibrate/);
+    expect(() => parseCommandLine([], { PERF_BACKEND: 'gpu' })).toThrow(/got 'gpu'/);
   });
 });

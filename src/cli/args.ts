@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { BACKEND_CHOICES, BACKEND_NAMES, type BackendChoice, type BackendName } from '../backend/types.js';
 import { SCALES, type Scale } from '../run-config.js';
 
@@ -7,40 +7,71 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-export const COMMANDS = ['perf', 'doctor'] as const;
+export const COMMANDS = ['perf', 'doctor', 'compare', 'baseline', 'calibrate'] as const;
 export type Command = (typeof COMMANDS)[number];
 
-export interface PerfArgs {
-  readonly command: Command;
-  readonly help: boolean;
+/** How a run is compared with a baseline (perf and compare). */
+export interface CompareArgs {
+  /** Baseline file; null: baselines/<profile>.json of the run's profile and scale. */
+  readonly baseline: string | null;
+  readonly allowProfileMismatch: boolean;
+  readonly gateTiming: boolean;
+  readonly markdown: string | null;
+  readonly json: string | null;
+}
+
+export interface BackendArgs {
   readonly backend: BackendChoice;
   readonly requireBackend: BackendName | null;
   readonly scale: Scale;
-  readonly out: string | null;
-  readonly scenarios: readonly string[];
-  readonly mnistDir: string | null;
 }
 
+export type CommandLine =
+  | { readonly command: 'help' }
+  | ({ readonly command: 'perf'; readonly out: string | null; readonly scenarios: readonly string[]; readonly mnistDir: string | null } & BackendArgs & CompareArgs)
+  | ({ readonly command: 'doctor' } & BackendArgs)
+  | ({ readonly command: 'calibrate' } & BackendArgs)
+  | ({ readonly command: 'compare'; readonly run: string | null } & CompareArgs)
+  | { readonly command: 'baseline'; readonly run: string | null; readonly target: string | null; readonly allowDirty: boolean };
+
 export const USAGE = `Usage:
-  npm run perf -- [options]      run the scenarios, print the tables, write a run record
-  npm run doctor -- [--backend]  check that this machine's backend and device are set up right
+  npm run perf -- [options]              run the scenarios, print the tables, write a run record,
+                                         compare it with this profile's baseline
+  npm run perf:compare -- [RUN.json]     compare a stored run (default: the latest in results/)
+  npm run perf:baseline -- [RUN.json]    accept a run as its profile's new baseline
+  npm run perf:calibrate -- [--backend]  measure how often the verdicts are right on this machine
+  npm run doctor -- [--backend]          check that the backend and device are set up right
 
-Options:
+Run options (perf, doctor, calibrate):
   --backend auto|webgpu|wasm|cpu|tensorflow
-                        backend to run on (default: $PERF_BACKEND, else auto: webgpu when a
-                        WebGPU adapter exists, else tensorflow when installed, else wasm)
-  --scale quick|full    quick: CI-sized samples (default); full: the article's sizes
-  --out FILE            where to write the run record (default: results/<time>-<profile>.json)
-  --scenario ID         run only this scenario; repeatable. An id (speedup), a section
-                        number (6) or a file name (06-speedup.bench.ts)
-  --mnist-dir DIR       real MNIST idx files (torchvision's data/MNIST/raw, plain or .gz)
-                        instead of the mnist package
-  -h, --help            this text
+                          default $PERF_BACKEND, else auto: webgpu when a WebGPU adapter
+                          exists, else tensorflow when installed, else wasm
+  --scale quick|full      quick: CI-sized samples (default); full: the article's sizes
+  --out FILE              run record path (default: results/<time>-<profile>.json)
+  --scenario ID           only this scenario; repeatable: an id (speedup), a section number
+                          (6) or a file name (06-speedup.bench.ts)
+  --mnist-dir DIR         real MNIST idx files (torchvision's data/MNIST/raw, plain or .gz)
 
-Environment: PERF_BACKEND (as --backend), PERF_REQUIRE_BACKEND=<name> (fail unless that
-backend runs; CI sets webgpu).
+Compare options (perf, compare):
+  --baseline FILE         baseline to compare with (default: baselines/<profile>.json, or
+                          <profile>.full.json for --scale full)
+  --allow-profile-mismatch
+                          compare with another hardware profile's baseline: ratio and exact
+                          metrics only
+  --gate-timing           let ratio and time verdicts fail the run (also PERF_GATE_TIMING=1)
+  --markdown FILE         write the verdicts as Markdown (also appended to $GITHUB_STEP_SUMMARY)
+  --json FILE             write the verdicts as JSON
 
-Exit codes: 0 all scenarios passed; 1 a scenario failed (see ERRORS); 2 bad usage or input.`;
+Baseline options:
+  --baseline FILE         where to write (default: the run's profile baseline)
+  --allow-dirty           accept a run made from a working tree with uncommitted changes
+
+Environment: PERF_BACKEND (as --backend); PERF_REQUIRE_BACKEND=<name> (fail unless that backend
+runs; CI sets webgpu); PERF_GATE_TIMING=1 (as --gate-timing).
+
+Exit codes: 0 pass; 1 a scenario failed or a gating metric regressed; 2 bad usage or bad
+input (unknown flag, unreadable or invalid file); 3 no baseline for this profile, or a profile
+or scale mismatch without --allow-profile-mismatch.`;
 
 function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
@@ -48,40 +79,76 @@ function oneOf<T extends string>(flag: string, value: string | undefined, allowe
   throw new UsageError(`${flag} must be one of ${allowed.join('|')}, got '${value}'`);
 }
 
-/** Parses and validates the command line; throws UsageError on anything it does not know. */
-export function parsePerfArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): PerfArgs {
+const RUN_OPTIONS = {
+  backend: { type: 'string' },
+  scale: { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
+const COMPARE_OPTIONS = {
+  baseline: { type: 'string' },
+  'allow-profile-mismatch': { type: 'boolean' },
+  'gate-timing': { type: 'boolean' },
+  markdown: { type: 'string' },
+  json: { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
+
+const OPTIONS_BY_COMMAND = {
+  perf: { ...RUN_OPTIONS, ...COMPARE_OPTIONS, out: { type: 'string' }, scenario: { type: 'string', multiple: true }, 'mnist-dir': { type: 'string' } },
+  doctor: RUN_OPTIONS,
+  calibrate: RUN_OPTIONS,
+  compare: COMPARE_OPTIONS,
+  baseline: { baseline: { type: 'string' }, 'allow-dirty': { type: 'boolean' } },
+} as const satisfies Record<Command, ParseArgsConfig['options']>;
+
+/** Parses and validates a command line; throws UsageError on anything it does not know. */
+export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): CommandLine {
+  const command = oneOf('command', argv[0] && !argv[0].startsWith('-') ? argv[0] : undefined, COMMANDS, 'perf');
+  const rest = argv[0] === command ? argv.slice(1) : [...argv];
+  if (rest.includes('--help') || rest.includes('-h')) return { command: 'help' };
   let parsed;
   try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        backend: { type: 'string' },
-        scale: { type: 'string' },
-        out: { type: 'string' },
-        scenario: { type: 'string', multiple: true },
-        'mnist-dir': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
+    parsed = parseArgs({ args: rest, allowPositionals: true, strict: true, options: OPTIONS_BY_COMMAND[command] });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError(`${command}: ${(error as Error).message}`);
   }
-  const { values, positionals } = parsed;
-  if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
-  const command = oneOf('command', positionals[0], COMMANDS, 'perf');
-  for (const flag of ['out', 'mnist-dir'] as const) {
-    if (values[flag] === '') throw new UsageError(`--${flag} needs a value`);
-  }
-  return {
-    command,
-    help: values.help ?? false,
-    backend: oneOf('--backend', values.backend ?? (env.PERF_BACKEND || undefined), BACKEND_CHOICES, 'auto'),
-    requireBackend: env.PERF_REQUIRE_BACKEND ? oneOf('PERF_REQUIRE_BACKEND', env.PERF_REQUIRE_BACKEND, BACKEND_NAMES, 'webgpu') : null,
-    scale: oneOf('--scale', values.scale, SCALES, 'quick'),
-    out: values.out ?? null,
-    scenarios: values.scenario ?? [],
-    mnistDir: values['mnist-dir'] ?? null,
+  const values = parsed.values as Record<string, string | string[] | boolean | undefined>;
+  const str = (name: string): string | null => {
+    const v = values[name];
+    if (v === '') throw new UsageError(`--${name} needs a value`);
+    return typeof v === 'string' ? v : null;
   };
+  const flag = (name: string): boolean => values[name] === true;
+  const positionals = parsed.positionals;
+  const maxPositionals = command === 'compare' || command === 'baseline' ? 1 : 0;
+  if (positionals.length > maxPositionals) throw new UsageError(`unexpected arguments: ${positionals.slice(maxPositionals).join(' ')}`);
+
+  const backendArgs = (): BackendArgs => ({
+    backend: oneOf('--backend', str('backend') ?? (env.PERF_BACKEND || undefined), BACKEND_CHOICES, 'auto'),
+    requireBackend: env.PERF_REQUIRE_BACKEND ? oneOf('PERF_REQUIRE_BACKEND', env.PERF_REQUIRE_BACKEND, BACKEND_NAMES, 'webgpu') : null,
+    scale: oneOf('--scale', str('scale') ?? undefined, SCALES, 'quick'),
+  });
+  const compareArgs = (): CompareArgs => ({
+    baseline: str('baseline'),
+    allowProfileMismatch: flag('allow-profile-mismatch'),
+    gateTiming: flag('gate-timing') || env.PERF_GATE_TIMING === '1',
+    markdown: str('markdown'),
+    json: str('json'),
+  });
+  switch (command) {
+    case 'perf':
+      return {
+        command,
+        ...backendArgs(),
+        ...compareArgs(),
+        out: str('out'),
+        scenarios: (values.scenario as string[] | undefined) ?? [],
+        mnistDir: str('mnist-dir'),
+      };
+    case 'doctor':
+    case 'calibrate':
+      return { command, ...backendArgs() };
+    case 'compare':
+      return { command, run: positionals[0] ?? null, ...compareArgs() };
+    case 'baseline':
+      return { command, run: positionals[0] ?? null, target: str('baseline'), allowDirty: flag('allow-dirty') };
+  }
 }

@@ -7,7 +7,7 @@ import { median } from '../measure/statistics.js';
 import { CLOCK } from '../measure/timer.js';
 import { ARTICLE_NORMALIZATION, normalizeOnHost } from '../transfer/normalization.js';
 import { deviceNormalize } from '../transfer/strategies.js';
-import type { PerfArgs } from './args.js';
+import type { BackendArgs } from './args.js';
 
 type Status = 'ok' | 'warn' | 'fail' | 'info';
 const MARK: Record<Status, string> = { ok: '[ok]  ', warn: '[warn]', fail: '[FAIL]', info: '[info]' };
@@ -20,7 +20,7 @@ const UPLOAD_REPEATS = 7;
  * `npm run doctor`: is the backend the one you think, is the device really computing, and what
  * host->device bandwidth does it give. Exit 0 when the backend works, 1 when it does not.
  */
-export async function runDoctor(args: PerfArgs): Promise<number> {
+export async function runDoctor(args: BackendArgs): Promise<number> {
   const major = Number(process.versions.node.split('.')[0]);
   say(major >= 20 ? 'ok' : 'fail', `Node ${process.version} (needs >= 20)`);
   say('info', isTensorflowInstalled() ? '@tensorflow/tfjs-node-gpu is installed (not exercised in CI)' : '@tensorflow/tfjs-node-gpu not installed (optional; needed only for --backend tensorflow)');

@@ -2,15 +2,50 @@ import { existsSync } from 'node:fs';
 import { startVitest } from 'vitest/node';
 import { loadMnistDir } from '../data/mnist-dir.js';
 import { renderRunReport } from '../report/console.js';
+import { compareWithBaseline, EXIT, type Comparison } from '../results/compare.js';
+import { poolRatioMetric } from '../results/pool.js';
 import { RunRecordReporter } from '../results/reporter.js';
+import type { RunRecord } from '../results/schema.js';
 import { defaultRecordPath, writeJsonAtomic } from '../results/storage.js';
 import { runConfigToEnv } from '../run-config.js';
-import { listScenarios, selectScenarios } from '../suite/scenarios.js';
-import { UsageError, type PerfArgs } from './args.js';
+import { listScenarios, selectScenarios, type ScenarioFile } from '../suite/scenarios.js';
+import { UsageError, type CommandLine } from './args.js';
+import { findBaseline, noBaselineMessage, reportComparison } from './compare.js';
+
+type PerfArgs = Extract<CommandLine, { command: 'perf' }>;
+
+/** Runs scenario files in one vitest process (one device) and returns their run record. */
+async function runScenarios(files: readonly ScenarioFile[], args: PerfArgs): Promise<RunRecord | null> {
+  const reporter = new RunRecordReporter(args.scale);
+  const vitest = await startVitest('test', files.map((f) => f.path), { run: true, watch: false }, {
+    test: { include: ['perf/**/*.spec.ts', 'perf/**/*.bench.ts'], reporters: ['default', reporter] },
+  });
+  await vitest.close();
+  return reporter.record;
+}
 
 /**
- * `npm run perf`: runs the selected perf/ specs and benches in one vitest process (one
- * device), then writes the run record and prints the report. Returns the exit code.
+ * A suspected ratio regression is measured once more, in this same command, and judged on the
+ * pooled pairs of both measurements (noise alone rarely survives that).
+ */
+async function remeasureSuspects(record: RunRecord, comparison: Comparison, args: PerfArgs): Promise<RunRecord> {
+  const suspects = comparison.verdicts.filter((v) => v.kind === 'ratio' && v.verdict === 'regressed' && v.current?.samples);
+  if (suspects.length === 0) return record;
+  const scenarios = new Set(suspects.map((v) => v.current!.scenario));
+  console.log(`\nSuspected regression in ${suspects.map((v) => v.id).join(', ')}: measuring scenario(s) ${[...scenarios].join(', ')} once more.`);
+  const again = await runScenarios(selectScenarios(listScenarios(), [...scenarios]), args);
+  const pooled = new Map(
+    suspects.flatMap((v) => {
+      const second = again?.metrics.find((m) => m.id === v.id && m.samples);
+      return second ? [[v.id, poolRatioMetric(v.current!, second)] as const] : [];
+    }),
+  );
+  return { ...record, metrics: record.metrics.map((m) => pooled.get(m.id) ?? m) };
+}
+
+/**
+ * `npm run perf`: runs the selected perf/ specs and benches, compares the run with its
+ * profile's baseline (when there is one), writes the run record, prints the report.
  */
 export async function runPerf(args: PerfArgs): Promise<number> {
   let files;
@@ -27,27 +62,30 @@ export async function runPerf(args: PerfArgs): Promise<number> {
       throw new UsageError((error as Error).message);
     }
   }
-  Object.assign(
-    process.env,
-    runConfigToEnv({ backend: args.backend, requireBackend: args.requireBackend, scale: args.scale, mnistDir: args.mnistDir }),
-  );
-  const reporter = new RunRecordReporter(args.scale);
-  const vitest = await startVitest('test', files.map((f) => f.path), { run: true, watch: false }, {
-    test: {
-      include: ['perf/**/*.spec.ts', 'perf/**/*.bench.ts'],
-      reporters: ['default', reporter],
-    },
-  });
-  await vitest.close();
+  Object.assign(process.env, runConfigToEnv({ backend: args.backend, requireBackend: args.requireBackend, scale: args.scale, mnistDir: args.mnistDir }));
 
-  const record = reporter.record;
+  let record = await runScenarios(files, args);
   if (!record) {
     console.error('\nNo run record: no scenario reached a backend (see the errors above).');
     return 1;
   }
+  const { path: baselinePath, baseline } = await findBaseline(record, args);
+  let comparison = baseline ? compareWithBaseline(record, baseline, args) : null;
+  if (baseline && comparison) {
+    record = await remeasureSuspects(record, comparison, args);
+    comparison = compareWithBaseline(record, baseline, args);
+  }
+
   const path = args.out ?? defaultRecordPath(record);
   if (args.out && existsSync(args.out)) console.warn(`Replacing ${args.out}.`);
   await writeJsonAtomic(path, record);
   console.log(`\n${renderRunReport(record, path)}`);
-  return record.errors.length > 0 ? 1 : 0;
+
+  const scenarioCode = record.errors.length > 0 ? EXIT.regression : EXIT.pass;
+  if (!comparison) {
+    console.log(`\n${noBaselineMessage(record, baselinePath, path)}`);
+    return scenarioCode;
+  }
+  const compareCode = await reportComparison(comparison, args);
+  return Math.max(scenarioCode, compareCode);
 }

@@ -5,6 +5,33 @@ export interface PairedSamples {
   readonly b: readonly number[];
 }
 
+export interface InterleavedOptions {
+  readonly warmupRounds: number;
+  readonly rounds: number;
+}
+
+/**
+ * Runs every variant once per round, rotating which goes first (AB, BA for two; ABC, BCA, CAB
+ * for three), so drift, caches and background load hit all alike; warm-up rounds (pipeline
+ * compilation, buffer pools) are discarded. Returns one array of timings per variant, index i
+ * of each from round i.
+ */
+export async function sampleInterleaved(
+  variants: ReadonlyArray<() => Promise<number>>,
+  { warmupRounds, rounds }: InterleavedOptions,
+): Promise<number[][]> {
+  const samples = variants.map(() => [] as number[]);
+  for (let r = 0; r < warmupRounds + rounds; r++) {
+    const times = new Array<number>(variants.length);
+    for (let k = 0; k < variants.length; k++) {
+      const v = (r + k) % variants.length;
+      times[v] = await variants[v]!();
+    }
+    if (r >= warmupRounds) times.forEach((t, v) => samples[v]!.push(t));
+  }
+  return samples;
+}
+
 export interface PairedOptions {
   readonly warmupPairs: number;
   readonly pairs: number;
@@ -12,30 +39,10 @@ export interface PairedOptions {
   readonly runB: () => Promise<number>;
 }
 
-/**
- * Runs A and B in pairs, alternating which goes first (ABBA...), so drift, caches and
- * background load hit both alike; the warm-up pairs (pipeline compilation, buffer pools)
- * are discarded.
- */
+/** Interleaved A/B pairs, alternating which goes first (ABBA...). */
 export async function samplePairs({ warmupPairs, pairs, runA, runB }: PairedOptions): Promise<PairedSamples> {
-  const a: number[] = [];
-  const b: number[] = [];
-  for (let i = 0; i < warmupPairs + pairs; i++) {
-    let ta: number;
-    let tb: number;
-    if (i % 2 === 0) {
-      ta = await runA();
-      tb = await runB();
-    } else {
-      tb = await runB();
-      ta = await runA();
-    }
-    if (i >= warmupPairs) {
-      a.push(ta);
-      b.push(tb);
-    }
-  }
-  return { a, b };
+  const [a, b] = await sampleInterleaved([runA, runB], { warmupRounds: warmupPairs, rounds: pairs });
+  return { a: a!, b: b! };
 }
 
 /** Per-pair ratios a/b: above 1 means B was faster in that pair. */

@@ -10,9 +10,10 @@ export interface ScaleSizes {
 }
 
 export const SIZES: Record<Scale, ScaleSizes> = {
-  // 30 pairs: the least for which a median-ratio bootstrap CI is reasonably stable.
-  quick: { pairs: 30, warmupPairs: 5, profileWarmupSteps: 1 },
-  full: { pairs: 200, warmupPairs: 20, profileWarmupSteps: 3 },
+  // 200 pairs: with fewer, the speedup's 95% CI on lavapipe is ~19% wide and a 20% slowdown is
+  // caught only 2 times in 3 (npm run perf:calibrate); 200 pairs cost ~0.3 s.
+  quick: { pairs: 200, warmupPairs: 20, profileWarmupSteps: 1 },
+  full: { pairs: 1000, warmupPairs: 50, profileWarmupSteps: 3 },
 };
 
 /** The article's DataLoader(batch_size=64, shuffle=True). */

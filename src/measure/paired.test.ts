@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { pairRatios, sampleInterleaved, samplePairs } from './paired.js';
+
+describe('interleaved sampling', () => {
+  it('rotates the order each round and drops warm-up rounds', async () => {
+    const order: string[] = [];
+    const variant = (name: string, ms: number) => async () => {
+      order.push(name);
+      return ms;
+    };
+    const samples = await sampleInterleaved([variant('A', 1), variant('B', 2), variant('C', 3)], { warmupRounds: 1, rounds: 2 });
+    expect(order.join('')).toBe('ABCBCACAB');
+    expect(samples).toEqual([[1, 1], [2, 2], [3, 3]]);
+  });
+
+  it('pairs alternate AB, BA and ratios are A/B', async () => {
+    const order: string[] = [];
+    let t = 0;
+    const pairs = await samplePairs({
+      warmupPairs: 0,
+      pairs: 2,
+      runA: async () => (order.push('A'), 4 + t++),
+      runB: async () => (order.push('B'), 2),
+    });
+    expect(order.join('')).toBe('ABBA');
+    expect(pairRatios(pairs)).toEqual([2, 2.5]);
+  });
+});

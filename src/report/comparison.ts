@@ -1,0 +1,96 @@
+import Table from 'cli-table3';
+import { diffString } from 'json-diff';
+import { styleText } from 'node:util';
+import type { Comparison } from '../results/compare.js';
+import type { Metric } from '../results/schema.js';
+import type { Verdict, VerdictName } from '../results/verdict.js';
+import { formatCI, formatValue } from './format.js';
+
+type Color = Parameters<typeof styleText>[0];
+const COLOR: Record<VerdictName, Color> = {
+  pass: 'green',
+  regressed: 'red',
+  improved: 'cyan',
+  inconclusive: 'yellow',
+  new: 'blue',
+  missing: 'magenta',
+};
+
+function valueWithCI(m: Metric | null): string {
+  if (!m) return '-';
+  const ci = formatCI(m);
+  return ci ? `${formatValue(m)} ${ci}` : formatValue(m);
+}
+
+/** Relative change of the new value against the baseline ('+12.3%'), or '' when not meaningful. */
+export function relativeChange(v: Pick<Verdict, 'baseline' | 'current'>): string {
+  if (!v.baseline || !v.current) return '';
+  if (v.baseline.value === v.current.value) return '0';
+  if (v.baseline.value === 0) return `${v.current.value > 0 ? '+' : ''}${v.current.value}`;
+  const change = v.current.value / v.baseline.value - 1;
+  return `${change >= 0 ? '+' : ''}${(100 * change).toFixed(1)}%`;
+}
+
+function verdictLabel(v: Verdict): string {
+  return v.gates ? v.verdict : `${v.verdict} (info)`;
+}
+
+/** The exact metrics that differ, as a json-diff of { id: value } maps; '' when none differ. */
+export function exactDiff(comparison: Comparison, color: boolean): string {
+  const exact = comparison.verdicts.filter((v) => v.kind === 'exact' && v.verdict !== 'pass');
+  if (exact.length === 0) return '';
+  const side = (pick: (v: Verdict) => Metric | null) => Object.fromEntries(exact.flatMap((v) => (pick(v) ? [[v.id, pick(v)!.value]] : [])));
+  return diffString(side((v) => v.baseline), side((v) => v.current), { color });
+}
+
+/** The comparison as a terminal table (coloured when `color`), with the exact-metric diff and notes. */
+export function renderComparison(c: Comparison, color: boolean): string {
+  if (c.refused) return `Baseline comparison refused: ${c.refused}.`;
+  const paint = (v: Verdict, text: string) => (color ? styleText(COLOR[v.verdict], text) : text);
+  const table = new Table({ head: ['metric', 'baseline', 'new', 'change', 'verdict'], style: { head: [], border: [] } });
+  for (const v of c.verdicts) {
+    table.push([v.id, valueWithCI(v.baseline), valueWithCI(v.current), relativeChange(v), paint(v, verdictLabel(v))]);
+  }
+  const lines = [`Compared with baseline ${c.baselineProfile} (${c.scale} scale):`, table.toString()];
+  const explained = c.verdicts.filter((v) => v.verdict !== 'pass' && v.verdict !== 'new');
+  for (const v of explained) lines.push(`  ${paint(v, v.verdict)} ${v.id}: ${v.reason}`);
+  const diff = exactDiff(c, color);
+  if (diff) lines.push('Exact metrics that changed (baseline -> new):', diff.trimEnd());
+  for (const n of c.notes) lines.push(`NOTE: ${n}`);
+  lines.push(summaryLine(c));
+  return lines.join('\n');
+}
+
+/** One line: how many of each verdict, and what gates. */
+export function summaryLine(c: Comparison): string {
+  const counts = new Map<VerdictName, number>();
+  for (const v of c.verdicts) counts.set(v.verdict, (counts.get(v.verdict) ?? 0) + 1);
+  const parts = [...counts.entries()].map(([k, n]) => `${n} ${k}`).join(', ');
+  const gate = c.verdicts.some((v) => (v.kind === 'ratio' || v.kind === 'time') && v.gates) ? 'timing gates (PERF_GATE_TIMING=1)' : 'timing informational';
+  return `Verdicts: ${parts || 'none'}; exact and quality metrics gate, ${gate}; exit ${c.exitCode}.`;
+}
+
+const mdCell = (text: string) => text.replace(/\|/g, '\\|');
+
+/** The comparison as Markdown, for CI job summaries. */
+export function comparisonMarkdown(c: Comparison): string {
+  if (c.refused) return `### gpu-transfer-perf\n\nBaseline comparison refused: ${mdCell(c.refused)}.\n`;
+  const icon: Record<VerdictName, string> = { pass: '✅', regressed: '❌', improved: '⬆️', inconclusive: '❔', new: '🆕', missing: '⚠️' };
+  const rows = c.verdicts.map(
+    (v) => `| \`${v.id}\` | ${mdCell(valueWithCI(v.baseline))} | ${mdCell(valueWithCI(v.current))} | ${relativeChange(v)} | ${icon[v.verdict]} ${verdictLabel(v)} |`,
+  );
+  const reasons = c.verdicts.filter((v) => v.verdict !== 'pass' && v.verdict !== 'new').map((v) => `- \`${v.id}\` ${v.verdict}: ${mdCell(v.reason)}`);
+  return [
+    `### gpu-transfer-perf: ${c.runProfile} vs baseline ${c.baselineProfile} (${c.scale})`,
+    '',
+    '| metric | baseline | new | change | verdict |',
+    '|---|---|---|---|---|',
+    ...rows,
+    '',
+    ...reasons,
+    ...c.notes.map((n) => `> ${mdCell(n)}`),
+    '',
+    summaryLine(c),
+    '',
+  ].join('\n');
+}
