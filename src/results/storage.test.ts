@@ -1,0 +1,37 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readBaseline } from './baseline.js';
+import { readRunRecord, RecordFileError, writeJsonAtomic } from './storage.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'gtp-storage-'));
+});
+
+async function file(name: string, text: string): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, text);
+  return path;
+}
+
+describe('reading run records and baselines', () => {
+  it('names the file and says what is wrong', async () => {
+    const truncated = await file('truncated.json', '{"schemaVersion": 1, "metr');
+    await expect(readRunRecord(truncated)).rejects.toThrow(new RegExp(`${truncated}: not valid JSON, the file is corrupt or truncated`));
+    const foreign = await file('foreign.json', JSON.stringify({ name: 'some-package', version: '1.0.0' }));
+    await expect(readRunRecord(foreign)).rejects.toThrow(/not a valid gpu-transfer-perf run record \(schema 1\):\n {2}- schemaVersion/);
+    const future = await file('future.json', JSON.stringify({ schemaVersion: 7 }));
+    await expect(readBaseline(future)).rejects.toThrow(/schemaVersion 7 was written by a newer gpu-transfer-perf/);
+    await expect(readRunRecord(join(dir, 'absent.json'))).rejects.toThrow(/cannot read it \(ENOENT\)/);
+    await expect(readRunRecord(foreign)).rejects.toBeInstanceOf(RecordFileError);
+  });
+
+  it('writes atomically: the target holds the whole new content', async () => {
+    const path = join(dir, 'nested', 'out.json');
+    await writeJsonAtomic(path, { a: 1 });
+    await writeJsonAtomic(path, { a: 2, b: [1, 2, 3] });
+    expect(JSON.parse(await readFile(path, 'utf8'))).toEqual({ a: 2, b: [1, 2, 3] });
+  });
+});
