@@ -8,6 +8,7 @@ import { BatchLoader, type Batch } from '../src/data/loader.js';
 import { samplePairs } from '../src/measure/paired.js';
 import { estimateSpeedup } from '../src/measure/speedup.js';
 import { CLOCK, timeSynced } from '../src/measure/timer.js';
+import { speedupMetric } from '../src/results/speedup-metric.js';
 import { recordMetrics } from '../src/results/task-meta.js';
 import { cpuNormalize, deviceNormalize } from '../src/transfer/strategies.js';
 import { useBackend, useConfig, useMnist } from '../src/suite/session.js';
@@ -45,18 +46,13 @@ describe('speedup of device-normalize over cpu-normalize (section 6)', () => {
     recordMetrics(
       task,
       context,
-      {
-        id: 'mnist-transfer.speedup',
-        scenario: SCENARIO,
-        kind: 'ratio',
-        value: speedup.ratio.estimate,
-        unit: 'x',
-        ci: [speedup.ratio.lo, speedup.ratio.hi],
-        n: speedup.pairs,
-        source: 'measured',
-        detail: `median over interleaved pairs of time(cpu-normalize)/time(device-normalize), 95% percentile-bootstrap CI; ${what}; ${CLOCK}`,
-        samples: { a: [...samples.a], b: [...samples.b] },
-      },
+      speedupMetric(
+        'mnist-transfer.speedup',
+        SCENARIO,
+        speedup,
+        samples,
+        `median over interleaved pairs of time(cpu-normalize)/time(device-normalize), 95% percentile-bootstrap CI; ${what}; ${CLOCK}`,
+      ),
       {
         id: 'mnist-transfer.time.cpu-normalize',
         scenario: SCENARIO,

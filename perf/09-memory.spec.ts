@@ -8,6 +8,7 @@ import { recordMetrics } from '../src/results/task-meta.js';
 import { ARTICLE_NORMALIZATION, normalizeOnHost } from '../src/transfer/normalization.js';
 import { useBackend } from '../src/suite/session.js';
 import { firstArticleBatch, strategyFor } from '../src/suite/transfer-spec.js';
+import { itLeavesNoTensors } from '../src/suite/leak-spec.js';
 
 const SCENARIO = 'memory';
 let context: BackendContext;
@@ -72,16 +73,5 @@ describe('memory usage comparison (section 9)', () => {
     recordMetrics(task, context, ...metrics);
   });
 
-  it('leaves no tensors behind', ({ task }) => {
-    expect(leaks.leakedTensors()).toBe(0);
-    recordMetrics(task, context, {
-      id: 'memory.leaked-tensors.memory',
-      scenario: SCENARIO,
-      kind: 'exact',
-      value: leaks.leakedTensors(),
-      unit: 'tensors',
-      source: 'measured',
-      detail: 'tf.memory().numTensors after the scenario minus before',
-    });
-  });
+  itLeavesNoTensors('memory', () => ({ context, leaks }));
 });

@@ -8,7 +8,7 @@ import { MutableTransferCounter } from './transfer-counter.js';
  * `backend.write` receives while the engine is making a tensor from host values (what
  * `tf.tensor()` does), after tfjs's own dtype conversion. Arrays a kernel writes for its output
  * are not host traffic and are not counted. For wasm `write` copies into the wasm heap; for cpu
- * the backend keeps a reference; for tensorflow it copies into a TF tensor.
+ * the backend keeps a reference. (tensorflow counts at its native binding instead.)
  */
 export function installBackendWriteCounter(engine: Engine, backend: KernelBackend, boundary: string): MutableTransferCounter {
   const counter = new MutableTransferCounter(boundary);

@@ -38,47 +38,5 @@ export async function startCpu(reason: string): Promise<BackendContext> {
   };
 }
 
-const TFJS_NODE_GPU = '@tensorflow/tfjs-node-gpu';
-
-/** True when the optional peer @tensorflow/tfjs-node-gpu can be resolved. */
-export function isTensorflowInstalled(): boolean {
-  try {
-    import.meta.resolve(TFJS_NODE_GPU);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Starts @tensorflow/tfjs-node-gpu (TensorFlow C library, CUDA). An optional peer dependency:
- * its install downloads libtensorflow, so it is never installed by `npm ci` and never runs in CI.
- */
-export async function startTensorflow(reason: string): Promise<BackendContext> {
-  if (!isTensorflowInstalled()) {
-    throw new BackendUnavailableError(
-      `${TFJS_NODE_GPU} is not installed. It is an optional peer dependency: run ` +
-        `\`npm install ${TFJS_NODE_GPU}@4.22.0\` on a machine that can download libtensorflow ` +
-        '(CUDA 11.2 and cuDNN 8.1 for the GPU). This backend is not exercised in CI.',
-    );
-  }
-  const specifier: string = TFJS_NODE_GPU; // a variable: the package has no types here
-  await import(specifier);
-  if (!(await tf.setBackend('tensorflow'))) throw new BackendUnavailableError('the tensorflow backend failed to initialize');
-  const backend = tf.backend() as tf.KernelBackend & { isUsingGpuDevice?: boolean };
-  return {
-    name: 'tensorflow',
-    reason,
-    adapter: null,
-    isUsingGpuDevice: backend.isUsingGpuDevice ?? false,
-    transfers: installBackendWriteCounter(tf.engine(), backend, 'tfjs backend.write of host arrays (tf.tensor): bytes copied into TensorFlow tensors'),
-    upload: alreadyUploaded,
-    async sync(tensor) {
-      // TensorFlow runs GPU ops asynchronously on a stream: reading one element of the output
-      // waits for everything that produced it.
-      const probe = tf.tidy(() => tensor.flatten().slice(0, 1));
-      await probe.data();
-      probe.dispose();
-    },
-  };
-}
+// The tensorflow (tfjs-node-gpu) backend has its own files (binding types, byte counter).
+export { isTensorflowInstalled, startTensorflow } from './tensorflow.js';

@@ -1,5 +1,6 @@
 import Table from 'cli-table3';
 import type { RunRecord } from '../results/schema.js';
+import { renderDtypeSection } from './dtype-table.js';
 import { formatCI, formatValue, significant, speedupSentence } from './format.js';
 
 const SPEEDUP_ID = 'mnist-transfer.speedup';
@@ -36,6 +37,8 @@ export function renderRunReport(record: RunRecord, recordPath: string | null): s
   const scenarios = [...new Set(record.metrics.map((m) => m.scenario))];
   for (const s of scenarios) lines.push('', `[${s}]`, metricTable(record, s));
   for (const [name, t] of Object.entries(record.profiles ?? {})) lines.push('', kernelTableText(name, t));
+  const dtypes = renderDtypeSection(record);
+  if (dtypes) lines.push('', dtypes);
   if (record.errors.length > 0) {
     lines.push('', `ERRORS (${record.errors.length}):`);
     for (const e of record.errors) lines.push(`  [${e.scenario}] ${e.test}: ${e.message.split('\n')[0]}`);

@@ -1,5 +1,6 @@
 import { estimateSpeedup } from '../measure/speedup.js';
 import type { Metric } from './schema.js';
+import { speedupMetric } from './speedup-metric.js';
 
 /**
  * Re-judges a ratio on the paired samples of two measurements pooled together: the
@@ -10,12 +11,6 @@ export function poolRatioMetric(first: Metric, second: Metric): Metric {
   const a = [...first.samples.a, ...second.samples.a];
   const b = [...first.samples.b, ...second.samples.b];
   const speedup = estimateSpeedup({ a, b });
-  return {
-    ...first,
-    value: speedup.ratio.estimate,
-    ci: [speedup.ratio.lo, speedup.ratio.hi],
-    n: speedup.pairs,
-    samples: { a, b },
-    detail: `${first.detail ?? ''} [re-measured once after a suspected regression; judged on ${speedup.pairs} pooled pairs: first ${first.value.toFixed(3)}, second ${second.value.toFixed(3)}]`,
-  };
+  const detail = `${first.detail ?? ''} [re-measured once after a suspected regression; judged on ${speedup.pairs} pooled pairs: first ${first.value.toFixed(3)}, second ${second.value.toFixed(3)}]`;
+  return { ...first, ...speedupMetric(first.id, first.scenario, speedup, { a, b }, detail) };
 }

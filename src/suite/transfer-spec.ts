@@ -1,11 +1,12 @@
 import { beforeAll, expect, it } from 'vitest';
-import { countTransfers } from '../backend/transfer-counter.js';
 import type { BackendContext } from '../backend/types.js';
 import { BatchLoader, type Batch } from '../data/loader.js';
 import { LeakCheck } from '../measure/memory.js';
 import { recordMetrics } from '../results/task-meta.js';
 import { ARTICLE_NORMALIZATION, normalizeOnHost } from '../transfer/normalization.js';
 import { cpuNormalize, deviceNormalize, type StrategyId, type TransferStrategy } from '../transfer/strategies.js';
+import { itLeavesNoTensors } from './leak-spec.js';
+import { countAndRead, type Readback } from './readback.js';
 import { useBackend, useMnist } from './session.js';
 import { ARTICLE_BATCH } from './sizes.js';
 
@@ -28,16 +29,8 @@ export async function firstArticleBatch(): Promise<Batch> {
 }
 
 /** Moves a batch with a strategy and reads the result back. */
-export async function transferAndRead(context: BackendContext, strategy: TransferStrategy, batch: Pick<Batch, 'images' | 'shape'>) {
-  const { result: tensor, bytes } = await countTransfers(context.transfers, async () => {
-    const out = strategy.toDevice(batch);
-    await context.sync(out);
-    return out;
-  });
-  const values = (await tensor.data()) as Float32Array;
-  const shape = tensor.shape;
-  tensor.dispose();
-  return { bytes, values, shape };
+export function transferAndRead(context: BackendContext, strategy: TransferStrategy, batch: Pick<Batch, 'images' | 'shape'>): Promise<Readback> {
+  return countAndRead(context, () => strategy.toDevice(batch));
 }
 
 /**
@@ -112,17 +105,5 @@ export function describeStrategyTransfer(id: StrategyId, expected: { expectedUpl
     expect(maxAbsDiff(values, normalizeOnHost(odd.images, ARTICLE_NORMALIZATION))).toBeLessThanOrEqual(1e-6);
   });
 
-  it('leaves no tensors behind', ({ task }) => {
-    const leaked = leaks.leakedTensors();
-    expect(leaked).toBe(0);
-    recordMetrics(task, context, {
-      id: `memory.leaked-tensors.${id}`,
-      scenario,
-      kind: 'exact',
-      value: leaked,
-      unit: 'tensors',
-      source: 'measured',
-      detail: 'tf.memory().numTensors after the scenario minus before',
-    });
-  });
+  itLeavesNoTensors(scenario, () => ({ context, leaks }));
 }

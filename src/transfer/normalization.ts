@@ -17,3 +17,11 @@ export function normalizeOnHost(pixels: Uint8Array, n: Normalization, into?: Flo
   for (let i = 0; i < pixels.length; i++) out[i] = (pixels[i]! - mean) / std;
   return out;
 }
+
+/** No normalization: the decoded values themselves (the device writes them without arithmetic). */
+export const IDENTITY_NORMALIZATION: Normalization = { mean: 0, std: 1 };
+
+/** Whether `n` leaves values unchanged. */
+export function isIdentity(n: Normalization): boolean {
+  return n.mean === 0 && n.std === 1;
+}

@@ -28,3 +28,27 @@ describe('packBytes', () => {
     expect(unpackedView(packed.words, packed.byteCount)).toEqual(bytes);
   });
 });
+
+describe('packBytes of wider and signed elements', () => {
+  it('views aligned Uint16 float16 bits without copying, two per word, low half first', () => {
+    const halves = new Uint16Array([0x3c00, 0xc000, 0x0001, 0x7bff]);
+    const packed = packBytes(halves);
+    expect(packed.zeroCopy).toBe(true);
+    expect(packed.byteCount).toBe(8);
+    expect(packed.words[0]! >>> 0).toBe(0xc0003c00);
+    expect(packed.words[1]! >>> 0).toBe(0x7bff0001);
+  });
+
+  it('pads an odd number of halves to a whole word', () => {
+    const packed = packBytes(new Uint16Array([0x1234, 0x5678, 0x9abc]));
+    expect(packed.zeroCopy).toBe(false);
+    expect(packed.words.length).toBe(2);
+    expect(packed.words[1]! >>> 0).toBe(0x00009abc);
+  });
+
+  it('keeps the two-complement bytes of int8 values', () => {
+    const packed = packBytes(new Int8Array([-128, -1, 0, 127]));
+    expect(packed.zeroCopy).toBe(true);
+    expect(packed.words[0]! >>> 0).toBe(0x7f00ff80);
+  });
+});

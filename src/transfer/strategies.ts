@@ -1,8 +1,9 @@
-import * as tf from '@tensorflow/tfjs';
+import type * as tf from '@tensorflow/tfjs';
 import type { BackendContext } from '../backend/types.js';
-import { ARTICLE_NORMALIZATION, normalizeOnHost, type Normalization } from './normalization.js';
-import { hasPackedKernel, NORMALIZE_PACKED_BYTES } from './normalize-packed-kernel.js';
-import { packBytes } from './packed-bytes.js';
+import { ARTICLE_NORMALIZATION, type Normalization } from './normalization.js';
+import { encodePixels } from './payload.js';
+import { sendPacked, sendPayload } from './send-payload.js';
+import { WIRE_BYTES } from './wire-dtypes.js';
 
 export const STRATEGY_IDS = ['cpu-normalize', 'device-normalize'] as const;
 export type StrategyId = (typeof STRATEGY_IDS)[number];
@@ -29,36 +30,25 @@ export interface TransferStrategy {
 export function cpuNormalize(context: BackendContext, n: Normalization = ARTICLE_NORMALIZATION): TransferStrategy {
   return {
     id: 'cpu-normalize',
-    wireBytesPerPixel: () => 4,
+    wireBytesPerPixel: () => WIRE_BYTES.float32,
     toDevice(batch) {
-      const tensor = tf.tensor4d(normalizeOnHost(batch.images, n), [...batch.shape], 'float32');
-      context.upload(tensor);
-      return tensor;
+      const { payload, deviceNormalization } = encodePixels('float32', batch.images, batch.shape, n);
+      return sendPayload(context, payload, deviceNormalization) as tf.Tensor4D;
     },
   };
 }
 
 /**
- * Article section 4: send the raw bytes (viewed as 32-bit words, 1 byte per pixel) and
- * normalize on the device. Where the backend has no packed kernel (tensorflow, for now), the
- * pixels are widened to int32 on the host and normalized by tfjs ops: 4 bytes per pixel, and
- * `wireBytesPerPixel` says so.
+ * Article section 4: send the raw bytes (packed 32-bit words, 1 byte per pixel) and normalize
+ * on the device: the NormalizePackedBytes kernel on webgpu, wasm and cpu; a TF_UINT8 tensor cast
+ * by TensorFlow on tensorflow (unverified in CI).
  */
 export function deviceNormalize(n: Normalization = ARTICLE_NORMALIZATION): TransferStrategy {
-  const packed = hasPackedKernel();
   return {
     id: 'device-normalize',
-    wireBytesPerPixel: () => (packed ? 1 : 4),
+    wireBytesPerPixel: () => WIRE_BYTES.uint8,
     toDevice(batch) {
-      const shape = [...batch.shape];
-      if (!packed) {
-        return tf.tidy(() => tf.tensor4d(Int32Array.from(batch.images), batch.shape as [number, number, number, number], 'int32').toFloat().sub(n.mean).div(n.std)) as tf.Tensor4D;
-      }
-      const words = tf.tensor1d(packBytes(batch.images).words, 'int32');
-      const attrs = { shape, mean: n.mean, std: n.std };
-      const out = tf.engine().runKernel(NORMALIZE_PACKED_BYTES, { packed: words }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor4D;
-      words.dispose();
-      return out;
+      return sendPacked({ dtype: 'uint8', values: batch.images, shape: batch.shape }, n) as tf.Tensor4D;
     },
   };
 }
