@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { BackendContext } from '../src/backend/types.js';
 import { recordMetrics } from '../src/results/task-meta.js';
 import { useBackend } from '../src/suite/session.js';
-import { describeStrategyTransfer, firstArticleBatch, maxAbsDiff, strategyFor, transferAndRead } from '../src/suite/transfer-spec.js';
+import { maxAbsDiff } from '../src/measure/accuracy.js';
+import { describeStrategyTransfer, firstArticleBatch, strategyFor, transferAndRead } from '../src/suite/transfer-spec.js';
 
 describe('device-normalize (section 4)', () => {
   describeStrategyTransfer('device-normalize', { expectedUploadBytes: 50_176 });

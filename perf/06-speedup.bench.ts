@@ -29,17 +29,13 @@ describe('speedup of device-normalize over cpu-normalize (section 6)', () => {
     const sizes = SIZES[useConfig().scale];
     const host = cpuNormalize(context);
     const device = deviceNormalize();
-    let i = 0;
-    let batch = batches[0]!;
+    // Each pair sends the same batch both ways, whichever goes first; the next pair the next batch.
+    const batchOf = (round: number) => batches[round % batches.length]!;
     const samples = await samplePairs({
       warmupPairs: sizes.warmupPairs,
       pairs: sizes.pairs,
-      // Each pair sends the same batch both ways; the next pair takes the next batch.
-      runA: async () => {
-        batch = batches[i++ % batches.length]!;
-        return timeSynced(context, () => host.toDevice(batch));
-      },
-      runB: () => timeSynced(context, () => device.toDevice(batch)),
+      runA: (round) => timeSynced(context, () => host.toDevice(batchOf(round))),
+      runB: (round) => timeSynced(context, () => device.toDevice(batchOf(round))),
     });
     const speedup = estimateSpeedup(samples);
     const what = 'one [64,28,28,1] batch from uint8 pixels to a normalized float32 tensor on the device';

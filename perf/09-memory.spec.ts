@@ -44,7 +44,6 @@ describe('memory usage comparison (section 9)', () => {
     await context.sync(out);
     const during = memorySnapshot();
     out.dispose();
-    await context.sync(out);
     const after = memorySnapshot();
 
     expect(during.numBytes - before.numBytes).toBe(200_704);

@@ -64,12 +64,8 @@ async function measureBatch(
     });
   }
 
-  // Each round sends one batch as every type; `calls` picks the batch, whatever the rotation.
-  let calls = 0;
-  const variants = WIRE_DTYPES.map((dtype) => () => {
-    const encoded = batches[Math.floor(calls++ / WIRE_DTYPES.length) % batches.length]!;
-    return timeSynced(context, () => send(encoded, dtype));
-  });
+  // Each round sends one batch as every type, whatever the rotation; the next round the next batch.
+  const variants = WIRE_DTYPES.map((dtype) => (round: number) => timeSynced(context, () => send(batches[round % batches.length]!, dtype)));
   const samples = await sampleInterleaved(variants, rounds);
   const float32 = samples[WIRE_DTYPES.indexOf('float32')]!;
   const what = `${batch.what}, from host arrays already in that type to a float32 (x - 127.5) / 127.5 tensor on the device (transfer + device decode); ${CLOCK}`;

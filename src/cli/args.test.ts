@@ -36,7 +36,7 @@ describe('command line', () => {
       allowProfileMismatch: true,
       json: 'v.json',
     });
-    expect(parseCommandLine(['baseline', 'r.json', '--allow-dirty'], {})).toEqual({ command: 'baseline', run: 'r.json', target: null, allowDirty: true });
+    expect(parseCommandLine(['baseline', 'r.json', '--allow-dirty'], {})).toEqual({ command: 'baseline', run: 'r.json', target: null, allowDirty: true, allowPartial: false });
     expect(parseCommandLine(['compare', '--help'], {})).toEqual({ command: 'help' });
   });
 

@@ -32,7 +32,7 @@ export type CommandLine =
   | ({ readonly command: 'doctor' } & BackendArgs)
   | ({ readonly command: 'calibrate' } & BackendArgs)
   | ({ readonly command: 'compare'; readonly run: string | null } & CompareArgs)
-  | { readonly command: 'baseline'; readonly run: string | null; readonly target: string | null; readonly allowDirty: boolean };
+  | { readonly command: 'baseline'; readonly run: string | null; readonly target: string | null; readonly allowDirty: boolean; readonly allowPartial: boolean };
 
 export const USAGE = `Usage:
   npm run perf -- [options]              run the scenarios, print the tables, write a run record,
@@ -65,13 +65,16 @@ Compare options (perf, compare):
 Baseline options:
   --baseline FILE         where to write (default: the run's profile baseline)
   --allow-dirty           accept a run made from a working tree with uncommitted changes
+  --allow-partial         accept a run of only some scenarios, dropping the others' metrics
 
 Environment: PERF_BACKEND (as --backend); PERF_REQUIRE_BACKEND=<name> (fail unless that backend
-runs; CI sets webgpu); PERF_GATE_TIMING=1 (as --gate-timing).
+runs; CI sets webgpu); PERF_GATE_TIMING=1 (as --gate-timing); PERF_REQUIRE_BASELINE=1 (perf
+exits 3 when its profile has no baseline, instead of 0 with a note; CI sets it).
 
 Exit codes: 0 pass; 1 a scenario failed or a gating metric regressed; 2 bad usage or bad
-input (unknown flag, unreadable or invalid file); 3 no baseline for this profile, or a profile
-or scale mismatch without --allow-profile-mismatch.`;
+input (unknown flag, unreadable or invalid file, refused baseline update); 3 no baseline for
+this profile (perf:compare; perf with PERF_REQUIRE_BASELINE=1), or a profile, scale or data
+mismatch without --allow-profile-mismatch (profile only).`;
 
 function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
@@ -96,7 +99,7 @@ const OPTIONS_BY_COMMAND = {
   doctor: RUN_OPTIONS,
   calibrate: RUN_OPTIONS,
   compare: COMPARE_OPTIONS,
-  baseline: { baseline: { type: 'string' }, 'allow-dirty': { type: 'boolean' } },
+  baseline: { baseline: { type: 'string' }, 'allow-dirty': { type: 'boolean' }, 'allow-partial': { type: 'boolean' } },
 } as const satisfies Record<Command, ParseArgsConfig['options']>;
 
 /** Parses and validates a command line; throws UsageError on anything it does not know. */
@@ -149,6 +152,6 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     case 'compare':
       return { command, run: positionals[0] ?? null, ...compareArgs() };
     case 'baseline':
-      return { command, run: positionals[0] ?? null, target: str('baseline'), allowDirty: flag('allow-dirty') };
+      return { command, run: positionals[0] ?? null, target: str('baseline'), allowDirty: flag('allow-dirty'), allowPartial: flag('allow-partial') };
   }
 }

@@ -54,13 +54,8 @@ export async function runCalibrate(args: BackendArgs): Promise<number> {
   const hostStrategy = cpuNormalize(context);
   const device = deviceNormalize();
 
-  const timeOn = (work: (b: Batch) => tf.Tensor) => async (): Promise<number> => timeSynced(context, () => work(batch));
-  let round = 0;
-  let batch = batches[0]!;
-  const nextBatch = (work: (b: Batch) => tf.Tensor) => async (): Promise<number> => {
-    batch = batches[round++ % batches.length]!;
-    return timeSynced(context, () => work(batch));
-  };
+  // Every variant of a round works on that round's batch, whatever the rotation.
+  const timeOn = (work: (b: Batch) => tf.Tensor) => (round: number): Promise<number> => timeSynced(context, () => work(batches[round % batches.length]!));
   const slowed = (count: number) => (b: Batch) => {
     checksum(b.images, count);
     return device.toDevice(b);
@@ -70,7 +65,7 @@ export async function runCalibrate(args: BackendArgs): Promise<number> {
   const sizeWork = async (target: number): Promise<number> => {
     let count = Math.round((target * 0.3) / msPerByte(batches[0]!.images));
     for (let i = 0; i < 3; i++) {
-      const [plain, extra] = await sampleInterleaved([nextBatch((b) => device.toDevice(b)), timeOn(slowed(count))], { warmupRounds: 10, rounds: 150 });
+      const [plain, extra] = await sampleInterleaved([timeOn((b) => device.toDevice(b)), timeOn(slowed(count))], { warmupRounds: 10, rounds: 150 });
       const achieved = median(extra!) / median(plain!) - 1;
       count = Math.max(1, Math.round((count * target) / Math.max(achieved, 0.01)));
     }
@@ -84,7 +79,7 @@ export async function runCalibrate(args: BackendArgs): Promise<number> {
   // One round: cpu-normalize, device-normalize twice (for A/A), and device-normalize with +10%
   // and +20% of extra host work, all on the same batch, in rotating order.
   const [host, dev, dev2, dev10, dev20] = await sampleInterleaved(
-    [nextBatch((b) => hostStrategy.toDevice(b)), timeOn((b) => device.toDevice(b)), timeOn((b) => device.toDevice(b)), timeOn(slowed(bytes10)), timeOn(slowed(bytes20))],
+    [timeOn((b) => hostStrategy.toDevice(b)), timeOn((b) => device.toDevice(b)), timeOn((b) => device.toDevice(b)), timeOn(slowed(bytes10)), timeOn(slowed(bytes20))],
     { warmupRounds: WARMUP_ROUNDS, rounds: POOL_ROUNDS },
   ) as [number[], number[], number[], number[], number[]];
   const measureSeconds = (performance.now() - started) / 1000;
@@ -92,7 +87,7 @@ export async function runCalibrate(args: BackendArgs): Promise<number> {
 
   // What one real run of the speedup scenario costs: its warm-up plus its pairs.
   const runStart = performance.now();
-  await samplePairs({ warmupPairs: SIZES.quick.warmupPairs, pairs: SIZES.quick.pairs, runA: nextBatch((b) => hostStrategy.toDevice(b)), runB: timeOn((b) => device.toDevice(b)) });
+  await samplePairs({ warmupPairs: SIZES.quick.warmupPairs, pairs: SIZES.quick.pairs, runA: timeOn((b) => hostStrategy.toDevice(b)), runB: timeOn((b) => device.toDevice(b)) });
   const runSeconds = (performance.now() - runStart) / 1000;
 
   const rng = seededRng(20261202);

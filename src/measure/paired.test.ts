@@ -4,12 +4,12 @@ import { pairRatios, sampleInterleaved, samplePairs } from './paired.js';
 describe('interleaved sampling', () => {
   it('rotates the order each round and drops warm-up rounds', async () => {
     const order: string[] = [];
-    const variant = (name: string, ms: number) => async () => {
-      order.push(name);
+    const variant = (name: string, ms: number) => async (round: number) => {
+      order.push(`${name}${round}`);
       return ms;
     };
     const samples = await sampleInterleaved([variant('A', 1), variant('B', 2), variant('C', 3)], { warmupRounds: 1, rounds: 2 });
-    expect(order.join('')).toBe('ABCBCACAB');
+    expect(order.join(' ')).toBe('A0 B0 C0 B1 C1 A1 C2 A2 B2');
     expect(samples).toEqual([[1, 1], [2, 2], [3, 3]]);
   });
 

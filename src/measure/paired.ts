@@ -14,10 +14,11 @@ export interface InterleavedOptions {
  * Runs every variant once per round, rotating which goes first (AB, BA for two; ABC, BCA, CAB
  * for three), so drift, caches and background load hit all alike; warm-up rounds (pipeline
  * compilation, buffer pools) are discarded. Returns one array of timings per variant, index i
- * of each from round i.
+ * of each from round i. Each variant is told the round number, so all of a round can work on
+ * the same input whatever the order.
  */
 export async function sampleInterleaved(
-  variants: ReadonlyArray<() => Promise<number>>,
+  variants: ReadonlyArray<(round: number) => Promise<number>>,
   { warmupRounds, rounds }: InterleavedOptions,
 ): Promise<number[][]> {
   const samples = variants.map(() => [] as number[]);
@@ -25,7 +26,7 @@ export async function sampleInterleaved(
     const times = new Array<number>(variants.length);
     for (let k = 0; k < variants.length; k++) {
       const v = (r + k) % variants.length;
-      times[v] = await variants[v]!();
+      times[v] = await variants[v]!(r);
     }
     if (r >= warmupRounds) times.forEach((t, v) => samples[v]!.push(t));
   }
@@ -35,8 +36,8 @@ export async function sampleInterleaved(
 export interface PairedOptions {
   readonly warmupPairs: number;
   readonly pairs: number;
-  readonly runA: () => Promise<number>;
-  readonly runB: () => Promise<number>;
+  readonly runA: (round: number) => Promise<number>;
+  readonly runB: (round: number) => Promise<number>;
 }
 
 /** Interleaved A/B pairs, alternating which goes first (ABBA...). */

@@ -14,6 +14,8 @@ export interface CollectedTest {
 export interface RunContext {
   readonly createdAt: string;
   readonly scale: RunRecord['scale'];
+  readonly selection: RunRecord['selection'];
+  readonly dataset: string;
   readonly git: RunRecord['git'];
   /** Errors vitest raised outside any test (e.g. a file that failed to load). */
   readonly unhandledErrors: readonly string[];
@@ -67,6 +69,8 @@ export function assembleRunRecord(tests: readonly CollectedTest[], run: RunConte
     schemaVersion: SCHEMA_VERSION,
     createdAt: run.createdAt,
     scale: run.scale,
+    selection: run.selection,
+    dataset: run.dataset,
     git: run.git,
     profile,
     metrics,

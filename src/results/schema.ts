@@ -1,7 +1,10 @@
 import { z } from 'zod';
 
-/** Version of the run-record format; bump on any change readers must know about. */
-export const SCHEMA_VERSION = 1;
+/**
+ * Version of the run-record format; bump on any change readers must know about.
+ * 2: adds `selection` (partial runs) and `dataset`.
+ */
+export const SCHEMA_VERSION = 2;
 
 /**
  * How a metric is judged against a baseline (see README, "Reading a run record"):
@@ -83,6 +86,10 @@ export const runRecordSchema = z
     schemaVersion: z.literal(SCHEMA_VERSION),
     createdAt: z.iso.datetime(),
     scale: z.enum(['quick', 'full']),
+    /** The scenario files run; null when all were (a partial run cannot become a baseline). */
+    selection: z.array(z.string()).nullable(),
+    /** The data the MNIST scenarios used; data-dependent metrics compare only on the same data. */
+    dataset: z.string(),
     git: z.object({ commit: z.string().nullable(), dirty: z.boolean().nullable() }).strict(),
     profile: runProfileSchema,
     metrics: z.array(metricSchema),

@@ -21,9 +21,11 @@ describe('reading run records and baselines', () => {
     const truncated = await file('truncated.json', '{"schemaVersion": 1, "metr');
     await expect(readRunRecord(truncated)).rejects.toThrow(new RegExp(`${truncated}: not valid JSON, the file is corrupt or truncated`));
     const foreign = await file('foreign.json', JSON.stringify({ name: 'some-package', version: '1.0.0' }));
-    await expect(readRunRecord(foreign)).rejects.toThrow(/not a valid gpu-transfer-perf run record \(schema 1\):\n {2}- schemaVersion/);
+    await expect(readRunRecord(foreign)).rejects.toThrow(/not a valid gpu-transfer-perf run record \(schema 2\):\n {2}- schemaVersion/);
     const future = await file('future.json', JSON.stringify({ schemaVersion: 7 }));
     await expect(readBaseline(future)).rejects.toThrow(/schemaVersion 7 was written by a newer gpu-transfer-perf/);
+    const older = await file('older.json', JSON.stringify({ schemaVersion: 1 }));
+    await expect(readRunRecord(older)).rejects.toThrow(/schemaVersion 1 was written by an older gpu-transfer-perf/);
     await expect(readRunRecord(join(dir, 'absent.json'))).rejects.toThrow(/cannot read it \(ENOENT\)/);
     await expect(readRunRecord(foreign)).rejects.toBeInstanceOf(RecordFileError);
   });

@@ -46,6 +46,11 @@ export async function readJsonFile<T>(path: string, schema: z.ZodType<T>, what: 
       `${path}: schemaVersion ${version} was written by a newer gpu-transfer-perf (this one reads ${SCHEMA_VERSION}); update the harness`,
     );
   }
+  if (typeof version === 'number' && version < SCHEMA_VERSION) {
+    throw new RecordFileError(
+      `${path}: schemaVersion ${version} was written by an older gpu-transfer-perf (this one reads ${SCHEMA_VERSION}); run npm run perf again (and npm run perf:baseline to replace an old baseline)`,
+    );
+  }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     throw new RecordFileError(`${path}: not a valid ${what} (schema ${SCHEMA_VERSION}):\n${describeIssues(parsed.error)}`);
@@ -64,7 +69,7 @@ export function defaultRecordPath(record: Pick<RunRecord, 'createdAt' | 'profile
   return join(dir, `${stamp}-${record.profile.id}.json`);
 }
 
-/** The most recently written run record in a folder (by modification time), or null. */
+/** The most recently written valid run record in a folder (by modification time), or null; other JSON files (calibration, verdicts) are passed over. */
 export async function latestRecordPath(dir = 'results'): Promise<string | null> {
   let names: string[];
   try {
@@ -74,5 +79,13 @@ export async function latestRecordPath(dir = 'results'): Promise<string | null> 
   }
   const stamped = await Promise.all(names.map(async (n) => ({ path: join(dir, n), mtime: (await stat(join(dir, n))).mtimeMs })));
   stamped.sort((a, b) => b.mtime - a.mtime);
-  return stamped[0]?.path ?? null;
+  for (const { path } of stamped) {
+    try {
+      await readRunRecord(path);
+      return path;
+    } catch {
+      // not a run record
+    }
+  }
+  return null;
 }

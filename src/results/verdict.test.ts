@@ -36,6 +36,8 @@ describe('judgeMetric', () => {
   it('quality: within its bound', () => {
     expect(judgeMetric(quality(0), quality(2e-7), opts).verdict).toBe('pass');
     expect(judgeMetric(quality(0), quality(3e-6), opts)).toMatchObject({ verdict: 'regressed', gates: true });
+    // A run that loosened its own bound is still held to the baseline's.
+    expect(judgeMetric(quality(0), { ...quality(3e-6), bound: { max: 1e-3 } }, opts).verdict).toBe('regressed');
   });
 
   it('new and missing', () => {

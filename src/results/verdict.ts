@@ -61,9 +61,9 @@ function judgeTime(b: Metric, c: Metric, tol: number): Pick<Verdict, 'verdict' |
   return { verdict: 'pass', reason: text };
 }
 
-/** A quality metric must lie within its bound (the run's own, else the baseline's). */
+/** A quality metric must lie within the baseline's bound (code cannot loosen it), else the run's. */
 function judgeQuality(b: Metric, c: Metric): Pick<Verdict, 'verdict' | 'reason'> {
-  const bound = c.bound ?? b.bound ?? {};
+  const bound = b.bound ?? c.bound ?? {};
   const okMin = bound.min === undefined || c.value >= bound.min;
   const okMax = bound.max === undefined || c.value <= bound.max;
   const range = `[${bound.min ?? '-inf'}, ${bound.max ?? 'inf'}]`;

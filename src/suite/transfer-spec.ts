@@ -1,6 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import type { BackendContext } from '../backend/types.js';
 import { BatchLoader, type Batch } from '../data/loader.js';
+import { maxAbsDiff } from '../measure/accuracy.js';
 import { LeakCheck } from '../measure/memory.js';
 import { recordMetrics } from '../results/task-meta.js';
 import { ARTICLE_NORMALIZATION, normalizeOnHost } from '../transfer/normalization.js';
@@ -9,14 +10,6 @@ import { itLeavesNoTensors } from './leak-spec.js';
 import { countAndRead, type Readback } from './readback.js';
 import { useBackend, useMnist } from './session.js';
 import { ARTICLE_BATCH } from './sizes.js';
-
-/** Largest |a[i] - b[i]|. */
-export function maxAbsDiff(a: Float32Array, b: Float32Array): number {
-  if (a.length !== b.length) throw new RangeError(`length ${a.length} vs ${b.length}`);
-  let max = 0;
-  for (let i = 0; i < a.length; i++) max = Math.max(max, Math.abs(a[i]! - b[i]!));
-  return max;
-}
 
 /** The strategy of that id on the running backend. */
 export function strategyFor(context: BackendContext, id: StrategyId): TransferStrategy {

@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import type { BackendContext, BackendName } from '../backend/types.js';
 import type { WebGpuBackendInternals } from '../backend/webgpu.js';
 import { hasPackedKernel } from './normalize-packed-kernel.js';
+import { hasFusedCropMirrorNormalize } from './crop-mirror-normalize-kernel.js';
 
 /** One capability: whether the running backend has it, and what that means here. */
 export interface Capability {
@@ -34,7 +35,14 @@ export function describeCapabilities(context: BackendContext): Record<string, Ca
   const decodedBy = DECODED_BY[context.name];
   const adapterF16 = features.includes('shader-f16');
   const deviceF16 = deviceHasShaderF16(context);
+  const fused = hasFusedCropMirrorNormalize();
   return {
+    'fused-crop-mirror-normalize': {
+      supported: fused,
+      detail: fused
+        ? 'crop, mirror, per-channel normalize and layout change run as one device kernel'
+        : 'no fused kernel on this backend: crop-mirror-normalize runs as separate tfjs ops (one pass each)',
+    },
     'packed-uint8-upload': {
       supported: packed,
       detail: packed

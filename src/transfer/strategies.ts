@@ -53,7 +53,3 @@ export function deviceNormalize(n: Normalization = ARTICLE_NORMALIZATION): Trans
   };
 }
 
-/** Both strategies, in the article's order. */
-export function allStrategies(context: BackendContext): readonly TransferStrategy[] {
-  return [cpuNormalize(context), deviceNormalize()];
-}

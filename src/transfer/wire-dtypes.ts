@@ -28,11 +28,6 @@ export interface WireArrays {
   float32: Float32Array;
 }
 
-/** Whether a wire type needs packing and a device decode. */
-export function isPackedWireDtype(dtype: WireDtype): dtype is PackedWireDtype {
-  return dtype !== 'float32';
-}
-
 /** Bytes `count` elements occupy on the wire: packed types pad up to whole 32-bit words. */
 export function wireByteLength(dtype: WireDtype, count: number): number {
   return Math.ceil((count * WIRE_BYTES[dtype]) / 4) * 4;
