@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { startVitest } from 'vitest/node';
 import { loadMnistDir } from '../data/mnist-dir.js';
@@ -8,7 +9,7 @@ import { poolRatioMetric } from '../results/pool.js';
 import { RunRecordReporter } from '../results/reporter.js';
 import type { RunRecord } from '../results/schema.js';
 import { BASELINE_DIR } from '../results/baseline.js';
-import { defaultRecordPath, readRunRecord, writeJsonAtomic } from '../results/storage.js';
+import { defaultRecordPath, writeJsonAtomic } from '../results/storage.js';
 import { runConfigToEnv } from '../run-config.js';
 import { listScenarios, selectScenarios, type ScenarioFile } from '../suite/scenarios.js';
 import { UsageError, type CommandLine } from './args.js';
@@ -50,17 +51,20 @@ async function remeasureSuspects(record: RunRecord, comparison: Comparison, args
   return { ...record, metrics: record.metrics.map((m) => pooled.get(m.id) ?? m) };
 }
 
-/** --out may replace an old run record, never a baseline or any other file. */
+/** --out may replace a run record (of any schema version), never a baseline or any other file. */
 async function checkOutPath(out: string): Promise<void> {
   if (resolve(out).startsWith(resolve(BASELINE_DIR) + sep)) {
     throw new UsageError(`--out ${out} is inside ${BASELINE_DIR}/: baselines change only through npm run perf:baseline`);
   }
   if (!existsSync(out)) return;
+  let isRecord = false;
   try {
-    await readRunRecord(out);
+    const json = JSON.parse(await readFile(out, 'utf8')) as { schemaVersion?: unknown; metrics?: unknown };
+    isRecord = typeof json.schemaVersion === 'number' && Array.isArray(json.metrics);
   } catch {
-    throw new UsageError(`--out ${out} exists and is not a run record: refusing to overwrite it`);
+    // unreadable or not JSON: not a run record
   }
+  if (!isRecord) throw new UsageError(`--out ${out} exists and is not a run record: refusing to overwrite it`);
 }
 
 /**
