@@ -53,7 +53,7 @@ export function renderComparison(c: Comparison, color: boolean): string {
   }
   const lines = [`Compared with baseline ${c.baselineProfile} (${c.scale} scale):`, table.toString()];
   const explained = c.verdicts.filter((v) => v.verdict !== 'pass' && v.verdict !== 'new');
-  for (const v of explained) lines.push(`  ${paint(v, v.verdict)} ${v.id}: ${v.reason}`);
+  for (const v of explained) lines.push(`  ${paint(v, verdictLabel(v))} ${v.id}: ${v.reason}`);
   const diff = exactDiff(c, color);
   if (diff) lines.push('Exact metrics that changed (baseline -> new):', diff.trimEnd());
   for (const n of c.notes) lines.push(`NOTE: ${n}`);
