@@ -18,8 +18,12 @@ export interface Verdict {
   readonly reason: string;
 }
 
-/** Default tolerances by kind: exact has no noise; ratios get 10%; times 20% (informational). */
-export const DEFAULT_TOLERANCE: Record<MetricKind, number> = { exact: 0, ratio: 0.1, time: 0.2, quality: 0 };
+/**
+ * Default tolerances by kind: exact has no noise; ratios get 10% (npm run perf:calibrate);
+ * times 50%, since absolute times of separate processes on the CI's software device differ by
+ * up to ~50% (medians of the same scenario across runs, 2026-12), and they are informational.
+ */
+export const DEFAULT_TOLERANCE: Record<MetricKind, number> = { exact: 0, ratio: 0.1, time: 0.5, quality: 0 };
 
 export interface JudgeOptions {
   readonly tolerance: number;
