@@ -39,7 +39,7 @@ export async function runDoctor(args: BackendArgs): Promise<number> {
     const a = context.adapter;
     say(a.isSoftware ? 'warn' : 'ok', a.isSoftware ? `software adapter (${a.description}): runs on the CPU, not a GPU` : `hardware adapter: ${a.vendor} ${a.device || a.architecture} (${a.description})`);
     say(a.features.includes('timestamp-query') ? 'ok' : 'warn', `timestamp-query ${a.features.includes('timestamp-query') ? 'available: kernel profiles have device times' : 'missing: no per-kernel device times'}`);
-    say('info', `shader-f16 ${a.features.includes('shader-f16') ? 'available' : 'not available'} (half-precision shaders)`);
+    say('info', `shader-f16 ${a.features.includes('shader-f16') ? 'offered by the adapter (tfjs 4.22 neither enables nor uses it)' : 'not offered by the adapter'}`);
   } else if (args.backend === 'auto') {
     say('warn', 'no WebGPU adapter: running on a fallback backend');
   }
