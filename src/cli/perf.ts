@@ -6,7 +6,7 @@ import { loadMnistDir } from '../data/mnist-dir.js';
 import { renderRunReport } from '../report/console.js';
 import { compareWithBaseline, EXIT, type Comparison } from '../results/compare.js';
 import { poolRatioMetric } from '../results/pool.js';
-import { RunRecordReporter } from '../results/reporter.js';
+import { RunRecordReporter } from '../suite/run-record-reporter.js';
 import type { RunRecord } from '../results/schema.js';
 import { BASELINE_DIR } from '../results/baseline.js';
 import { defaultRecordPath, writeJsonAtomic } from '../results/storage.js';

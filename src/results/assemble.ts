@@ -1,10 +1,10 @@
-import { scenarioOfPath } from '../suite/scenarios.js';
 import { runRecordSchema, SCHEMA_VERSION, type Metric, type RunError, type RunProfile, type RunRecord } from './schema.js';
 import type { PerfTaskMeta } from './task-meta.js';
 
 /** What the reporter saw of one test. */
 export interface CollectedTest {
-  readonly file: string;
+  /** Scenario id of the test's file (its failures are filed under it). */
+  readonly scenario: string;
   readonly name: string;
   readonly state: 'passed' | 'failed' | 'skipped' | 'pending';
   readonly errors: readonly string[];
@@ -52,7 +52,7 @@ export function assembleRunRecord(tests: readonly CollectedTest[], run: RunConte
   const seen = new Set<string>();
   const profiles: NonNullable<RunRecord['profiles']> = {};
   for (const t of tests) {
-    const scenario = scenarioOfPath(t.file);
+    const scenario = t.scenario;
     if (t.state === 'failed') errors.push({ scenario, test: t.name, message: t.errors.join('\n') || 'failed' });
     for (const m of t.perf?.metrics ?? []) {
       if (seen.has(m.id)) {

@@ -1,8 +1,9 @@
 import type { Reporter, SerializedError, TestModule } from 'vitest/node';
+import { assembleRunRecord, type CollectedTest } from '../results/assemble.js';
+import { gitState } from '../results/git.js';
+import type { RunRecord } from '../results/schema.js';
 import type { Scale } from '../run-config.js';
-import { assembleRunRecord, type CollectedTest } from './assemble.js';
-import { gitState } from './git.js';
-import type { RunRecord } from './schema.js';
+import { scenarioOfPath } from './scenarios.js';
 
 function collect(modules: ReadonlyArray<TestModule>): CollectedTest[] {
   const tests: CollectedTest[] = [];
@@ -10,7 +11,7 @@ function collect(modules: ReadonlyArray<TestModule>): CollectedTest[] {
     for (const test of module.children.allTests()) {
       const result = test.result();
       tests.push({
-        file: module.moduleId,
+        scenario: scenarioOfPath(module.moduleId),
         name: test.fullName,
         state: result.state,
         errors: result.state === 'failed' ? result.errors.map((e) => e.message) : [],
@@ -23,9 +24,9 @@ function collect(modules: ReadonlyArray<TestModule>): CollectedTest[] {
       ...module.errors().map((e) => ({ where: '(file)', message: e.message })),
       ...[...module.children.allSuites()].flatMap((suite) => suite.errors().map((e) => ({ where: suite.fullName, message: e.message }))),
     ];
-    for (const { where, message } of hookErrors) tests.push({ file: module.moduleId, name: `${where} (setup or teardown)`, state: 'failed', errors: [message] });
+    for (const { where, message } of hookErrors) tests.push({ scenario: scenarioOfPath(module.moduleId), name: `${where} (setup or teardown)`, state: 'failed', errors: [message] });
     if (hookErrors.length === 0 && module.state() === 'failed' && ![...module.children.allTests('failed')].length) {
-      tests.push({ file: module.moduleId, name: '(file)', state: 'failed', errors: ['the file failed without a test failing'] });
+      tests.push({ scenario: scenarioOfPath(module.moduleId), name: '(file)', state: 'failed', errors: ['the file failed without a test failing'] });
     }
   }
   return tests;
