@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { metricSchema, runRecordSchema, type RunRecord } from './schema.js';
-import { RecordFileError, readJsonFile } from './storage.js';
+import { readJsonFile } from './storage.js';
 import { DEFAULT_TOLERANCE } from './verdict.js';
 
 /** A baseline: an accepted run record whose metrics each carry the tolerance they are judged with. */
