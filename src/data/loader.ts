@@ -1,4 +1,4 @@
-import type { ImageDataset } from './dataset.js';
+import type { Collate, Dataset, ImageDataset, PixelBatchOf, Sample } from './dataset.js';
 import { deriveSeed, shuffledIndices } from './random.js';
 
 /** One minibatch, laid out for a single upload to the device. */
@@ -30,7 +30,57 @@ function validateOptions(options: LoaderOptions): void {
   if (!Number.isSafeInteger(seed)) throw new RangeError(`BatchLoader: seed must be a safe integer, got ${seed}`);
 }
 
-/** Cuts a dataset into minibatches like torch.utils.data.DataLoader, reproducibly. */
+/** The dataset indices of each batch of one epoch: seeded by (seed, epoch) when shuffling. */
+export function epochBatchIndices(count: number, options: LoaderOptions, epoch: number): Uint32Array[] {
+  validateOptions(options);
+  if (!Number.isSafeInteger(epoch) || epoch < 0) throw new RangeError(`epoch must be an integer >= 0, got ${epoch}`);
+  const { batchSize, shuffle, seed, dropLast } = options;
+  const order = shuffle ? shuffledIndices(count, deriveSeed(seed, epoch)) : Uint32Array.from({ length: count }, (_, i) => i);
+  const batches = dropLast ? Math.floor(count / batchSize) : Math.ceil(count / batchSize);
+  // slice(), not subarray(): each batch owns its indices.
+  return Array.from({ length: batches }, (_, b) => order.slice(b * batchSize, Math.min((b + 1) * batchSize, count)));
+}
+
+/** A batch from a DatasetLoader, with the host time its two stages took (host clock). */
+export interface TimedBatch<Targets> {
+  readonly batch: PixelBatchOf<Targets>;
+  /** Reading and decoding the samples (files, codecs). */
+  readonly loadMs: number;
+  /** Collating them into one contiguous buffer (resize, letterbox, copy). */
+  readonly collateMs: number;
+}
+
+/**
+ * Batches of any Dataset (files decoded on demand) through a collate step, in the same seeded
+ * order as BatchLoader; each batch reports how long loading and collating took.
+ */
+export class DatasetLoader<Target, Targets> {
+  constructor(
+    private readonly dataset: Dataset<Target>,
+    private readonly collate: Collate<Target, Targets>,
+    private readonly options: Readonly<LoaderOptions>,
+  ) {
+    validateOptions(options);
+  }
+
+  get batchesPerEpoch(): number {
+    const { batchSize, dropLast } = this.options;
+    return dropLast ? Math.floor(this.dataset.count / batchSize) : Math.ceil(this.dataset.count / batchSize);
+  }
+
+  async *epoch(epoch: number): AsyncGenerator<TimedBatch<Targets>> {
+    for (const indices of epochBatchIndices(this.dataset.count, this.options, epoch)) {
+      const start = performance.now();
+      const samples: Sample<Target>[] = [];
+      for (const i of indices) samples.push(await this.dataset.load(i));
+      const loaded = performance.now();
+      const batch = this.collate(samples, indices);
+      yield { batch, loadMs: loaded - start, collateMs: performance.now() - loaded };
+    }
+  }
+}
+
+/** Cuts an in-memory image dataset into minibatches like torch.utils.data.DataLoader, reproducibly. */
 export class BatchLoader {
   private readonly dataset: ImageDataset;
   private readonly options: Readonly<LoaderOptions>;
@@ -54,20 +104,13 @@ export class BatchLoader {
     if (!Number.isSafeInteger(epoch) || epoch < 0) {
       throw new RangeError(`BatchLoader.epoch: epoch must be an integer >= 0, got ${epoch}`);
     }
-    const { count } = this.dataset;
-    const order = this.options.shuffle
-      ? shuffledIndices(count, deriveSeed(this.options.seed, epoch))
-      : Uint32Array.from({ length: count }, (_, i) => i);
-    return this.batches(order);
+    return this.batches(epochBatchIndices(this.dataset.count, this.options, epoch));
   }
 
-  private *batches(order: Uint32Array): Generator<Batch> {
+  private *batches(batchIndices: readonly Uint32Array[]): Generator<Batch> {
     const { images, labels, height, width, channels } = this.dataset;
     const imageBytes = height * width * channels;
-    const { batchSize } = this.options;
-    for (let b = 0; b < this.batchesPerEpoch; b++) {
-      // slice(), not subarray(): each batch owns its indices.
-      const indices = order.slice(b * batchSize, Math.min((b + 1) * batchSize, order.length));
+    for (const indices of batchIndices) {
       const size = indices.length;
       // A fresh ArrayBuffer of exactly size*imageBytes bytes, so later stages can view it
       // (e.g. as Int32Array words) or transfer it without copying or offset handling.
