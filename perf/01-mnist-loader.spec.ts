@@ -1,23 +1,20 @@
 // Article section 1: MNIST + DataLoader(batch_size=64, shuffle=True), as raw uint8 batches.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BackendContext } from '../src/backend/types.js';
 import type { ImageDataset } from '../src/data/dataset.js';
 import { BatchLoader } from '../src/data/loader.js';
-import { recordMetrics } from '../src/results/task-meta.js';
-import { useBackend, useMnist } from '../src/suite/session.js';
+import { exactMetric } from '../src/results/metrics.js';
+import { recordMetrics } from '../src/suite/record.js';
+import { useMnist } from '../src/suite/session.js';
 import { ARTICLE_BATCH } from '../src/suite/sizes.js';
 
-const SCENARIO = 'mnist-loader';
-let context: BackendContext;
 let mnist: ImageDataset;
 
 beforeAll(async () => {
-  context = await useBackend();
   mnist = await useMnist();
 });
 
 describe('MNIST loader (section 1)', () => {
-  it('yields [64,28,28,1] uint8 batches of 50,176 bytes in one contiguous buffer', ({ task }) => {
+  it('yields [64,28,28,1] uint8 batches of 50,176 bytes in one contiguous buffer', async ({ task }) => {
     const loader = new BatchLoader(mnist, ARTICLE_BATCH);
     const first = loader.epoch(0).next().value!;
     expect(first.shape).toEqual([64, 28, 28, 1]);
@@ -25,18 +22,13 @@ describe('MNIST loader (section 1)', () => {
     expect(first.images.byteLength).toBe(50_176);
     expect(first.images.buffer.byteLength).toBe(50_176);
     expect(first.labels).toHaveLength(64);
-    recordMetrics(task, context, {
-      id: 'mnist-loader.batch-bytes',
-      scenario: SCENARIO,
-      kind: 'exact',
-      value: first.images.byteLength,
-      unit: 'B',
-      source: 'computed',
-      detail: `byteLength of one [64,28,28,1] uint8 batch from ${mnist.source}`,
-    });
+    await recordMetrics(
+      task,
+      exactMetric('mnist-loader.batch-bytes', first.images.byteLength, 'B', 'computed', { detail: `byteLength of one [64,28,28,1] uint8 batch from ${mnist.source}` }),
+    );
   });
 
-  it('visits every image exactly once per epoch, in a seeded order that changes per epoch', ({ task }) => {
+  it('visits every image exactly once per epoch, in a seeded order that changes per epoch', async ({ task }) => {
     const loader = new BatchLoader(mnist, ARTICLE_BATCH);
     const seen = new Uint8Array(mnist.count);
     let batches = 0;
@@ -49,14 +41,9 @@ describe('MNIST loader (section 1)', () => {
     const again = new BatchLoader(mnist, ARTICLE_BATCH).epoch(0).next().value!;
     expect(again.indices).toEqual(loader.epoch(0).next().value!.indices);
     expect(loader.epoch(1).next().value!.indices).not.toEqual(again.indices);
-    recordMetrics(task, context, {
-      id: 'mnist-loader.batches-per-epoch',
-      scenario: SCENARIO,
-      kind: 'exact',
-      value: batches,
-      unit: 'batches',
-      source: 'computed',
-      detail: `${mnist.count} images from ${mnist.source}, batch 64, last partial batch kept`,
-    });
+    await recordMetrics(
+      task,
+      exactMetric('mnist-loader.batches-per-epoch', batches, 'batches', 'computed', { detail: `${mnist.count} images from ${mnist.source}, batch 64, last partial batch kept` }),
+    );
   });
 });

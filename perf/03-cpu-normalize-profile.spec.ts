@@ -1,7 +1,7 @@
 // Article section 3: profile a train step fed by the cpu-normalize path (key_averages table).
 import { describe } from 'vitest';
-import { describeTrainProfile } from '../src/suite/profile-spec.js';
+import { describeTrainStepKernels } from '../src/suite/kernel-table-spec.js';
 
 describe('profile of a train step, cpu-normalize (section 3)', () => {
-  describeTrainProfile('cpu-normalize');
+  describeTrainStepKernels('cpu-normalize');
 });

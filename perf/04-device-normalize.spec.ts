@@ -1,7 +1,8 @@
 // Article section 4: send raw uint8 (1 byte per pixel), normalize on the device.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BackendContext } from '../src/backend/types.js';
-import { recordMetrics } from '../src/results/task-meta.js';
+import { qualityMetric } from '../src/results/metrics.js';
+import { recordMetrics } from '../src/suite/record.js';
 import { useBackend } from '../src/suite/session.js';
 import { maxAbsDiff } from '../src/measure/accuracy.js';
 import { describeStrategyTransfer, firstArticleBatch, strategyFor, transferAndRead } from '../src/suite/transfer-spec.js';
@@ -23,15 +24,11 @@ describe('both strategies give the same tensor', () => {
     expect(viaDevice.shape).toEqual(viaHost.shape);
     const diff = maxAbsDiff(viaHost.values, viaDevice.values);
     expect(diff).toBeLessThanOrEqual(1e-6);
-    recordMetrics(task, context, {
-      id: 'mnist-transfer.max-abs-diff',
-      scenario: 'device-normalize',
-      kind: 'quality',
-      value: diff,
-      unit: '',
-      bound: { max: 1e-6 },
-      source: 'measured',
-      detail: 'largest elementwise difference between the two strategies, both read back from the device',
-    });
+    await recordMetrics(
+      task,
+      qualityMetric('mnist-transfer.max-abs-diff', diff, { max: 1e-6 }, {
+        detail: 'largest elementwise difference between the two strategies, both read back from the device',
+      }),
+    );
   });
 });

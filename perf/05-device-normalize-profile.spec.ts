@@ -1,7 +1,7 @@
 // Article section 5: profile a train step fed by the device-normalize path.
 import { describe } from 'vitest';
-import { describeTrainProfile } from '../src/suite/profile-spec.js';
+import { describeTrainStepKernels } from '../src/suite/kernel-table-spec.js';
 
 describe('profile of a train step, device-normalize (section 5)', () => {
-  describeTrainProfile('device-normalize');
+  describeTrainStepKernels('device-normalize');
 });

@@ -3,14 +3,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { BackendContext } from '../src/backend/types.js';
 import type { Batch } from '../src/data/loader.js';
 import { LeakCheck, memorySnapshot } from '../src/measure/memory.js';
-import type { Metric } from '../src/results/schema.js';
-import { recordMetrics } from '../src/results/task-meta.js';
-import { ARTICLE_NORMALIZATION, normalizeOnHost } from '../src/transfer/normalization.js';
+import { bytesMetric, type MetricInput } from '../src/results/metrics.js';
+import { itLeavesNoTensors } from '../src/suite/leak-spec.js';
+import { recordMetrics } from '../src/suite/record.js';
 import { useBackend } from '../src/suite/session.js';
 import { firstArticleBatch, strategyFor } from '../src/suite/transfer-spec.js';
-import { itLeavesNoTensors } from '../src/suite/leak-spec.js';
+import { ARTICLE_NORMALIZATION, normalizeOnHost } from '../src/transfer/normalization.js';
 
-const SCENARIO = 'memory';
 let context: BackendContext;
 let batch: Batch;
 let leaks: LeakCheck;
@@ -21,20 +20,15 @@ beforeAll(async () => {
   leaks = new LeakCheck();
 });
 
-function bytesMetric(id: string, value: number, source: Metric['source'], detail: string): Metric {
-  return { id, scenario: SCENARIO, kind: 'exact', value, unit: 'B', source, detail };
-}
-
 describe('memory usage comparison (section 9)', () => {
-  it('raw batch 50,176 B (49.00 KB); CPU-normalized 200,704 B (196.00 KB)', ({ task }) => {
+  it('raw batch 50,176 B (49.00 KB); CPU-normalized 200,704 B (196.00 KB)', async ({ task }) => {
     const normalized = normalizeOnHost(batch.images, ARTICLE_NORMALIZATION);
     expect(batch.images.byteLength).toBe(50_176);
     expect(normalized.byteLength).toBe(200_704);
-    recordMetrics(
+    await recordMetrics(
       task,
-      context,
-      bytesMetric('memory.bytes.raw-batch', batch.images.byteLength, 'computed', 'byteLength of the uint8 [64,28,28,1] batch'),
-      bytesMetric('memory.bytes.cpu-normalized', normalized.byteLength, 'computed', 'byteLength of the host Float32Array sent by cpu-normalize'),
+      bytesMetric('memory.bytes.raw-batch', batch.images.byteLength, 'computed', { detail: 'byteLength of the uint8 [64,28,28,1] batch' }),
+      bytesMetric('memory.bytes.cpu-normalized', normalized.byteLength, 'computed', { detail: 'byteLength of the host Float32Array sent by cpu-normalize' }),
     );
   });
 
@@ -49,28 +43,22 @@ describe('memory usage comparison (section 9)', () => {
     expect(during.numBytes - before.numBytes).toBe(200_704);
     expect(during.numTensors - before.numTensors).toBe(1);
     expect(after.numTensors).toBe(before.numTensors);
-    const metrics: Metric[] = [
-      bytesMetric(
-        'memory.bytes.device-normalized',
-        during.numBytes - before.numBytes,
-        'measured',
-        'tf.memory().numBytes with the device-normalized output alive minus before (packed input already disposed)',
-      ),
+    const metrics: MetricInput[] = [
+      bytesMetric('memory.bytes.device-normalized', during.numBytes - before.numBytes, 'measured', {
+        detail: 'tf.memory().numBytes with the device-normalized output alive minus before (packed input already disposed)',
+      }),
     ];
     if (before.numBytesInGPU !== null && during.numBytesInGPU !== null) {
       // Buffers in use on the device while the output lives; the packed input's buffer is
       // released once its work was submitted.
       metrics.push(
-        bytesMetric(
-          'memory.device-bytes.device-normalized',
-          during.numBytesInGPU - before.numBytesInGPU,
-          'measured',
-          'tf.memory().numBytesInGPU (webgpu buffers in use) with the output alive, after a device sync, minus before',
-        ),
+        bytesMetric('memory.device-bytes.device-normalized', during.numBytesInGPU - before.numBytesInGPU, 'measured', {
+          detail: 'tf.memory().numBytesInGPU (webgpu buffers in use) with the output alive, after a device sync, minus before',
+        }),
       );
     }
-    recordMetrics(task, context, ...metrics);
+    await recordMetrics(task, ...metrics);
   });
 
-  itLeavesNoTensors('memory', () => ({ context, leaks }));
+  itLeavesNoTensors(() => leaks);
 });

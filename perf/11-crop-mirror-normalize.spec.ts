@@ -7,7 +7,8 @@ import { countTransfers } from '../src/backend/transfer-counter.js';
 import type { BackendContext } from '../src/backend/types.js';
 import { seededRng } from '../src/data/random.js';
 import { LeakCheck } from '../src/measure/memory.js';
-import { recordMetrics } from '../src/results/task-meta.js';
+import { qualityMetric } from '../src/results/metrics.js';
+import { recordMetrics } from '../src/suite/record.js';
 import { useBackend } from '../src/suite/session.js';
 import { maxAbsDiff } from '../src/measure/accuracy.js';
 import {
@@ -24,7 +25,6 @@ import {
 import { wireByteLength } from '../src/transfer/wire-dtypes.js';
 import { itLeavesNoTensors } from '../src/suite/leak-spec.js';
 
-const SCENARIO = 'crop-mirror-normalize';
 /**
  * Largest allowed |device - float64 CPU reference|: outputs stay within |y| < 4 here (ImageNet
  * constants give -2.12..2.64), where an f32 ULP is at most 2^-22 = 2.4e-7; WGSL allows 2.5 ULP
@@ -79,16 +79,10 @@ describe('fused crop-mirror-normalize kernel', () => {
       expect(bytes.dataBytes).toBe(wireByteLength('uint8', pixels.length));
       const error = maxAbsDiff(values, reference);
       expect(error).toBeLessThanOrEqual(MAX_ERROR);
-      recordMetrics(task, context, {
-        id: `crop-mirror-normalize.max-abs-diff.case-${i + 1}`,
-        scenario: SCENARIO,
-        kind: 'quality',
-        value: error,
-        unit: '',
-        bound: { max: MAX_ERROR },
-        source: 'measured',
-        detail: `largest |fused kernel - float64 CPU reference|, ${name}`,
-      });
+      await recordMetrics(
+        task,
+        qualityMetric(`crop-mirror-normalize.max-abs-diff.case-${i + 1}`, error, { max: MAX_ERROR }, { detail: `largest |fused kernel - float64 CPU reference|, ${name}` }),
+      );
     });
   });
 
@@ -114,5 +108,5 @@ describe('fused crop-mirror-normalize kernel', () => {
     }
   });
 
-  itLeavesNoTensors('crop-mirror-normalize', () => ({ context, leaks }));
+  itLeavesNoTensors(() => leaks);
 });

@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { BackendContext } from '../src/backend/types.js';
 import type { Batch } from '../src/data/loader.js';
 import { LeakCheck } from '../src/measure/memory.js';
-import { recordMetrics } from '../src/results/task-meta.js';
+import { qualityMetric } from '../src/results/metrics.js';
+import { recordMetrics } from '../src/suite/record.js';
 import { useBackend } from '../src/suite/session.js';
 import { maxAbsDiff } from '../src/measure/accuracy.js';
 import { firstArticleBatch } from '../src/suite/transfer-spec.js';
@@ -17,7 +18,6 @@ import { centerPixels, encodePixels } from '../src/transfer/payload.js';
 import { WIRE_DTYPES, wireByteLength, type WireDtype } from '../src/transfer/wire-dtypes.js';
 import { itLeavesNoTensors } from '../src/suite/leak-spec.js';
 
-const SCENARIO = 'dtypes';
 /** Bytes per [64,28,28,1] batch (50,176 pixels) at 1, 1, 2 and 4 bytes per element. */
 const ARTICLE_BATCH_BYTES: Record<WireDtype, number> = { uint8: 50_176, int8: 50_176, float16: 100_352, float32: 200_704 };
 /**
@@ -57,16 +57,13 @@ describe('data types on the wire (section 11)', () => {
         const beyond = [...reference].filter((r, i) => Math.abs(values[i]! - r) > float16RoundingBound(r));
         expect(beyond).toEqual([]);
       }
-      recordMetrics(task, context, {
-        id: `dtypes.max-abs-diff.${dtype}`,
-        scenario: SCENARIO,
-        kind: 'quality',
-        value: error,
-        unit: '',
-        bound: { max: MAX_ERROR[dtype] },
-        source: 'measured',
-        detail: `largest |decoded on the device - float64 host (x - 127.5) / 127.5| over the article batch sent as ${dtype}`,
-      });
+      await recordMetrics(
+        task,
+        qualityMetric(`dtypes.max-abs-diff.${dtype}`, error, { max: MAX_ERROR[dtype] }, {
+          detail: `largest |decoded on the device - float64 host (x - 127.5) / 127.5| over the article batch sent as ${dtype}`,
+          labels: { dtype },
+        }),
+      );
     });
   }
 
@@ -121,5 +118,5 @@ describe('data types on the wire (section 11)', () => {
     expect(sent).toEqual({ uint8: 108, int8: 108, float16: 212, float32: 420 });
   });
 
-  itLeavesNoTensors('dtypes', () => ({ context, leaks }));
+  itLeavesNoTensors(() => leaks);
 });

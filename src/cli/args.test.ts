@@ -11,6 +11,7 @@ describe('command line', () => {
       baseline: null,
       allowProfileMismatch: false,
       gateTiming: false,
+      requireBaseline: false,
       markdown: null,
       json: null,
       out: null,

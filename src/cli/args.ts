@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { BACKEND_CHOICES, BACKEND_NAMES, type BackendChoice, type BackendName } from '../backend/types.js';
-import { SCALES, type Scale } from '../run-config.js';
+import { defaultRunConfig, SCALES, type RunConfig, type Scale } from '../run-config.js';
 
 /** A command line the user must fix: printed with the usage, exit code 2. */
 export class UsageError extends Error {
@@ -16,6 +16,8 @@ export interface CompareArgs {
   readonly baseline: string | null;
   readonly allowProfileMismatch: boolean;
   readonly gateTiming: boolean;
+  /** A run with no baseline to judge it exits 3 instead of 0 (PERF_REQUIRE_BASELINE=1; CI sets it). */
+  readonly requireBaseline: boolean;
   readonly markdown: string | null;
   readonly json: string | null;
 }
@@ -102,6 +104,23 @@ const OPTIONS_BY_COMMAND = {
   baseline: { baseline: { type: 'string' }, 'allow-dirty': { type: 'boolean' }, 'allow-partial': { type: 'boolean' } },
 } as const satisfies Record<Command, ParseArgsConfig['options']>;
 
+/** Backend and scale from flags, else from PERF_BACKEND / PERF_REQUIRE_BACKEND / PERF_SCALE. */
+function envBackendArgs(env: NodeJS.ProcessEnv, flags: { backend: string | null; scale: string | null }): BackendArgs {
+  return {
+    backend: oneOf('--backend', flags.backend ?? (env.PERF_BACKEND || undefined), BACKEND_CHOICES, 'auto'),
+    requireBackend: env.PERF_REQUIRE_BACKEND ? oneOf('PERF_REQUIRE_BACKEND', env.PERF_REQUIRE_BACKEND, BACKEND_NAMES, 'webgpu') : null,
+    scale: oneOf('--scale', flags.scale ?? (env.PERF_SCALE || undefined), SCALES, 'quick'),
+  };
+}
+
+/**
+ * The run configuration of a plain `vitest run` (npm test's specs), where no command line is
+ * parsed: every scenario, embedded data, backend and scale from the PERF_* variables.
+ */
+export function runConfigFromEnv(env: NodeJS.ProcessEnv = process.env): RunConfig {
+  return defaultRunConfig(envBackendArgs(env, { backend: null, scale: null }));
+}
+
 /** Parses and validates a command line; throws UsageError on anything it does not know. */
 export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): CommandLine {
   const command = oneOf('command', argv[0] && !argv[0].startsWith('-') ? argv[0] : undefined, COMMANDS, 'perf');
@@ -124,15 +143,12 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const maxPositionals = command === 'compare' || command === 'baseline' ? 1 : 0;
   if (positionals.length > maxPositionals) throw new UsageError(`unexpected arguments: ${positionals.slice(maxPositionals).join(' ')}`);
 
-  const backendArgs = (): BackendArgs => ({
-    backend: oneOf('--backend', str('backend') ?? (env.PERF_BACKEND || undefined), BACKEND_CHOICES, 'auto'),
-    requireBackend: env.PERF_REQUIRE_BACKEND ? oneOf('PERF_REQUIRE_BACKEND', env.PERF_REQUIRE_BACKEND, BACKEND_NAMES, 'webgpu') : null,
-    scale: oneOf('--scale', str('scale') ?? undefined, SCALES, 'quick'),
-  });
+  const backendArgs = (): BackendArgs => envBackendArgs(env, { backend: str('backend'), scale: str('scale') });
   const compareArgs = (): CompareArgs => ({
     baseline: str('baseline'),
     allowProfileMismatch: flag('allow-profile-mismatch'),
     gateTiming: flag('gate-timing') || env.PERF_GATE_TIMING === '1',
+    requireBaseline: env.PERF_REQUIRE_BASELINE === '1',
     markdown: str('markdown'),
     json: str('json'),
   });

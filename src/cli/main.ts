@@ -1,11 +1,13 @@
 #!/usr/bin/env node
+import { BaselineRefusedError } from '../results/baseline.js';
 import { RecordFileError } from '../results/storage.js';
+import { RunInputError } from '../runner/perf.js';
 import { parseCommandLine, USAGE, UsageError, type CommandLine } from './args.js';
-import { BaselineRefusedError, runBaseline } from './baseline.js';
-import { runCalibrate } from './calibrate.js';
-import { runCompare } from './compare.js';
+import { baselineCommand } from './baseline.js';
+import { calibrateCommand } from './calibrate.js';
+import { compareCommand } from './compare.js';
 import { runDoctor } from './doctor.js';
-import { runPerf } from './perf.js';
+import { perfCommand } from './perf.js';
 
 /** Runs one command of `npm run perf`, `perf:compare`, `perf:baseline`, `perf:calibrate`, `doctor`. */
 async function dispatch(args: CommandLine): Promise<number> {
@@ -14,15 +16,15 @@ async function dispatch(args: CommandLine): Promise<number> {
       console.log(USAGE);
       return 0;
     case 'perf':
-      return runPerf(args);
+      return perfCommand(args);
     case 'doctor':
       return runDoctor(args);
     case 'calibrate':
-      return runCalibrate(args);
+      return calibrateCommand(args);
     case 'compare':
-      return runCompare(args);
+      return compareCommand(args);
     case 'baseline':
-      return runBaseline(args);
+      return baselineCommand(args);
   }
 }
 
@@ -35,7 +37,7 @@ async function main(argv: readonly string[]): Promise<number> {
       return 2;
     }
     // Bad files and refused baselines are the user's input to fix: exit 2, nothing written.
-    if (error instanceof RecordFileError || error instanceof BaselineRefusedError) {
+    if (error instanceof RecordFileError || error instanceof BaselineRefusedError || error instanceof RunInputError) {
       console.error(`error: ${error.message}`);
       return 2;
     }

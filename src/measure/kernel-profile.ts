@@ -16,7 +16,7 @@ export interface KernelRow {
 
 /** A top-N kernel table and what its times mean. */
 export interface KernelTable {
-  readonly rows: readonly KernelRow[];
+  readonly rows: KernelRow[];
   readonly kernelCount: number;
   readonly totalKernelMs: number;
   /** What was profiled, in words. */

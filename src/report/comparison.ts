@@ -16,7 +16,7 @@ const COLOR: Record<VerdictName, Color> = {
   missing: 'magenta',
 };
 
-function valueWithCI(m: Metric | null): string {
+export function valueWithCI(m: Metric | null): string {
   if (!m) return '-';
   const ci = formatCI(m);
   return ci ? `${formatValue(m)} ${ci}` : formatValue(m);
@@ -31,7 +31,7 @@ export function relativeChange(v: Pick<Verdict, 'baseline' | 'current'>): string
   return `${change >= 0 ? '+' : ''}${(100 * change).toFixed(1)}%`;
 }
 
-function verdictLabel(v: Verdict): string {
+export function verdictLabel(v: Verdict): string {
   return v.gates ? v.verdict : `${v.verdict} (info)`;
 }
 
@@ -70,27 +70,3 @@ export function summaryLine(c: Comparison): string {
   return `Verdicts: ${parts || 'none'}; exact and quality metrics gate, ${gate}; exit ${c.exitCode}.`;
 }
 
-const mdCell = (text: string) => text.replace(/\|/g, '\\|');
-
-/** The comparison as Markdown, for CI job summaries. */
-export function comparisonMarkdown(c: Comparison): string {
-  if (c.refused) return `### gpu-transfer-perf\n\nBaseline comparison refused: ${mdCell(c.refused)}.\n`;
-  const icon: Record<VerdictName, string> = { pass: '✅', regressed: '❌', improved: '⬆️', inconclusive: '❔', new: '🆕', missing: '⚠️' };
-  const rows = c.verdicts.map(
-    (v) => `| \`${v.id}\` | ${mdCell(valueWithCI(v.baseline))} | ${mdCell(valueWithCI(v.current))} | ${relativeChange(v)} | ${icon[v.verdict]} ${verdictLabel(v)} |`,
-  );
-  const reasons = c.verdicts.filter((v) => v.verdict !== 'pass' && v.verdict !== 'new').map((v) => `- \`${v.id}\` ${v.verdict}: ${mdCell(v.reason)}`);
-  return [
-    `### gpu-transfer-perf: ${c.runProfile} vs baseline ${c.baselineProfile} (${c.scale})`,
-    '',
-    '| metric | baseline | new | change | verdict |',
-    '|---|---|---|---|---|',
-    ...rows,
-    '',
-    ...reasons,
-    ...c.notes.map((n) => `> ${mdCell(n)}`),
-    '',
-    summaryLine(c),
-    '',
-  ].join('\n');
-}

@@ -1,6 +1,8 @@
 import Table from 'cli-table3';
 import type { RunRecord } from '../results/schema.js';
+import { renderComparison } from './comparison.js';
 import { renderDtypeSection } from './dtype-table.js';
+import type { Exporter } from './exporter.js';
 import { formatCI, formatValue, significant, speedupSentence } from './format.js';
 
 const SPEEDUP_ID = 'mnist-transfer.speedup';
@@ -14,7 +16,7 @@ function metricTable(record: RunRecord, scenario: string): string {
   return [table.toString(), ...how].join('\n');
 }
 
-function kernelTableText(name: string, t: NonNullable<RunRecord['profiles']>[string]): string {
+function kernelTableText(name: string, t: NonNullable<RunRecord['kernelTables']>[string]): string {
   const table = new Table({
     head: ['kernel', 'calls', 'total ms', 'mean ms', '% of kernel time'],
     style: { head: [], border: [] },
@@ -36,7 +38,7 @@ export function renderRunReport(record: RunRecord, recordPath: string | null): s
   if (speedup) lines.push('', `Headline: ${speedupSentence(speedup, 'cpu-normalize', 'device-normalize')}`);
   const scenarios = [...new Set(record.metrics.map((m) => m.scenario))];
   for (const s of scenarios) lines.push('', `[${s}]`, metricTable(record, s));
-  for (const [name, t] of Object.entries(record.profiles ?? {})) lines.push('', kernelTableText(name, t));
+  for (const [name, t] of Object.entries(record.kernelTables ?? {})) lines.push('', kernelTableText(name, t));
   const dtypes = renderDtypeSection(record);
   if (dtypes) lines.push('', dtypes);
   if (record.errors.length > 0) {
@@ -46,3 +48,12 @@ export function renderRunReport(record: RunRecord, recordPath: string | null): s
   if (recordPath) lines.push('', `Run record: ${recordPath}`);
   return lines.join('\n');
 }
+
+/** The terminal report: the run, then its comparison with the baseline when there is one. */
+export const consoleExporter: Exporter = {
+  format: 'console',
+  render({ record, recordPath, comparison }, { color }) {
+    const run = renderRunReport(record, recordPath);
+    return comparison ? `${run}\n\n${renderComparison(comparison, color)}` : run;
+  },
+};

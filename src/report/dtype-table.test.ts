@@ -4,14 +4,14 @@ import { renderDtypeSection, renderDtypeTables, renderHalfPrecision } from './dt
 
 const base = { scenario: 'dtypes', source: 'measured' } as const;
 const metrics: Metric[] = [
-  { ...base, id: 'dtypes.64x1x28x28.upload-bytes.float32', kind: 'exact', value: 200_704, unit: 'B' },
-  { ...base, id: 'dtypes.64x1x28x28.upload-bytes.uint8', kind: 'exact', value: 50_176, unit: 'B' },
-  { ...base, id: 'dtypes.64x1x28x28.time.uint8', kind: 'time', value: 0.25, unit: 'ms', n: 30 },
-  { ...base, id: 'dtypes.64x1x28x28.time.float32', kind: 'time', value: 0.5, unit: 'ms', n: 30 },
-  { ...base, id: 'dtypes.64x1x28x28.speedup-vs-float32.uint8', kind: 'ratio', value: 2, unit: 'x', ci: [1.5, 2.5], n: 30 },
-  { ...base, id: 'dtypes.64x1x28x28.upload-bytes.float16', kind: 'exact', value: 100_352, unit: 'B' },
-  { ...base, id: 'dtypes.64x1x28x28.speedup-vs-float32.float16', kind: 'ratio', value: 0.5, unit: 'x', ci: [0.4, 0.6], n: 30 },
-  { ...base, id: 'dtypes.64x1x28x28.host-encode-time.float16', kind: 'time', value: 0.8, unit: 'ms', n: 15 },
+  { ...base, id: 'dtypes.64x1x28x28.upload-bytes.float32', labels: { table: 'dtypes', batch: '64x1x28x28', quantity: 'upload-bytes', dtype: 'float32' }, kind: 'exact', value: 200_704, unit: 'B' },
+  { ...base, id: 'dtypes.64x1x28x28.upload-bytes.uint8', labels: { table: 'dtypes', batch: '64x1x28x28', quantity: 'upload-bytes', dtype: 'uint8' }, kind: 'exact', value: 50_176, unit: 'B' },
+  { ...base, id: 'dtypes.64x1x28x28.time.uint8', labels: { table: 'dtypes', batch: '64x1x28x28', quantity: 'time', dtype: 'uint8' }, kind: 'time', value: 0.25, unit: 'ms', n: 30 },
+  { ...base, id: 'dtypes.64x1x28x28.time.float32', labels: { table: 'dtypes', batch: '64x1x28x28', quantity: 'time', dtype: 'float32' }, kind: 'time', value: 0.5, unit: 'ms', n: 30 },
+  { ...base, id: 'dtypes.64x1x28x28.speedup-vs-float32.uint8', labels: { table: 'dtypes', batch: '64x1x28x28', quantity: 'speedup-vs-float32', dtype: 'uint8' }, kind: 'ratio', value: 2, unit: 'x', ci: [1.5, 2.5], n: 30 },
+  { ...base, id: 'dtypes.64x1x28x28.upload-bytes.float16', labels: { table: 'dtypes', batch: '64x1x28x28', quantity: 'upload-bytes', dtype: 'float16' }, kind: 'exact', value: 100_352, unit: 'B' },
+  { ...base, id: 'dtypes.64x1x28x28.speedup-vs-float32.float16', labels: { table: 'dtypes', batch: '64x1x28x28', quantity: 'speedup-vs-float32', dtype: 'float16' }, kind: 'ratio', value: 0.5, unit: 'x', ci: [0.4, 0.6], n: 30 },
+  { ...base, id: 'dtypes.64x1x28x28.host-encode-time.float16', labels: { table: 'dtypes', batch: '64x1x28x28', quantity: 'host-encode-time', dtype: 'float16' }, kind: 'time', value: 0.8, unit: 'ms', n: 15 },
   { ...base, id: 'dtypes.max-abs-diff.uint8', kind: 'quality', value: 0, unit: '' },
   { ...base, id: 'mnist-transfer.speedup', scenario: 'speedup', kind: 'ratio', value: 2, unit: 'x' },
 ];

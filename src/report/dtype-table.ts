@@ -2,8 +2,8 @@ import Table from 'cli-table3';
 import type { Metric, RunRecord } from '../results/schema.js';
 import { formatValue, significant } from './format.js';
 
-// Metric ids written by perf/11-dtypes.bench.ts: dtypes.<batch, e.g. 64x1x28x28>.<what>.<type>.
-const ID = /^dtypes\.([a-z0-9-]+)\.(upload-bytes|time|speedup-vs-float32|host-encode-time)\.([a-z0-9]+)$/;
+// perf/11-dtypes.perf.ts labels its figures { table: 'dtypes', batch, quantity, dtype }.
+const QUANTITIES = ['upload-bytes', 'time', 'speedup-vs-float32', 'host-encode-time'] as const;
 const TYPE_ORDER = ['uint8', 'int8', 'float16', 'float32'];
 const HALF_PRECISION = ['float16-payload', 'shader-f16', 'mixed-precision'];
 
@@ -26,9 +26,8 @@ function verdict(speedup: Metric): string {
 function rowsByBatch(metrics: readonly Metric[]): Map<string, Map<string, Row>> {
   const batches = new Map<string, Map<string, Row>>();
   for (const m of metrics) {
-    const match = ID.exec(m.id);
-    if (!match) continue;
-    const [, batch, what, type] = match as unknown as [string, string, string, string];
+    const { table, batch, quantity: what, dtype: type } = m.labels ?? {};
+    if (table !== 'dtypes' || !batch || !type || !QUANTITIES.includes(what as (typeof QUANTITIES)[number])) continue;
     const rows = batches.get(batch) ?? new Map<string, Row>();
     const row = rows.get(type) ?? {};
     if (what === 'upload-bytes') row.bytes = m;

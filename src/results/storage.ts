@@ -1,6 +1,7 @@
-import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { z } from 'zod';
+import { migrateToCurrent, OLDEST_READABLE_VERSION } from './migrate.js';
 import { runRecordSchema, SCHEMA_VERSION, type RunRecord } from './schema.js';
 
 /** A results or baseline file that cannot be used; the message names the file and the field. */
@@ -8,12 +9,22 @@ export class RecordFileError extends Error {
   override readonly name = 'RecordFileError';
 }
 
-/** Writes JSON to a temp file beside the target, then renames it: readers never see half a file. */
-export async function writeJsonAtomic(path: string, data: unknown): Promise<void> {
+/** Writes text to a temp file beside the target, then renames it: readers never see half a file. */
+export async function writeTextAtomic(path: string, text: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  const temp = join(dirname(path), `.${process.pid}.${Date.now()}.tmp`);
-  await writeFile(temp, `${JSON.stringify(data, null, 2)}\n`);
-  await rename(temp, path);
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
+  try {
+    await writeFile(temp, text);
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/** Writes JSON atomically (see writeTextAtomic). */
+export async function writeJsonAtomic(path: string, data: unknown): Promise<void> {
+  await writeTextAtomic(path, `${JSON.stringify(data, null, 2)}\n`);
 }
 
 function describeIssues(error: z.ZodError): string {
@@ -46,12 +57,12 @@ export async function readJsonFile<T>(path: string, schema: z.ZodType<T>, what: 
       `${path}: schemaVersion ${version} was written by a newer gpu-transfer-perf (this one reads ${SCHEMA_VERSION}); update the harness`,
     );
   }
-  if (typeof version === 'number' && version < SCHEMA_VERSION) {
+  if (typeof version === 'number' && version < OLDEST_READABLE_VERSION) {
     throw new RecordFileError(
-      `${path}: schemaVersion ${version} was written by an older gpu-transfer-perf (this one reads ${SCHEMA_VERSION}); run npm run perf again (and npm run perf:baseline to replace an old baseline)`,
+      `${path}: schemaVersion ${version} was written by an older gpu-transfer-perf (this one reads ${OLDEST_READABLE_VERSION} to ${SCHEMA_VERSION}); run npm run perf again (and npm run perf:baseline to replace an old baseline)`,
     );
   }
-  const parsed = schema.safeParse(json);
+  const parsed = schema.safeParse(migrateToCurrent(json));
   if (!parsed.success) {
     throw new RecordFileError(`${path}: not a valid ${what} (schema ${SCHEMA_VERSION}):\n${describeIssues(parsed.error)}`);
   }

@@ -1,25 +1,22 @@
 import { expect, it } from 'vitest';
-import type { BackendContext } from '../backend/types.js';
 import type { LeakCheck } from '../measure/memory.js';
-import { recordMetrics } from '../results/task-meta.js';
+import { exactMetric } from '../results/metrics.js';
+import { scenarioOfPath } from '../runner/scenarios.js';
+import { recordMetrics } from './record.js';
 
 /**
  * The last test of a scenario: no tensor it created is still alive. Records
- * memory.leaked-tensors.<scenario> (exact, must stay 0).
+ * memory.leaked-tensors.<scenario of this perf file> (exact, must stay 0).
  */
-export function itLeavesNoTensors(scenario: string, state: () => { context: BackendContext; leaks: LeakCheck }): void {
-  it('leaves no tensors behind', ({ task }) => {
-    const { context, leaks } = state();
-    const leaked = leaks.leakedTensors();
+export function itLeavesNoTensors(leaks: () => LeakCheck): void {
+  it('leaves no tensors behind', async ({ task }) => {
+    const leaked = leaks().leakedTensors();
     expect(leaked).toBe(0);
-    recordMetrics(task, context, {
-      id: `memory.leaked-tensors.${scenario}`,
-      scenario,
-      kind: 'exact',
-      value: leaked,
-      unit: 'tensors',
-      source: 'measured',
-      detail: 'tf.memory().numTensors after the scenario minus before',
-    });
+    await recordMetrics(
+      task,
+      exactMetric(`memory.leaked-tensors.${scenarioOfPath(task.file.filepath)}`, leaked, 'tensors', 'measured', {
+        detail: 'tf.memory().numTensors after the scenario minus before',
+      }),
+    );
   });
 }

@@ -1,42 +1,63 @@
+import { inject } from 'vitest';
 import { describeBackend, startBackend } from '../backend/start.js';
 import type { BackendContext } from '../backend/types.js';
 import type { ImageDataset } from '../data/dataset.js';
 import { loadMnistDir } from '../data/mnist-dir.js';
 import { loadMnistPackage } from '../data/mnist-package.js';
-import { runConfigFromEnv, type RunConfig } from '../run-config.js';
+import type { RunConfig } from '../run-config.js';
+import type { RunProfile } from '../results/schema.js';
+import { SIZES, type ScaleSizes } from './sizes.js';
+import { describeHardwareProfile } from './hardware-profile.js';
+
+/** The started backend of this run and the hardware profile measured once, at its start. */
+export interface RunBackend {
+  readonly context: BackendContext;
+  readonly profile: RunProfile;
+}
 
 // Kept on globalThis so every perf file of the one test process shares one backend and one
 // device, whatever the module cache does between files.
 const SESSION = Symbol.for('gpu-transfer-perf.session');
 interface Session {
-  config: RunConfig;
-  backend?: Promise<BackendContext>;
+  backend?: Promise<RunBackend>;
   mnist?: Promise<ImageDataset>;
 }
 function session(): Session {
   const g = globalThis as { [SESSION]?: Session };
-  g[SESSION] ??= { config: runConfigFromEnv() };
+  g[SESSION] ??= {};
   return g[SESSION];
 }
 
-/** The run configuration this process was started with (from PERF_* variables). */
+/** The run configuration the command line provided (vitest's provide/inject channel). */
 export function useConfig(): RunConfig {
-  return session().config;
+  return inject('runConfig');
 }
 
-/** The backend of this run, started once per process; prints what runs and why. */
-export function useBackend(): Promise<BackendContext> {
+/** The sample sizes of this run's scale. */
+export function useSizes(): ScaleSizes {
+  return SIZES[useConfig().scale];
+}
+
+/** The backend of this run and its hardware profile, started once per process; prints what runs and why. */
+export function useRunBackend(): Promise<RunBackend> {
   const s = session();
-  s.backend ??= startBackend(s.config.backend, s.config.requireBackend).then((context) => {
+  const config = useConfig();
+  s.backend ??= startBackend(config.backend, config.requireBackend).then((context) => {
     console.info(`[gpu-transfer-perf] ${describeBackend(context)}`);
-    return context;
+    return { context, profile: describeHardwareProfile(context) };
   });
   return s.backend;
+}
+
+/** The backend of this run, started once per process. */
+export async function useBackend(): Promise<BackendContext> {
+  return (await useRunBackend()).context;
 }
 
 /** The MNIST images of this run: --mnist-dir's idx files, else the `mnist` package. */
 export function useMnist(): Promise<ImageDataset> {
   const s = session();
-  s.mnist ??= s.config.mnistDir ? loadMnistDir(s.config.mnistDir) : Promise.resolve(loadMnistPackage());
+  const dir = useConfig().data.mnistDir;
+  s.mnist ??= dir ? loadMnistDir(dir) : Promise.resolve(loadMnistPackage());
   return s.mnist;
 }

@@ -3,11 +3,12 @@ import type { BackendContext } from '../backend/types.js';
 import { BatchLoader, type Batch } from '../data/loader.js';
 import { maxAbsDiff } from '../measure/accuracy.js';
 import { LeakCheck } from '../measure/memory.js';
-import { recordMetrics } from '../results/task-meta.js';
+import { bytesMetric, qualityMetric } from '../results/metrics.js';
 import { ARTICLE_NORMALIZATION, normalizeOnHost } from '../transfer/normalization.js';
 import { cpuNormalize, deviceNormalize, type StrategyId, type TransferStrategy } from '../transfer/strategies.js';
 import { itLeavesNoTensors } from './leak-spec.js';
 import { countAndRead, type Readback } from './readback.js';
+import { recordMetrics } from './record.js';
 import { useBackend, useMnist } from './session.js';
 import { ARTICLE_BATCH } from './sizes.js';
 
@@ -31,7 +32,6 @@ export function transferAndRead(context: BackendContext, strategy: TransferStrat
  * to the device, values equal to the host reference, odd sizes, no leaked tensors.
  */
 export function describeStrategyTransfer(id: StrategyId, expected: { expectedUploadBytes: number }): void {
-  const scenario = id;
   let context: BackendContext;
   let strategy: TransferStrategy;
   let batch: Batch;
@@ -48,27 +48,17 @@ export function describeStrategyTransfer(id: StrategyId, expected: { expectedUpl
     const { bytes } = await transferAndRead(context, strategy, batch);
     expect(bytes.dataBytes).toBe(expected.expectedUploadBytes);
     expect(bytes.dataBytes).toBe(batch.images.length * strategy.wireBytesPerPixel());
-    recordMetrics(
+    const labels = { strategy: id };
+    await recordMetrics(
       task,
-      context,
-      {
-        id: `mnist-transfer.upload-bytes.${id}`,
-        scenario,
-        kind: 'exact',
-        value: bytes.dataBytes,
-        unit: 'B',
-        source: 'measured',
+      bytesMetric(`mnist-transfer.upload-bytes.${id}`, bytes.dataBytes, 'measured', {
         detail: `tensor data host->device for one batch; counted at ${context.transfers.boundary}`,
-      },
-      {
-        id: `mnist-transfer.uniform-bytes.${id}`,
-        scenario,
-        kind: 'exact',
-        value: bytes.uniformBytes,
-        unit: 'B',
-        source: 'measured',
+        labels,
+      }),
+      bytesMetric(`mnist-transfer.uniform-bytes.${id}`, bytes.uniformBytes, 'measured', {
         detail: 'per-dispatch parameter blocks (WebGPU uniforms) written for the same batch; not tensor data',
-      },
+        labels,
+      }),
     );
   });
 
@@ -77,16 +67,13 @@ export function describeStrategyTransfer(id: StrategyId, expected: { expectedUpl
     expect(shape).toEqual([64, 28, 28, 1]);
     const diff = maxAbsDiff(values, normalizeOnHost(batch.images, ARTICLE_NORMALIZATION));
     expect(diff).toBeLessThanOrEqual(1e-6);
-    recordMetrics(task, context, {
-      id: `mnist-transfer.max-abs-diff-vs-host.${id}`,
-      scenario,
-      kind: 'quality',
-      value: diff,
-      unit: '',
-      bound: { max: 1e-6 },
-      source: 'measured',
-      detail: 'largest |device result - float64 host reference rounded to float32| over the batch',
-    });
+    await recordMetrics(
+      task,
+      qualityMetric(`mnist-transfer.max-abs-diff-vs-host.${id}`, diff, { max: 1e-6 }, {
+        detail: 'largest |device result - float64 host reference rounded to float32| over the batch',
+        labels: { strategy: id },
+      }),
+    );
   });
 
   it('handles a batch whose byte count is not a multiple of 4 (padding never reaches the output)', async () => {
@@ -98,5 +85,5 @@ export function describeStrategyTransfer(id: StrategyId, expected: { expectedUpl
     expect(maxAbsDiff(values, normalizeOnHost(odd.images, ARTICLE_NORMALIZATION))).toBeLessThanOrEqual(1e-6);
   });
 
-  itLeavesNoTensors(scenario, () => ({ context, leaks }));
+  itLeavesNoTensors(() => leaks);
 }

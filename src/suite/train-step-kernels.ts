@@ -4,8 +4,8 @@ import { profileKernels, type KernelTable } from '../measure/kernel-profile.js';
 import { createMnistCnn, lossOnly, trainStep } from '../models/mnist-cnn.js';
 import type { TransferStrategy } from '../transfer/strategies.js';
 
-/** A profiled train step: the top-10 kernel table and every kernel name that ran. */
-export interface TrainStepProfile {
+/** One train step under tf.profile: the top-10 kernel table and every kernel name that ran. */
+export interface TrainStepKernels {
   readonly table: KernelTable;
   readonly kernelNames: ReadonlySet<string>;
   readonly loss: number;
@@ -15,7 +15,7 @@ export interface TrainStepProfile {
  * Article sections 3 and 5: one train step of the article's model, input preparation included,
  * under tf.profile, after `warmupSteps` unprofiled steps (shader compilation, buffer pools).
  */
-export async function profileTrainStep(strategy: TransferStrategy, batch: Batch, warmupSteps: number): Promise<TrainStepProfile> {
+export async function trainStepKernels(strategy: TransferStrategy, batch: Batch, warmupSteps: number): Promise<TrainStepKernels> {
   const model = createMnistCnn();
   const optimizer = tf.train.adam(1e-3);
   // tfjs-backend-wasm 4.22 has no Conv2DBackpropFilter kernel: it cannot train this model.

@@ -1,8 +1,8 @@
-import type { Reporter, SerializedError, TestModule } from 'vitest/node';
+import type { Reporter, SerializedError, TestModule, Vitest } from 'vitest/node';
 import { assembleRunRecord, type CollectedTest } from '../results/assemble.js';
-import { gitState } from '../results/git.js';
-import type { RunRecord } from '../results/schema.js';
-import type { Scale } from '../run-config.js';
+import type { RunProfile, RunRecord } from '../results/schema.js';
+import type { RunConfig } from '../run-config.js';
+import { gitState } from './git.js';
 import { scenarioOfPath } from './scenarios.js';
 
 function collect(modules: ReadonlyArray<TestModule>): CollectedTest[] {
@@ -32,16 +32,36 @@ function collect(modules: ReadonlyArray<TestModule>): CollectedTest[] {
   return tests;
 }
 
-/** Turns the metrics that perf tests attached to task.meta into one run record. */
+/** The hardware profile the first recording test left on its file's meta. */
+function hardwareProfile(modules: ReadonlyArray<TestModule>): RunProfile | null {
+  for (const module of modules) {
+    const profile = module.meta().hardwareProfile;
+    if (profile) return profile;
+  }
+  return null;
+}
+
+/**
+ * Turns the metrics that perf tests attached to task.meta into one run record. It reads the
+ * run configuration from the same `provide` channel the tests read with `inject`.
+ */
 export class RunRecordReporter implements Reporter {
   record: RunRecord | null = null;
-  constructor(private readonly run: { scale: Scale; selection: string[] | null; dataset: string }) {}
+  private config: RunConfig | null = null;
+
+  onInit(vitest: Vitest): void {
+    this.config = vitest.config.provide.runConfig ?? null;
+  }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
+    if (!this.config) throw new Error('RunRecordReporter: vitest was started without provide.runConfig');
     this.record = assembleRunRecord(collect(modules), {
       createdAt: new Date().toISOString(),
-      ...this.run,
+      scale: this.config.scale,
+      selection: this.config.selection,
+      datasets: this.config.datasets,
       git: gitState(),
+      profile: hardwareProfile(modules),
       unhandledErrors: unhandledErrors.map((e) => e.message),
     });
   }

@@ -1,20 +1,21 @@
 // Article section 6: how much faster is sending uint8 and normalizing on the device?
-// A benchmark, not a timed test: it asserts nothing about time; the figures go to the run
-// record and are judged against baselines. vitest's own bench() (tinybench) runs tasks one
-// after another and cannot interleave A/B pairs, so this uses the harness's paired sampler.
+// A timed scenario, not a timed test: it asserts nothing about time; the figures go to the run
+// record and are judged against baselines. It uses the harness's paired sampler, not vitest's
+// bench() (tinybench), because tinybench runs tasks one after another: it cannot interleave A/B
+// pairs on the same batch, so drift and background load would land on one side. The latency
+// distributions of each strategy alone are in 06-speedup.bench.ts (`npx vitest bench`).
 import { beforeAll, describe, it } from 'vitest';
 import type { BackendContext } from '../src/backend/types.js';
 import { BatchLoader, type Batch } from '../src/data/loader.js';
 import { samplePairs } from '../src/measure/paired.js';
-import { estimateSpeedup } from '../src/measure/speedup.js';
+import { median } from '../src/measure/statistics.js';
 import { CLOCK, timeSynced } from '../src/measure/timer.js';
-import { speedupMetric } from '../src/results/speedup-metric.js';
-import { recordMetrics } from '../src/results/task-meta.js';
+import { ratioFromPairs, timeMetric } from '../src/results/metrics.js';
+import { recordMetrics } from '../src/suite/record.js';
+import { useBackend, useMnist, useSizes } from '../src/suite/session.js';
+import { ARTICLE_BATCH } from '../src/suite/sizes.js';
 import { cpuNormalize, deviceNormalize } from '../src/transfer/strategies.js';
-import { useBackend, useConfig, useMnist } from '../src/suite/session.js';
-import { ARTICLE_BATCH, SIZES } from '../src/suite/sizes.js';
 
-const SCENARIO = 'speedup';
 let context: BackendContext;
 let batches: Batch[];
 
@@ -26,7 +27,7 @@ beforeAll(async () => {
 
 describe('speedup of device-normalize over cpu-normalize (section 6)', () => {
   it('times both strategies in interleaved pairs, synced with the device', async ({ task }) => {
-    const sizes = SIZES[useConfig().scale];
+    const sizes = useSizes();
     const host = cpuNormalize(context);
     const device = deviceNormalize();
     // Each pair sends the same batch both ways, whichever goes first; the next pair the next batch.
@@ -37,38 +38,21 @@ describe('speedup of device-normalize over cpu-normalize (section 6)', () => {
       runA: (round) => timeSynced(context, () => host.toDevice(batchOf(round))),
       runB: (round) => timeSynced(context, () => device.toDevice(batchOf(round))),
     });
-    const speedup = estimateSpeedup(samples);
     const what = 'one [64,28,28,1] batch from uint8 pixels to a normalized float32 tensor on the device';
-    recordMetrics(
+    await recordMetrics(
       task,
-      context,
-      speedupMetric(
-        'mnist-transfer.speedup',
-        SCENARIO,
-        speedup,
-        samples,
-        `median over interleaved pairs of time(cpu-normalize)/time(device-normalize), 95% percentile-bootstrap CI; ${what}; ${CLOCK}`,
-      ),
-      {
-        id: 'mnist-transfer.time.cpu-normalize',
-        scenario: SCENARIO,
-        kind: 'time',
-        value: speedup.medianMsA,
-        unit: 'ms',
-        n: speedup.pairs,
-        source: 'measured',
+      ratioFromPairs('mnist-transfer.speedup', samples, {
+        detail: `median over interleaved pairs of time(cpu-normalize)/time(device-normalize), 95% percentile-bootstrap CI; ${what}; ${CLOCK}`,
+        labels: { a: 'cpu-normalize', b: 'device-normalize' },
+      }),
+      timeMetric('mnist-transfer.time.cpu-normalize', median(samples.a), samples.a.length, {
         detail: `median; normalize on the host + upload float32; ${what}; ${CLOCK}`,
-      },
-      {
-        id: 'mnist-transfer.time.device-normalize',
-        scenario: SCENARIO,
-        kind: 'time',
-        value: speedup.medianMsB,
-        unit: 'ms',
-        n: speedup.pairs,
-        source: 'measured',
+        labels: { strategy: 'cpu-normalize' },
+      }),
+      timeMetric('mnist-transfer.time.device-normalize', median(samples.b), samples.b.length, {
         detail: `median; upload packed uint8 + normalize kernel; ${what}; ${CLOCK}`,
-      },
+        labels: { strategy: 'device-normalize' },
+      }),
     );
   });
 });

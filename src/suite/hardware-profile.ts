@@ -4,7 +4,7 @@ import os from 'node:os';
 import { profileId } from '../backend/fingerprint.js';
 import type { BackendContext } from '../backend/types.js';
 import { describeCapabilities } from '../transfer/capabilities.js';
-import type { RunProfile } from './schema.js';
+import type { RunProfile } from '../results/schema.js';
 
 const require = createRequire(import.meta.url);
 
@@ -21,8 +21,8 @@ function packageVersions(): Record<string, string> {
   return versions;
 }
 
-/** The hardware/software profile of a running backend, as stored in every run record. */
-export function describeRunProfile(context: BackendContext): RunProfile {
+/** The hardware/software profile of a running backend, as stored in every run record; measured once, at backend start. */
+export function describeHardwareProfile(context: BackendContext): RunProfile {
   const cpus = os.cpus();
   const cpuModel = cpus[0]?.model.trim() ?? 'unknown';
   return {

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { makeBaseline } from '../results/baseline.js';
-import { testRunRecord } from '../results/run-record.fixture.js';
-import type { Metric, RunRecord } from '../results/schema.js';
-import { refusalReason } from './baseline.js';
+import { makeBaseline, refusalReason } from './baseline.js';
+import { testRunRecord } from './run-record.fixture.js';
+import type { Metric, RunRecord } from './schema.js';
 
 const metric = (id: string): Metric => ({ id, scenario: 's', kind: 'exact', value: 1, unit: 'B' });
 

@@ -1,24 +1,32 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** One scenario file of perf/: 'NN-name.spec.ts' (asserts) or 'NN-name.bench.ts' (times). */
+/**
+ * One scenario file of perf/, run by `npm run perf`: 'NN-name.spec.ts' asserts correctness and
+ * exact metrics; 'NN-name.perf.ts' times in interleaved rounds (the harness's own sampler,
+ * statistics in the run record). 'NN-name.bench.ts' files are vitest `bench()` blocks for
+ * `npx vitest bench`, not run by `npm run perf` (bench() only exists in vitest's bench mode).
+ */
 export interface ScenarioFile {
   /** Article section number, e.g. '06'. */
   readonly number: string;
   /** Scenario id used by --scenario and in run records, e.g. 'speedup'. */
   readonly id: string;
-  readonly kind: 'spec' | 'bench';
+  readonly kind: 'spec' | 'perf';
   /** Path relative to the project root. */
   readonly path: string;
 }
 
-const FILE_PATTERN = /^(\d{2})-([a-z0-9-]+)\.(spec|bench)\.ts$/;
+/** The files `npm run perf` runs, as vitest include globs. */
+export const SCENARIO_GLOBS = ['perf/**/*.spec.ts', 'perf/**/*.perf.ts'] as const;
+
+const FILE_PATTERN = /^(\d{2})-([a-z0-9-]+)\.(spec|perf)\.ts$/;
 
 /** Parses a perf/ file name; null for files that are not scenarios. */
 export function parseScenarioFile(fileName: string, dir = 'perf'): ScenarioFile | null {
   const m = FILE_PATTERN.exec(fileName);
   if (!m) return null;
-  return { number: m[1]!, id: m[2]!, kind: m[3] as 'spec' | 'bench', path: join(dir, fileName) };
+  return { number: m[1]!, id: m[2]!, kind: m[3] as ScenarioFile['kind'], path: join(dir, fileName) };
 }
 
 /** Every scenario file in perf/, in section order. */

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { listScenarios, parseScenarioFile, scenarioOfPath, selectScenarios } from './scenarios.js';
 
 describe('scenario files', () => {
-  it('parses NN-name.spec.ts and NN-name.bench.ts, nothing else', () => {
-    expect(parseScenarioFile('06-speedup.bench.ts')).toEqual({ number: '06', id: 'speedup', kind: 'bench', path: 'perf/06-speedup.bench.ts' });
+  it('parses NN-name.spec.ts and NN-name.perf.ts, nothing else', () => {
+    expect(parseScenarioFile('06-speedup.perf.ts')).toEqual({ number: '06', id: 'speedup', kind: 'perf', path: 'perf/06-speedup.perf.ts' });
+    expect(parseScenarioFile('06-speedup.bench.ts')).toBeNull(); // vitest bench only
     expect(parseScenarioFile('helpers.ts')).toBeNull();
     expect(scenarioOfPath('/x/perf/02-cpu-normalize.spec.ts')).toBe('cpu-normalize');
   });

@@ -1,0 +1,38 @@
+import type { Comparison } from '../results/compare.js';
+import type { Exporter } from './exporter.js';
+import type { VerdictName } from '../results/verdict.js';
+import { relativeChange, summaryLine, valueWithCI, verdictLabel } from './comparison.js';
+
+const mdCell = (text: string) => text.replace(/\|/g, '\\|');
+
+/** The comparison as Markdown, for CI job summaries. */
+export function comparisonMarkdown(c: Comparison): string {
+  if (c.refused) return `### gpu-transfer-perf\n\nBaseline comparison refused: ${mdCell(c.refused)}.\n`;
+  const icon: Record<VerdictName, string> = { pass: '✅', regressed: '❌', improved: '⬆️', inconclusive: '❔', new: '🆕', missing: '⚠️' };
+  const rows = c.verdicts.map(
+    (v) => `| \`${v.id}\` | ${mdCell(valueWithCI(v.baseline))} | ${mdCell(valueWithCI(v.current))} | ${relativeChange(v)} | ${icon[v.verdict]} ${verdictLabel(v)} |`,
+  );
+  const reasons = c.verdicts.filter((v) => v.verdict !== 'pass' && v.verdict !== 'new').map((v) => `- \`${v.id}\` ${v.verdict}: ${mdCell(v.reason)}`);
+  return [
+    `### gpu-transfer-perf: ${c.runProfile} vs baseline ${c.baselineProfile} (${c.scale})`,
+    '',
+    '| metric | baseline | new | change | verdict |',
+    '|---|---|---|---|---|',
+    ...rows,
+    '',
+    ...reasons,
+    ...c.notes.map((n) => `> ${mdCell(n)}`),
+    '',
+    summaryLine(c),
+    '',
+  ].join('\n');
+}
+
+/** Markdown for CI job summaries (`--markdown FILE`, $GITHUB_STEP_SUMMARY). */
+export const markdownExporter: Exporter = {
+  format: 'markdown',
+  render({ record, comparison }) {
+    if (comparison) return comparisonMarkdown(comparison);
+    return `### gpu-transfer-perf: ${record.profile.id} (${record.scale})\n\nNo baseline for this profile: nothing compared.\n`;
+  },
+};

@@ -1,0 +1,71 @@
+import type { PairedSamples } from '../measure/paired.js';
+import { estimateSpeedup } from '../measure/speedup.js';
+import type { Metric } from './schema.js';
+
+/** A metric as a scenario records it; the reporter stamps the scenario from the perf file's name. */
+export type MetricInput = Omit<Metric, 'scenario'>;
+
+/** Structured coordinates of a figure: strategy, dtype, batch, quantity, ... */
+export type Labels = Readonly<Record<string, string>>;
+
+interface Common {
+  /** What was measured and how (which clock, which API boundary). */
+  readonly detail: string;
+  readonly labels?: Labels;
+}
+
+const labelled = (labels: Labels | undefined) => (labels ? { labels: { ...labels } } : {});
+
+/** An exact count (bytes, tensors, batches): judged for equality, no tolerance. */
+export function exactMetric(id: string, value: number, unit: string, source: NonNullable<Metric['source']>, c: Common): MetricInput {
+  return { id, kind: 'exact', value, unit, source, detail: c.detail, ...labelled(c.labels) };
+}
+
+/** Exact bytes, measured at an API boundary or computed from sizes. */
+export function bytesMetric(id: string, bytes: number, source: NonNullable<Metric['source']>, c: Common): MetricInput {
+  return exactMetric(id, bytes, 'B', source, c);
+}
+
+/** A median time in ms over n samples (informational across processes). */
+export function timeMetric(id: string, ms: number, n: number, c: Common): MetricInput {
+  return { id, kind: 'time', value: ms, unit: 'ms', n, source: 'measured', detail: c.detail, ...labelled(c.labels) };
+}
+
+/** A quality figure that must lie within a bound (max abs difference, accuracy). */
+export function qualityMetric(id: string, value: number, bound: NonNullable<Metric['bound']>, c: Common & { unit?: string }): MetricInput {
+  return { id, kind: 'quality', value, unit: c.unit ?? '', bound, source: 'measured', detail: c.detail, ...labelled(c.labels) };
+}
+
+/**
+ * A `ratio` from interleaved pairs: median of time(a)/time(b) with its 95% bootstrap CI; above 1
+ * means b was faster. Keeps the paired samples for re-analysis and pooling.
+ */
+export function ratioFromPairs(id: string, samples: PairedSamples, c: Common): MetricInput {
+  const speedup = estimateSpeedup(samples);
+  return {
+    id,
+    kind: 'ratio',
+    value: speedup.ratio.estimate,
+    unit: 'x',
+    ci: [speedup.ratio.lo, speedup.ratio.hi],
+    n: speedup.pairs,
+    source: 'measured',
+    detail: c.detail,
+    ...labelled(c.labels),
+    samples: { a: [...samples.a], b: [...samples.b] },
+  };
+}
+
+/**
+ * Re-judges a ratio on the paired samples of two measurements pooled together: the
+ * re-measurement a suspected regression gets before it is reported. The detail says so.
+ */
+export function poolRatioMetric(first: Metric, second: Metric): Metric {
+  if (!first.samples || !second.samples) throw new Error(`metric ${first.id} carries no paired samples to pool`);
+  const samples = { a: [...first.samples.a, ...second.samples.a], b: [...first.samples.b, ...second.samples.b] };
+  const pooled = ratioFromPairs(first.id, samples, {
+    detail: `${first.detail ?? ''} [re-measured once after a suspected regression; judged on ${samples.a.length} pooled pairs: first ${first.value.toFixed(3)}, second ${second.value.toFixed(3)}]`,
+    ...(first.labels ? { labels: first.labels } : {}),
+  });
+  return { ...first, ...pooled };
+}

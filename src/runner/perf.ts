@@ -1,0 +1,104 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { resolve, sep } from 'node:path';
+import { loadMnistDir } from '../data/mnist-dir.js';
+import { BASELINE_DIR, findBaseline } from '../results/baseline.js';
+import { compareWithBaseline, type Comparison, type CompareOptions } from '../results/compare.js';
+import { poolRatioMetric } from '../results/metrics.js';
+import type { RunRecord } from '../results/schema.js';
+import { defaultRecordPath, writeJsonAtomic } from '../results/storage.js';
+import { PACKAGE_DATASET, type DataSources, type RunConfig } from '../run-config.js';
+import { runScenarios } from './run-scenarios.js';
+import { listScenarios, selectScenarios, type ScenarioFile } from './scenarios.js';
+
+/** Input the user must fix (unknown scenario, bad data folder, bad --out): exit 2, nothing started. */
+export class RunInputError extends Error {
+  override readonly name = 'RunInputError';
+}
+
+/** The scenario files for --scenario values; unknown values are the user's to fix. */
+export function scenarioFiles(wanted: readonly string[]): ScenarioFile[] {
+  try {
+    return selectScenarios(listScenarios(), wanted);
+  } catch (error) {
+    throw new RunInputError((error as Error).message);
+  }
+}
+
+/** Reads each data source once before any device starts, and says what it holds, by data set. */
+export async function describeDatasets(data: DataSources): Promise<Record<string, string>> {
+  if (!data.mnistDir) return { mnist: PACKAGE_DATASET };
+  try {
+    return { mnist: `MNIST idx files, train split (${(await loadMnistDir(data.mnistDir)).count} images)` };
+  } catch (error) {
+    throw new RunInputError((error as Error).message);
+  }
+}
+
+/** --out may replace a run record (of any schema version), never a baseline or any other file. */
+export async function checkOutPath(out: string): Promise<void> {
+  if (resolve(out).startsWith(resolve(BASELINE_DIR) + sep)) {
+    throw new RunInputError(`--out ${out} is inside ${BASELINE_DIR}/: baselines change only through npm run perf:baseline`);
+  }
+  if (!existsSync(out)) return;
+  let isRecord = false;
+  try {
+    const json = JSON.parse(await readFile(out, 'utf8')) as { schemaVersion?: unknown; metrics?: unknown };
+    isRecord = typeof json.schemaVersion === 'number' && Array.isArray(json.metrics);
+  } catch {
+    // unreadable or not JSON: not a run record
+  }
+  if (!isRecord) throw new RunInputError(`--out ${out} exists and is not a run record: refusing to overwrite it`);
+}
+
+/**
+ * A suspected ratio regression is measured once more, in this same command, and judged on the
+ * pooled pairs of both measurements (noise alone rarely survives that).
+ */
+async function remeasureSuspects(record: RunRecord, comparison: Comparison, config: RunConfig): Promise<RunRecord> {
+  const suspects = comparison.verdicts.filter((v) => v.kind === 'ratio' && v.verdict === 'regressed' && v.current?.samples);
+  if (suspects.length === 0) return record;
+  const scenarios = [...new Set(suspects.map((v) => v.current!.scenario))];
+  console.log(`\nSuspected regression in ${suspects.map((v) => v.id).join(', ')}: measuring scenario(s) ${scenarios.join(', ')} once more.`);
+  const files = selectScenarios(listScenarios(), scenarios);
+  const again = await runScenarios(files, { ...config, selection: files.map((f) => f.path) });
+  const pooled = new Map(
+    suspects.flatMap((v) => {
+      const second = again?.metrics.find((m) => m.id === v.id && m.samples);
+      return second ? [[v.id, poolRatioMetric(v.current!, second)] as const] : [];
+    }),
+  );
+  return { ...record, metrics: record.metrics.map((m) => pooled.get(m.id) ?? m) };
+}
+
+/** What one `npm run perf` produced. */
+export interface PerfOutcome {
+  readonly record: RunRecord;
+  readonly recordPath: string;
+  readonly comparison: Comparison | null;
+  /** The baseline file looked at (whether or not it existed). */
+  readonly baselinePath: string;
+}
+
+/**
+ * Runs the scenarios of `config`, judges the run against its profile's baseline (re-measuring
+ * suspected ratio regressions once), and writes the run record. Null when no scenario reached
+ * a backend.
+ */
+export async function runPerfSuite(
+  files: readonly ScenarioFile[],
+  config: RunConfig,
+  options: CompareOptions & { baseline: string | null; out: string | null },
+): Promise<PerfOutcome | null> {
+  let record = await runScenarios(files, config);
+  if (!record) return null;
+  const { path: baselinePath, baseline } = await findBaseline(record, options.baseline);
+  let comparison = baseline ? compareWithBaseline(record, baseline, options) : null;
+  if (baseline && comparison) {
+    record = await remeasureSuspects(record, comparison, config);
+    comparison = compareWithBaseline(record, baseline, options);
+  }
+  const recordPath = options.out ?? defaultRecordPath(record);
+  await writeJsonAtomic(recordPath, record);
+  return { record, recordPath, comparison, baselinePath };
+}
