@@ -1,6 +1,7 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
 import { runConfigFromEnv } from './src/cli/args.js';
+import { BenchThroughputReporter } from './src/runner/bench-reporter.js';
 
 /** Runs files in path order, so perf/ scenarios run in the article's section order. */
 class PathOrderSequencer extends BaseSequencer {
@@ -29,7 +30,7 @@ export default defineConfig({
     // A plain `vitest run` has no command line: every scenario on the embedded data, backend
     // and scale from PERF_* (src/cli/args.ts reads them). `npm run perf` overrides this.
     provide: { runConfig: runConfigFromEnv() },
-    benchmark: { include: ['perf/**/*.bench.ts'] },
+    benchmark: { include: ['perf/**/*.bench.ts'], reporters: ['default', new BenchThroughputReporter()] },
     // Device start-up on a software rasterizer and a profiled train step take seconds.
     testTimeout: 180_000,
     hookTimeout: 180_000,

@@ -4,7 +4,7 @@ import type { BackendContext } from '../src/backend/types.js';
 import { qualityMetric } from '../src/results/metrics.js';
 import { recordMetrics } from '../src/suite/record.js';
 import { useBackend } from '../src/suite/session.js';
-import { maxAbsDiff } from '../src/measure/accuracy.js';
+import { maxAbsDiff } from '../src/measure/statistics.js';
 import { describeStrategyTransfer, firstArticleBatch, strategyFor, transferAndRead } from '../src/suite/transfer-spec.js';
 
 describe('device-normalize (section 4)', () => {

@@ -10,7 +10,7 @@ import { LeakCheck } from '../src/measure/memory.js';
 import { qualityMetric } from '../src/results/metrics.js';
 import { recordMetrics } from '../src/suite/record.js';
 import { useBackend } from '../src/suite/session.js';
-import { maxAbsDiff } from '../src/measure/accuracy.js';
+import { maxAbsDiff } from '../src/measure/statistics.js';
 import {
   cropMirrorNormalizeOnHost,
   IMAGENET_NORMALIZATION,

@@ -3,7 +3,7 @@ import { BackendUnavailableError } from '../backend/errors.js';
 import { isTensorflowInstalled } from '../backend/host-backends.js';
 import { describeBackend, startBackend } from '../backend/start.js';
 import { countTransfers } from '../backend/transfer-counter.js';
-import { maxAbsDiff } from '../measure/accuracy.js';
+import { maxAbsDiff } from '../measure/statistics.js';
 import { median } from '../measure/statistics.js';
 import { CLOCK } from '../measure/timer.js';
 import { ARTICLE_NORMALIZATION, normalizeOnHost } from '../transfer/normalization.js';

@@ -1,3 +1,6 @@
+import { seededRng } from '../data/random.js';
+import { bootstrapCI, median, type ConfidenceInterval } from './statistics.js';
+
 /** Timings of two alternatives measured in interleaved pairs in one process. */
 export interface PairedSamples {
   /** Milliseconds of A and B; index i of each is one pair. */
@@ -49,4 +52,23 @@ export async function samplePairs({ warmupPairs, pairs, runA, runB }: PairedOpti
 /** Per-pair ratios a/b: above 1 means B was faster in that pair. */
 export function pairRatios({ a, b }: PairedSamples): number[] {
   return a.map((ta, i) => ta / b[i]!);
+}
+
+/** How much faster B is than A, from interleaved pairs. */
+export interface SpeedupEstimate {
+  /** Median of per-pair ratios time(A)/time(B), with its bootstrap CI. */
+  readonly ratio: ConfidenceInterval;
+  readonly pairs: number;
+  readonly medianMsA: number;
+  readonly medianMsB: number;
+}
+
+/** Median per-pair ratio with a seeded 95% percentile-bootstrap CI. */
+export function estimateSpeedup(samples: PairedSamples, seed = 1): SpeedupEstimate {
+  return {
+    ratio: bootstrapCI(pairRatios(samples), median, { rng: seededRng(seed) }),
+    pairs: samples.a.length,
+    medianMsA: median(samples.a),
+    medianMsB: median(samples.b),
+  };
 }

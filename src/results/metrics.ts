@@ -1,5 +1,5 @@
 import type { PairedSamples } from '../measure/paired.js';
-import { estimateSpeedup } from '../measure/speedup.js';
+import { estimateSpeedup } from '../measure/paired.js';
 import type { Metric } from './schema.js';
 
 /** A metric as a scenario records it; the reporter stamps the scenario from the perf file's name. */

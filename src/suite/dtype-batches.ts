@@ -1,3 +1,4 @@
+import * as tf from '@tensorflow/tfjs';
 import type { Scale } from '../run-config.js';
 import { BatchLoader } from '../data/loader.js';
 import { seededRng } from '../data/random.js';
@@ -60,7 +61,7 @@ export async function encodedMnistBatches(count: number): Promise<EncodedBatch[]
 export function encodedLargeBatch(): EncodedBatch {
   const shape = DTYPE_BATCHES.large.shape;
   const rng = seededRng(224);
-  const pixels = new Uint8Array(shape.reduce((a, b) => a * b, 1)); // 4,816,896: a multiple of 4
+  const pixels = new Uint8Array(tf.util.sizeFromShape([...shape])); // 4,816,896: a multiple of 4
   const words = new Uint32Array(pixels.buffer);
   for (let i = 0; i < words.length; i++) words[i] = rng.int(2 ** 32);
   return encodeAllTypes(pixels, shape);

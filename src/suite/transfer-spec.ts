@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import type { BackendContext } from '../backend/types.js';
 import { BatchLoader, type Batch } from '../data/loader.js';
-import { maxAbsDiff } from '../measure/accuracy.js';
+import { maxAbsDiff } from '../measure/statistics.js';
 import { LeakCheck } from '../measure/memory.js';
 import { bytesMetric, qualityMetric } from '../results/metrics.js';
 import { ARTICLE_NORMALIZATION, normalizeOnHost } from '../transfer/normalization.js';

@@ -1,3 +1,4 @@
+import { util } from '@tensorflow/tfjs-core';
 import { webgpu_util, type WebGPUProgram } from '@tensorflow/tfjs-backend-webgpu';
 import type { CropMirrorNormalizeGeometry } from './crop-mirror-normalize.js';
 import { f32Literal } from './normalize-packed-program.js';
@@ -27,7 +28,7 @@ export class CropMirrorNormalizeProgram implements WebGPUProgram {
   constructor(geometry: CropMirrorNormalizeGeometry) {
     this.geometry = geometry;
     this.outputShape = geometry.outputShape;
-    const size = geometry.outputShape.reduce((a, b) => a * b, 1);
+    const size = util.sizeFromShape(geometry.outputShape);
     this.dispatchLayout = webgpu_util.flatDispatchLayout([size]);
     this.dispatch = webgpu_util.computeDispatch(this.dispatchLayout, [size], this.workgroupSize);
     const { channels, mirror, layout, mean, std } = geometry;

@@ -1,3 +1,4 @@
+import { util } from '@tensorflow/tfjs-core';
 /**
  * Crop-mirror-normalize, the preprocessing step of DALI's `fn.crop_mirror_normalize`, as one
  * pass from raw uint8 pixels to the float32 tensor a model takes: crop a window of every frame,
@@ -85,7 +86,7 @@ export function resolveCropMirrorNormalize(spec: CropMirrorNormalizeSpec): CropM
   if (spec.std.some((s) => s === 0)) throw new RangeError('std must not be 0');
   const spatial = spec.layout === 'CHW' ? [channels, crop.height, crop.width] : [crop.height, crop.width, channels];
   return {
-    frames: leading.reduce((a, b) => a * b, 1),
+    frames: util.sizeFromShape(leading),
     inHeight,
     inWidth,
     channels,
@@ -94,7 +95,7 @@ export function resolveCropMirrorNormalize(spec: CropMirrorNormalizeSpec): CropM
     mean: [...spec.mean],
     std: [...spec.std],
     layout: spec.layout,
-    inputSize: shape.reduce((a, b) => a * b, 1),
+    inputSize: util.sizeFromShape([...shape]),
     outputShape: [...leading, ...spatial],
   };
 }

@@ -1,20 +1,16 @@
+import { Float16Array, getFloat16, setFloat16 } from '@petamoriken/float16';
+
 /**
- * IEEE 754 binary16 ("half", float16) on the host: float32 -> float16 bits with
- * roundTiesToEven, and float16 bits -> float32. Node 20 has no Float16Array; tfjs has no
- * float16 dtype, so the float16 payload travels as Uint16Array bits.
+ * IEEE 754 binary16 ("half", float16) on the host, through @petamoriken/float16 (a Float16Array
+ * ponyfill: Node 20 has none, and tfjs has no float16 dtype, so the float16 payload travels as
+ * Uint16Array bits). Rounding must be IEEE 754-2008 §4.3.1 roundTiesToEven, the rule of NumPy's
+ * npy_floatbits_to_halfbits; float16.test.ts checks every half boundary against an independent
+ * reference, so a library change that rounds otherwise fails the build.
  *
- * Format (IEEE 754-2008 §3.6, Table 3.5): 1 sign bit, 5 exponent bits (bias 15), 10 stored
- * significand bits (p = 11); normals 2^-14 .. 65504, subnormals k * 2^-24 for k = 1..1023.
- * Rounding (§4.3.1 roundTiesToEven): the nearest representable value; on a tie the one whose
- * last significand bit is 0. Overflow follows from the same rule: values at or above 65520
- * (halfway between 65504 and 2^16, whose significand would be even) become infinity.
- *
- * The conversion works on the float32 bit pattern with integers only, the method of NumPy's
- * npy_floatbits_to_halfbits (numpy/core/src/npymath/halffloat.c): keep the top significand
- * bits, look at the bits shifted out to round, and let a carry ripple into the exponent.
+ * Format (§3.6, Table 3.5): 1 sign bit, 5 exponent bits (bias 15), 10 stored significand bits;
+ * normals 2^-14 .. 65504, subnormals k * 2^-24 for k = 1..1023.
  */
 
-const TWO_POW_M24 = 2 ** -24;
 /** Largest finite half value: (2 - 2^-10) * 2^15. */
 export const FLOAT16_MAX = 65504;
 /** Smallest positive normal half value. */
@@ -22,57 +18,24 @@ export const FLOAT16_MIN_NORMAL = 2 ** -14;
 
 const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
-
-/** `q` (the kept bits) rounded by the `shift` bits `rest` that were shifted out: ties to even. */
-function roundShifted(q: number, rest: number, shift: number): number {
-  const half = 1 << (shift - 1);
-  return rest > half || (rest === half && (q & 1) === 1) ? q + 1 : q;
-}
-
-/** Half bits of a float32 given as its bit pattern. */
-function halfBitsOfFloat32Bits(bits: number): number {
-  const sign = (bits >>> 16) & 0x8000;
-  const exponentField = (bits >>> 23) & 0xff;
-  const fraction = bits & 0x7fffff;
-  if (exponentField === 0xff) return sign | (fraction !== 0 ? 0x7e00 : 0x7c00); // NaN stays a (quiet) NaN; +-inf
-  const e = exponentField - 127; // float32 subnormals (field 0) land far below the half range
-  if (e >= 16) return sign | 0x7c00; // >= 2^16: beyond every half value, infinity
-  if (e >= -14) {
-    // Normal half: drop 13 of the 23 fraction bits. A carry out of the 10 kept bits moves into
-    // the exponent field, which is exactly the next binade (and infinity after 65504).
-    return sign | roundShifted(((e + 15) << 10) | (fraction >>> 13), fraction & 0x1fff, 13);
-  }
-  // Subnormal half: the value in units of 2^-24 is (2^23 + fraction) * 2^(e + 1), a right
-  // shift by -(e + 1) >= 14 bits. From 25 bits on the value is below 2^-25 and rounds to 0;
-  // returning early also keeps counts of 32 and more away from `>>>`, which uses only the low 5
-  // bits of its count. k = 1024 after rounding is the smallest normal, whose bits are 0x0400.
-  const shift = -(e + 1);
-  if (shift >= 25) return sign;
-  const significand = 0x800000 | fraction;
-  return sign | roundShifted(significand >>> shift, significand & ((1 << shift) - 1), shift);
-}
+const scratch = new DataView(new ArrayBuffer(2));
 
 /** float16 bits (0..0xffff) of a number, after rounding it to float32 as a Float32Array would. */
 export function float32ToFloat16Bits(value: number): number {
-  f32[0] = value;
-  return halfBitsOfFloat32Bits(u32[0]!);
+  setFloat16(scratch, 0, Math.fround(value), true);
+  return scratch.getUint16(0, true);
 }
 
 /** The float32 (exact) value of float16 bits. */
 export function float16BitsToFloat32(bits: number): number {
-  const sign = bits & 0x8000 ? -1 : 1;
-  const exponentField = (bits >>> 10) & 0x1f;
-  const significand = bits & 0x3ff;
-  if (exponentField === 0) return sign * significand * TWO_POW_M24;
-  if (exponentField === 0x1f) return significand === 0 ? sign * Infinity : Number.NaN;
-  return sign * (1024 + significand) * 2 ** (exponentField - 25);
+  scratch.setUint16(0, bits, true);
+  return getFloat16(scratch, 0, true);
 }
 
 /** Encodes float32 values as float16 bits (roundTiesToEven), one Uint16 per element. */
 export function toFloat16Array(values: Float32Array, into: Uint16Array = new Uint16Array(values.length)): Uint16Array {
   if (into.length !== values.length) throw new RangeError(`into has ${into.length} elements, values ${values.length}`);
-  const bits = new Uint32Array(values.buffer, values.byteOffset, values.length);
-  for (let i = 0; i < values.length; i++) into[i] = halfBitsOfFloat32Bits(bits[i]!);
+  new Float16Array(into.buffer, into.byteOffset, into.length).set(values);
   return into;
 }
 

@@ -51,7 +51,7 @@ describe.each(['cpu', 'wasm'])('packed-payload kernels on the %s backend', (back
     [[2, 28, 28, 1]],
     [[1, 5, 7, 3]], // 105 bytes: the last word carries 3 padding bytes
   ])('normalizes packed uint8 like the host reference, shape %j', async (shape) => {
-    const size = shape.reduce((a, b) => a * b, 1);
+    const size = tf.util.sizeFromShape(shape);
     const bytes = Uint8Array.from({ length: size }, (_, i) => (i * 53 + 7) % 256);
     const words = tf.tensor1d(packBytes(bytes).words, 'int32');
     const attrs: NormalizePackedAttrs = { shape, wire: 'uint8', ...ARTICLE_NORMALIZATION };
