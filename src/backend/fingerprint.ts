@@ -9,7 +9,7 @@ export interface AdapterInfoFields {
 }
 
 /** Lower-case words joined by '-', e.g. 'AMD EPYC 7B13' -> 'amd-epyc-7b13'. */
-export function slug(text: string): string {
+function slug(text: string): string {
   return text
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')

@@ -27,7 +27,7 @@ export class MutableTransferCounter implements TransferCounter {
 }
 
 /** The traffic between two readings of a counter. */
-export function transferDelta(before: TransferTotals, after: TransferTotals): TransferTotals {
+function transferDelta(before: TransferTotals, after: TransferTotals): TransferTotals {
   return {
     dataBytes: after.dataBytes - before.dataBytes,
     uniformBytes: after.uniformBytes - before.uniformBytes,

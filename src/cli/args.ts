@@ -7,8 +7,8 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-export const COMMANDS = ['perf', 'doctor', 'compare', 'baseline', 'calibrate'] as const;
-export type Command = (typeof COMMANDS)[number];
+const COMMANDS = ['perf', 'doctor', 'compare', 'baseline', 'calibrate'] as const;
+type Command = (typeof COMMANDS)[number];
 
 /** How a run is compared with a baseline (perf and compare). */
 export interface CompareArgs {

@@ -36,7 +36,7 @@ export function verdictLabel(v: Verdict): string {
 }
 
 /** The exact metrics that differ, as a json-diff of { id: value } maps; '' when none differ. */
-export function exactDiff(comparison: Comparison, color: boolean): string {
+function exactDiff(comparison: Comparison, color: boolean): string {
   const exact = comparison.verdicts.filter((v) => v.kind === 'exact' && v.verdict !== 'pass');
   if (exact.length === 0) return '';
   const side = (pick: (v: Verdict) => Metric | null) => Object.fromEntries(exact.flatMap((v) => (pick(v) ? [[v.id, pick(v)!.value]] : [])));

@@ -26,7 +26,7 @@ function kernelTableText(name: string, t: NonNullable<RunRecord['kernelTables']>
 }
 
 /** The whole run as text for a terminal: who ran, caveats, the headline, tables, errors. */
-export function renderRunReport(record: RunRecord, recordPath: string | null): string {
+function renderRunReport(record: RunRecord, recordPath: string | null): string {
   const p = record.profile;
   const lines: string[] = [];
   lines.push(`gpu-transfer-perf: profile ${p.id}, ${record.scale} scale, ${record.createdAt}`);

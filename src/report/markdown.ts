@@ -6,7 +6,7 @@ import { relativeChange, summaryLine, valueWithCI, verdictLabel } from './compar
 const mdCell = (text: string) => text.replace(/\|/g, '\\|');
 
 /** The comparison as Markdown, for CI job summaries. */
-export function comparisonMarkdown(c: Comparison): string {
+function comparisonMarkdown(c: Comparison): string {
   if (c.refused) return `### gpu-transfer-perf\n\nBaseline comparison refused: ${mdCell(c.refused)}.\n`;
   const icon: Record<VerdictName, string> = { pass: '✅', regressed: '❌', improved: '⬆️', inconclusive: '❔', new: '🆕', missing: '⚠️' };
   const rows = c.verdicts.map(

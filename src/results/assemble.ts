@@ -30,7 +30,7 @@ export interface RunContext {
 }
 
 /** Caveats a reader must see next to the figures of this profile. */
-export function profileNotes(profile: RunProfile): string[] {
+function profileNotes(profile: RunProfile): string[] {
   const notes: string[] = [];
   if (profile.adapter?.isSoftware) {
     notes.push(

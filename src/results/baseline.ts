@@ -41,7 +41,7 @@ export async function readToleranceOverrides(path = TOLERANCES_FILE): Promise<To
 }
 
 /** The tolerance a metric is judged with: override, else its kind's default. */
-export function toleranceFor(id: string, kind: keyof typeof DEFAULT_TOLERANCE, overrides: ToleranceOverrides): number {
+function toleranceFor(id: string, kind: keyof typeof DEFAULT_TOLERANCE, overrides: ToleranceOverrides): number {
   return overrides[id] ?? DEFAULT_TOLERANCE[kind];
 }
 

@@ -17,7 +17,7 @@ export interface CalibrationPlan {
 }
 
 /** Draws `n` pairs with replacement from a pool of measured pairs: one simulated run. */
-export function drawRun(pool: PairedSamples, n: number, rng: Rng): PairedSamples {
+function drawRun(pool: PairedSamples, n: number, rng: Rng): PairedSamples {
   const a: number[] = [];
   const b: number[] = [];
   for (let i = 0; i < n; i++) {

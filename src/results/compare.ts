@@ -29,12 +29,12 @@ export interface Comparison {
  * Verdicts that fail the run: gating regressions, and gating metrics gone missing from a run of
  * every scenario (a --scenario run leaves the others out on purpose).
  */
-export function failingVerdicts(verdicts: readonly Verdict[], ranEverything: boolean): Verdict[] {
+function failingVerdicts(verdicts: readonly Verdict[], ranEverything: boolean): Verdict[] {
   return verdicts.filter((v) => v.gates && (v.verdict === 'regressed' || (v.verdict === 'missing' && ranEverything)));
 }
 
 /** Where two runs read different data for the same data set, in words; null when none differ. */
-export function datasetMismatch(baseline: Readonly<Record<string, string>>, run: Readonly<Record<string, string>>): string | null {
+function datasetMismatch(baseline: Readonly<Record<string, string>>, run: Readonly<Record<string, string>>): string | null {
   for (const [name, data] of Object.entries(run)) {
     const before = baseline[name];
     if (before !== undefined && before !== data) return `the baseline read ${before} as ${name} data and this run ${data}`;

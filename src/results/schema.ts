@@ -13,7 +13,7 @@ export const SCHEMA_VERSION = 3;
  * How a metric is judged against a baseline (see README, "Reading a run record"):
  * exact must be equal; ratio by its CI; time is informational; quality within a bound.
  */
-export const METRIC_KINDS = ['exact', 'ratio', 'time', 'quality'] as const;
+const METRIC_KINDS = ['exact', 'ratio', 'time', 'quality'] as const;
 export type MetricKind = (typeof METRIC_KINDS)[number];
 
 export const metricSchema = z
@@ -43,7 +43,7 @@ export const metricSchema = z
   .strict();
 export type Metric = z.infer<typeof metricSchema>;
 
-export const adapterSchema = z
+const adapterSchema = z
   .object({
     vendor: z.string(),
     architecture: z.string(),
@@ -54,7 +54,7 @@ export const adapterSchema = z
   })
   .strict();
 
-export const runProfileSchema = z
+const runProfileSchema = z
   .object({
     id: z.string().min(1),
     backend: z.enum(['webgpu', 'wasm', 'cpu', 'tensorflow']),
@@ -85,7 +85,7 @@ export const kernelTableSchema = z
   })
   .strict();
 
-export const runErrorSchema = z.object({ scenario: z.string(), test: z.string(), message: z.string() }).strict();
+const runErrorSchema = z.object({ scenario: z.string(), test: z.string(), message: z.string() }).strict();
 export type RunError = z.infer<typeof runErrorSchema>;
 
 export const runRecordSchema = z

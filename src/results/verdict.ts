@@ -1,6 +1,6 @@
 import type { Metric, MetricKind } from './schema.js';
 
-export const VERDICTS = ['pass', 'regressed', 'improved', 'inconclusive', 'new', 'missing'] as const;
+const VERDICTS = ['pass', 'regressed', 'improved', 'inconclusive', 'new', 'missing'] as const;
 export type VerdictName = (typeof VERDICTS)[number];
 
 /** The judgement of one metric against its baseline. */

@@ -41,7 +41,7 @@ export const LARGE_BATCH_ROUNDS: Record<Scale, { rounds: number; warmupRounds: n
 export type EncodedBatch = Record<WireDtype, EncodedPixels>;
 
 /** Encodes one pixel batch as uint8, int8, float16 and float32 payloads. */
-export function encodeAllTypes(pixels: Uint8Array, shape: readonly number[]): EncodedBatch {
+function encodeAllTypes(pixels: Uint8Array, shape: readonly number[]): EncodedBatch {
   const entries = WIRE_DTYPES.map((d) => [d, encodePixels(d, pixels, shape, ARTICLE_NORMALIZATION)] as const);
   return Object.fromEntries(entries) as EncodedBatch;
 }
