@@ -1,0 +1,172 @@
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CocoFormatError } from './annotations.js';
+import { CocoDataError, loadCoco } from './reader.js';
+
+const FIXTURES = fileURLToPath(new URL('../../../fixtures/coco', import.meta.url));
+const IMAGES = join(FIXTURES, 'images');
+const ANNOTATIONS = join(FIXTURES, 'annotations', 'instances.json');
+
+describe('loadCoco on the committed fixtures', () => {
+  it('gives the summary in fixtures/coco/README.md (checked against pycocotools 2.0.11)', async () => {
+    const { summary, count, classNames, sampleShape } = await loadCoco({ root: IMAGES, annotations: ANNOTATIONS });
+    expect(count).toBe(12);
+    expect(sampleShape).toBeNull();
+    expect(classNames).toEqual(['background', 'person', 'car', 'dog', 'bottle']);
+    expect(summary).toMatchObject({
+      imagesListed: 12,
+      annotationsListed: 18,
+      categories: 4,
+      images: 12,
+      annotations: 18,
+      annotationKinds: { polygon: 13, rle: 2, 'compressed-rle': 3 },
+      crowdAnnotations: 2,
+      annotationsOnSkippedImages: 0,
+      skipped: [],
+      skippedByReason: {},
+      backgroundPixels: 21782,
+    });
+    expect(summary.classes.map((c) => [c.name, c.categoryId, c.annotations, c.maskArea, c.semanticPixels])).toEqual([
+      ['background', 0, 0, 0, 21782],
+      ['person', 1, 8, 11984, 10740],
+      ['car', 3, 5, 3247, 2631],
+      ['dog', 18, 5, 4878, 4809],
+      ['bottle', 44, 0, 0, 0],
+    ]);
+    // All pixels of all images are counted once: 39,962 = sum of height*width.
+    expect(summary.classes.reduce((sum, c) => sum + c.semanticPixels, 0)).toBe(39_962);
+  });
+
+  it('loads RGB images with their class masks, later objects on top', async () => {
+    const ds = await loadCoco({ root: IMAGES, annotations: ANNOTATIONS, verify: 'header' });
+    const first = await ds.load(0);
+    expect(first.shape).toEqual([48, 64, 3]);
+    expect(first.pixels.length).toBe(48 * 64 * 3);
+    expect(first.target.length).toBe(48 * 64);
+    // Image 1: person rectangle x 8..30, y 6..40 (class 1); car triangle (class 2).
+    expect(first.target[20 * 64 + 15]).toBe(1);
+    expect(first.target[36 * 64 + 47]).toBe(2);
+    expect(first.target[2 * 64 + 2]).toBe(0);
+    // Image 5: the dog polygon (class 3) was painted over the person crowd region (class 1).
+    const crowd = await ds.load(4);
+    expect(crowd.target[50 * 96 + 40]).toBe(3);
+    expect(crowd.target[50 * 96 + 10]).toBe(1);
+    // Image 7: the person polygon covers the car frame.
+    const frame = await ds.load(6);
+    expect(frame.target[10 * 72 + 10]).toBe(2);
+    expect(frame.target[10 * 72 + 40]).toBe(1);
+  });
+
+  it('turns a grey JPEG into R=G=B and drops the alpha of an RGBA PNG', async () => {
+    const ds = await loadCoco({ root: IMAGES, annotations: ANNOTATIONS, verify: 'header' });
+    const grey = await ds.load(3);
+    expect(ds.imageInfo(3).file_name).toBe('000000000004.jpg');
+    for (let p = 0; p < grey.pixels.length; p += 3) {
+      expect(grey.pixels[p + 1]).toBe(grey.pixels[p]);
+      expect(grey.pixels[p + 2]).toBe(grey.pixels[p]);
+    }
+    const rgba = await ds.load(8);
+    expect(rgba.shape).toEqual([32, 32, 3]);
+  });
+});
+
+describe('loadCoco skips what it cannot use and says why', () => {
+  let dir = '';
+  const write = (name: string, data: unknown) => writeFile(join(dir, name), JSON.stringify(data));
+  const image = (id: number, file: string, height: number, width: number) => ({ id, file_name: file, height, width });
+  const box = [[2, 2, 10, 2, 10, 10, 2, 10]];
+  const ann = (id: number, imageId: number, categoryId: number, segmentation: unknown = box) => ({
+    id,
+    image_id: imageId,
+    category_id: categoryId,
+    segmentation,
+    iscrowd: 0,
+  });
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'coco-bad-'));
+    await mkdir(join(dir, 'images'));
+    await copyFile(join(IMAGES, '000000000001.jpg'), join(dir, 'images', 'good.jpg'));
+    await copyFile(join(IMAGES, '000000000006.jpg'), join(dir, 'images', 'plain.jpg'));
+    const jpeg = await readFile(join(IMAGES, '000000000005.jpg'));
+    // The header survives; the entropy-coded data is cut short.
+    await writeFile(join(dir, 'images', 'truncated.jpg'), jpeg.subarray(0, jpeg.length - 400));
+    await writeFile(join(dir, 'images', 'text.jpg'), 'not a JPEG at all');
+    await write('mixed.json', {
+      images: [
+        image(1, 'good.jpg', 48, 64),
+        image(2, 'truncated.jpg', 72, 96),
+        image(3, 'absent.jpg', 10, 10),
+        image(4, 'plain.jpg', 40, 41),
+        image(5, 'plain.jpg', 40, 40),
+        image(6, 'text.jpg', 10, 10),
+      ],
+      annotations: [
+        ann(1, 1, 7),
+        ann(2, 1, 99),
+        ann(3, 1, 7, [[0, 0, 4, 4]]),
+        ann(4, 42, 7),
+        ann(5, 2, 7),
+        ann(6, 3, 7),
+        ann(7, 1, 7, { size: [10, 10], counts: [100] }),
+      ],
+      categories: [{ id: 7, name: 'thing' }],
+    });
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('lists every skipped item with its reason and counts only usable ones', async () => {
+    const ds = await loadCoco({ root: join(dir, 'images'), annotations: join(dir, 'mixed.json') });
+    expect(ds.count).toBe(2);
+    expect(ds.summary.skippedByReason).toEqual({
+      'unknown-category': 1,
+      'malformed-segmentation': 2,
+      'unknown-image': 1,
+      'corrupt-image': 2,
+      'missing-file': 1,
+      'size-mismatch': 1,
+    });
+    expect(ds.summary).toMatchObject({ images: 2, annotations: 1, annotationsOnSkippedImages: 2, imagesListed: 6, annotationsListed: 7 });
+    const detail = (reason: string) => ds.summary.skipped.filter((s) => s.reason === reason).map((s) => `${s.item}: ${s.detail}`);
+    expect(detail('unknown-category')).toEqual(['annotation 2: category_id 99 is not in "categories"']);
+    expect(detail('unknown-image')).toEqual(['annotation 4: image_id 42 is not in "images"']);
+    expect(detail('malformed-segmentation')[0]).toMatch(/annotation 3: on image 1: polygon 0: .*got 4/);
+    expect(detail('malformed-segmentation')[1]).toMatch(/annotation 7: on image 1: RLE size \[10, 10\] disagrees with the image's 48x64/);
+    expect(detail('missing-file')[0]).toMatch(/absent\.jpg: image 3 "absent\.jpg" cannot be read \(ENOENT\)/);
+    expect(detail('corrupt-image').join('\n')).toMatch(/truncated\.jpg: image 2: cannot decode it \(.*premature end/i);
+    expect(detail('corrupt-image').join('\n')).toMatch(/text\.jpg: image 6: not a readable image/);
+    expect(detail('size-mismatch')).toEqual([expect.stringMatching(/plain\.jpg: image 4: the file is 40x40 \(height x width\), the JSON says 40x41/)]);
+  });
+
+  it('with verify "header", finds a damaged file only when load decodes it', async () => {
+    const ds = await loadCoco({ root: join(dir, 'images'), annotations: join(dir, 'mixed.json'), verify: 'header' });
+    const truncated = [...Array(ds.count).keys()].find((i) => ds.imageInfo(i).file_name === 'truncated.jpg');
+    expect(truncated).toBeDefined();
+    await expect(ds.load(truncated!)).rejects.toThrow(/truncated\.jpg: image 2 was checked when the data set was loaded but now fails/);
+  });
+
+  it('refuses input that leaves nothing usable, saying what was skipped', async () => {
+    await write('missing.json', { images: [image(1, 'absent.jpg', 10, 10)], annotations: [ann(1, 1, 7)], categories: [{ id: 7, name: 'thing' }] });
+    await expect(loadCoco({ root: join(dir, 'images'), annotations: join(dir, 'missing.json') })).rejects.toThrow(
+      /no usable image among 1 listed \(skipped 1 missing-file; e\.g\. .*absent\.jpg/,
+    );
+    await write('background.json', { images: [image(1, 'good.jpg', 48, 64)], annotations: [ann(1, 1, 99)], categories: [{ id: 7, name: 'thing' }] });
+    await expect(loadCoco({ root: join(dir, 'images'), annotations: join(dir, 'background.json') })).rejects.toThrow(
+      /none of the 1 annotations is usable .*1 unknown-category.*every mask would be background/,
+    );
+  });
+
+  it('names a missing images folder, a file given as folder, and foreign JSON', async () => {
+    await write('foreign.json', { schemaVersion: 2, metrics: [] });
+    await expect(loadCoco({ root: join(dir, 'nowhere'), annotations: join(dir, 'mixed.json') })).rejects.toThrow(CocoDataError);
+    await expect(loadCoco({ root: join(dir, 'nowhere'), annotations: join(dir, 'mixed.json') })).rejects.toThrow(/nowhere: cannot open the COCO images folder \(ENOENT\)/);
+    await expect(loadCoco({ root: join(dir, 'mixed.json'), annotations: join(dir, 'mixed.json') })).rejects.toThrow(/mixed\.json: not a directory/);
+    await expect(loadCoco({ root: join(dir, 'images'), annotations: join(dir, 'foreign.json') })).rejects.toThrow(CocoFormatError);
+    await expect(loadCoco({ root: join(dir, 'images'), annotations: join(dir, 'foreign.json') })).rejects.toThrow(/foreign\.json: no "images"/);
+  });
+});
