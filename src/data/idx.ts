@@ -29,8 +29,15 @@ function hex(byte: number): string {
   return `0x${byte.toString(16).padStart(2, '0')}`;
 }
 
-/** The dimensions and element bytes of an unsigned-byte IDX file; `data` is a view into `bytes`. */
-export function parseIdx(bytes: Uint8Array, fileName: string): { dims: number[]; data: Uint8Array } {
+/** What the magic numbers of MNIST's IDX files mean (the 4 header bytes read as a big-endian int). */
+export const MNIST_MAGIC = { images: 2051, labels: 2049 } as const;
+const MAGIC_MEANING: Record<number, string> = { [MNIST_MAGIC.images]: 'an images file', [MNIST_MAGIC.labels]: 'a labels file' };
+
+/**
+ * The dimensions and element bytes of an unsigned-byte IDX file; `data` is a view into `bytes`.
+ * With `expectedMagic`, a file of the other kind is named as such before any size check.
+ */
+export function parseIdx(bytes: Uint8Array, fileName: string, expectedMagic?: number): { dims: number[]; data: Uint8Array } {
   if (bytes.length < 4) {
     throw new IdxFormatError(fileName, `only ${bytes.length} bytes, too short for the 4-byte IDX magic`);
   }
@@ -39,6 +46,14 @@ export function parseIdx(bytes: Uint8Array, fileName: string): { dims: number[];
     throw new IdxFormatError(
       fileName,
       `bad magic ${[zero0, zero1, type, ndims].map(hex).join(' ')}: an IDX file starts with two zero bytes`,
+    );
+  }
+  const magic = (type << 8) | ndims;
+  if (expectedMagic !== undefined && magic !== expectedMagic) {
+    const meaning = MAGIC_MEANING[magic];
+    throw new IdxFormatError(
+      fileName,
+      `wrong magic number (${magic}${meaning ? `, ${meaning}?` : ''}); expected ${expectedMagic} (${MAGIC_MEANING[expectedMagic] ?? 'IDX'})`,
     );
   }
   if (type !== UNSIGNED_BYTE) {

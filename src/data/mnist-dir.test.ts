@@ -80,8 +80,23 @@ describe('loadMnistDir errors name the file', () => {
       'wrong magic (a labels file as images)',
       { 'train-images-idx3-ubyte': labels, 'train-labels-idx1-ubyte': labels },
       'train-images-idx3-ubyte',
-      /expected image dims.*magic 2051.*found \[3\]/,
-      MnistDirError,
+      /wrong magic number \(2049, a labels file\?\); expected 2051 \(an images file\)/,
+      IdxFormatError,
+    ],
+    [
+      // Issue 11 #5: image data whose header carries the labels' magic was reported as "trailing bytes".
+      'an images file starting with the labels magic',
+      { 'train-images-idx3-ubyte': Uint8Array.from(images, (b, i) => (i === 3 ? 1 : b)), 'train-labels-idx1-ubyte': labels },
+      'train-images-idx3-ubyte',
+      /wrong magic number \(2049, a labels file\?\)/,
+      IdxFormatError,
+    ],
+    [
+      'a labels file given as images',
+      { 'train-images-idx3-ubyte': images, 'train-labels-idx1-ubyte': images },
+      'train-labels-idx1-ubyte',
+      /wrong magic number \(2051, an images file\?\); expected 2049/,
+      IdxFormatError,
     ],
     [
       'wrong magic (not IDX at all)',

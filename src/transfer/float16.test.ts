@@ -88,6 +88,8 @@ describe('float32 -> float16 (roundTiesToEven)', () => {
   it('rounds every midpoint between neighbouring halves to the even one, and its float32 neighbours to the nearer', () => {
     // Collected, not asserted one by one: 190k expect() calls would take seconds.
     const wrong: string[] = [];
+    const values: number[] = [];
+    const expected: number[] = [];
     let checked = 0;
     for (let h = 0; h < 0x7bff; h++) {
       const mid = (positiveHalfValue(h) + positiveHalfValue(h + 1)) / 2; // 12 significant bits: exact in float32
@@ -103,12 +105,17 @@ describe('float32 -> float16 (roundTiesToEven)', () => {
         ];
         for (const [value, bits] of cases) {
           checked++;
+          values.push(value);
+          expected.push(bits);
           if (float32ToFloat16Bits(value) !== bits) wrong.push(`${value} -> 0x${float32ToFloat16Bits(value).toString(16)}, want 0x${bits.toString(16)}`);
         }
       }
     }
     expect(wrong).toEqual([]);
     expect(checked).toBe(0x7bff * 6);
+    // The in-house batch encoder (the hot path) must round exactly like the library.
+    const batch = toFloat16Array(Float32Array.from(values));
+    expect(expected.filter((bits, i) => batch[i] !== bits)).toEqual([]);
   });
 
   it('agrees with the nearest-value reference on random float32 bit patterns', () => {
@@ -119,8 +126,11 @@ describe('float32 -> float16 (roundTiesToEven)', () => {
       const bits = i % 2 === 0 ? rng.int(2 ** 32) : ((rng.int(2) << 31) | ((100 + rng.int(44)) << 23) | rng.int(2 ** 23)) >>> 0;
       const value = float32FromBits(bits);
       const actual = float32ToFloat16Bits(value);
-      const ok = Number.isNaN(value) ? Number.isNaN(float16BitsToFloat32(actual)) : actual === referenceHalfBits(value);
-      if (!ok) wrong.push(`float32 bits 0x${bits.toString(16)} -> 0x${actual.toString(16)}`);
+      const batch = toFloat16Array(Float32Array.of(value))[0]!;
+      const ok = Number.isNaN(value)
+        ? Number.isNaN(float16BitsToFloat32(actual)) && Number.isNaN(float16BitsToFloat32(batch))
+        : actual === referenceHalfBits(value) && batch === actual;
+      if (!ok) wrong.push(`float32 bits 0x${bits.toString(16)} -> 0x${actual.toString(16)} (batch 0x${batch.toString(16)})`);
     }
     expect(wrong).toEqual([]);
   });
