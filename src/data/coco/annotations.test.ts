@@ -24,7 +24,9 @@ describe('parseCocoInstances', () => {
   it('names the file and the missing top-level fields of foreign JSON', () => {
     const runRecord = { schemaVersion: 2, metrics: [] };
     expect(() => parseCocoInstances(runRecord, 'run.json')).toThrow(CocoFormatError);
-    expect(() => parseCocoInstances(runRecord, 'run.json')).toThrow(/^run\.json: no "images", "annotations", "categories" field \(found schemaVersion, metrics\)/);
+    expect(() => parseCocoInstances(runRecord, 'run.json')).toThrow(
+      /^run\.json: no "images", "annotations", "categories" field \(found schemaVersion, metrics\)/,
+    );
     expect(() => parseCocoInstances([1, 2], 'list.json')).toThrow(/list\.json: the top level is an array, not an object/);
     expect(() => parseCocoInstances(instances({ images: {} }), 'x.json')).toThrow(/x\.json: images: must be an array of images/);
   });
@@ -41,7 +43,12 @@ describe('parseCocoInstances', () => {
   });
 
   it('refuses repeated ids, no categories, and more classes than a uint8 mask holds', () => {
-    const twice = instances({ images: [{ id: 1, file_name: 'a.jpg', height: 4, width: 6 }, { id: 1, file_name: 'b.jpg', height: 4, width: 6 }] });
+    const twice = instances({
+      images: [
+        { id: 1, file_name: 'a.jpg', height: 4, width: 6 },
+        { id: 1, file_name: 'b.jpg', height: 4, width: 6 },
+      ],
+    });
     expect(() => parseCocoInstances(twice, 'x.json')).toThrow(/image id 1 occurs more than once/);
     expect(() => parseCocoInstances(instances({ categories: [] }), 'x.json')).toThrow(/"categories" is empty/);
     const many = instances({ categories: Array.from({ length: 256 }, (_, i) => ({ id: i + 1, name: `c${i}` })) });
@@ -51,8 +58,16 @@ describe('parseCocoInstances', () => {
 
 describe('classIndexByCategory', () => {
   it('numbers categories 1.. in id order, whatever the file order', () => {
-    const map = classIndexByCategory([{ id: 18, name: 'dog' }, { id: 1, name: 'person' }, { id: 3, name: 'car' }]);
-    expect([...map.entries()]).toEqual([[1, 1], [3, 2], [18, 3]]);
+    const map = classIndexByCategory([
+      { id: 18, name: 'dog' },
+      { id: 1, name: 'person' },
+      { id: 3, name: 'car' },
+    ]);
+    expect([...map.entries()]).toEqual([
+      [1, 1],
+      [3, 2],
+      [18, 3],
+    ]);
   });
 });
 

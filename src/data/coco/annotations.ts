@@ -80,7 +80,10 @@ export function parseCocoInstances(json: unknown, fileName: string): CocoInstanc
   }
   const missing = ['images', 'annotations', 'categories'].filter((key) => !(key in json));
   if (missing.length > 0) {
-    throw new CocoFormatError(fileName, `no ${missing.map((k) => `"${k}"`).join(', ')} field (found ${Object.keys(json).slice(0, 8).join(', ') || 'no fields'})`);
+    throw new CocoFormatError(
+      fileName,
+      `no ${missing.map((k) => `"${k}"`).join(', ')} field (found ${Object.keys(json).slice(0, 8).join(', ') || 'no fields'})`,
+    );
   }
   const result = cocoInstancesSchema.safeParse(json);
   if (!result.success) throw new CocoFormatError(fileName, describeIssues(result.error));

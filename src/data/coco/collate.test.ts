@@ -60,7 +60,7 @@ describe('letterboxCollate', () => {
     const row = [...batch.targets.masks.subarray(64, 72)];
     expect(row).toEqual([255, 255, 255, 2, 2, 255, 255, 255]);
     expect([...batch.pixels.subarray(0, 3)]).toEqual([7, 7, 7]);
-    expect([...batch.pixels.subarray((2 * 8) * 3, (2 * 8) * 3 + 3)]).toEqual([100, 100, 100]);
+    expect([...batch.pixels.subarray(2 * 8 * 3, 2 * 8 * 3 + 3)]).toEqual([100, 100, 100]);
   });
 
   it('refuses bad options and samples that are not [H,W,3] with an [H,W] mask', () => {

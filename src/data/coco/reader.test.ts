@@ -164,7 +164,9 @@ describe('loadCoco skips what it cannot use and says why', () => {
   it('names a missing images folder, a file given as folder, and foreign JSON', async () => {
     await write('foreign.json', { schemaVersion: 2, metrics: [] });
     await expect(loadCoco({ root: join(dir, 'nowhere'), annotations: join(dir, 'mixed.json') })).rejects.toThrow(CocoDataError);
-    await expect(loadCoco({ root: join(dir, 'nowhere'), annotations: join(dir, 'mixed.json') })).rejects.toThrow(/nowhere: cannot open the COCO images folder \(ENOENT\)/);
+    await expect(loadCoco({ root: join(dir, 'nowhere'), annotations: join(dir, 'mixed.json') })).rejects.toThrow(
+      /nowhere: cannot open the COCO images folder \(ENOENT\)/,
+    );
     await expect(loadCoco({ root: join(dir, 'mixed.json'), annotations: join(dir, 'mixed.json') })).rejects.toThrow(/mixed\.json: not a directory/);
     await expect(loadCoco({ root: join(dir, 'images'), annotations: join(dir, 'foreign.json') })).rejects.toThrow(CocoFormatError);
     await expect(loadCoco({ root: join(dir, 'images'), annotations: join(dir, 'foreign.json') })).rejects.toThrow(/foreign\.json: no "images"/);

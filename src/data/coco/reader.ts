@@ -23,13 +23,7 @@ export class CocoDataError extends Error {
 }
 
 /** Why an image or annotation was skipped. */
-export type CocoSkipReason =
-  | 'missing-file'
-  | 'corrupt-image'
-  | 'size-mismatch'
-  | 'unknown-image'
-  | 'unknown-category'
-  | 'malformed-segmentation';
+export type CocoSkipReason = 'missing-file' | 'corrupt-image' | 'size-mismatch' | 'unknown-image' | 'unknown-category' | 'malformed-segmentation';
 
 export interface CocoOptions {
   /** The images folder (torchvision's `root`, e.g. coco/val2017). */
@@ -167,7 +161,9 @@ async function checkImage(image: CocoImage, path: string, verify: 'decode' | 'he
 async function checkFolder(root: string): Promise<void> {
   const info = await stat(root).catch((error: NodeJS.ErrnoException) => error);
   if (info instanceof Error) {
-    throw new CocoDataError(`${root}: cannot open the COCO images folder (${info.code ?? info.message}); pass the folder holding the image files, e.g. coco/val2017`);
+    throw new CocoDataError(
+      `${root}: cannot open the COCO images folder (${info.code ?? info.message}); pass the folder holding the image files, e.g. coco/val2017`,
+    );
   }
   if (!info.isDirectory()) throw new CocoDataError(`${root}: not a directory; pass the folder holding the image files, e.g. coco/val2017`);
 }

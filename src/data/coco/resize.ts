@@ -35,15 +35,7 @@ function linearTaps(src: number, out: number): { i0: Int32Array; i1: Int32Array;
  * `target`. Plain bilinear (no antialiasing filter when shrinking, unlike PIL's BILINEAR), float
  * weights, rounded half up: it can differ from cv2's 11-bit fixed-point result by 1.
  */
-export function resizeBilinear(
-  src: Uint8Array,
-  srcH: number,
-  srcW: number,
-  channels: number,
-  outH: number,
-  outW: number,
-  target: Target,
-): void {
+export function resizeBilinear(src: Uint8Array, srcH: number, srcW: number, channels: number, outH: number, outW: number, target: Target): void {
   const xs = linearTaps(srcW, outW);
   const ys = linearTaps(srcH, outH);
   const { dst, offset, rowStride } = target;

@@ -57,7 +57,7 @@ describe('compressed RLE strings (maskApi.c rleToString / rleFrString)', () => {
   });
 
   it('round-trips masks through encode, string and decode', () => {
-    const random = Uint8Array.from({ length: 7 * 9 }, (_, i) => ((i * 7919) % 13) % 3 === 0 ? 1 : 0);
+    const random = Uint8Array.from({ length: 7 * 9 }, (_, i) => (((i * 7919) % 13) % 3 === 0 ? 1 : 0));
     const rle = encodeRle(random, 7, 9);
     expect(decodeRle(decodeRleString(encodeRleString(rle), 7, 9))).toEqual(random);
     const big = makeRle(3000, 2000, [1_234_567, 4_000_000, 765_433]);

@@ -5,7 +5,14 @@ import { paintSemanticMask } from './semantic-mask.js';
 
 describe('parseSegmentation', () => {
   it('reads polygons, one RLE per polygon', () => {
-    const seg = parseSegmentation([[1, 1, 4, 1, 4, 3, 1, 3], [0, 0, 1, 0, 0, 1]], 5, 6);
+    const seg = parseSegmentation(
+      [
+        [1, 1, 4, 1, 4, 3, 1, 3],
+        [0, 0, 1, 0, 0, 1],
+      ],
+      5,
+      6,
+    );
     expect(seg.kind).toBe('polygon');
     expect(seg.rles.map(rleArea)).toEqual([6, 0]);
   });
@@ -38,8 +45,18 @@ describe('paintSemanticMask', () => {
     // Two overlapping rectangles on a 4x4 mask: class 1 over columns 0..2, class 2 over 2..3,
     // both on rows 0..1. The overlap (column 2) ends up class 2.
     const a = parseSegmentation([[0, 0, 3, 0, 3, 2, 0, 2]], 4, 4).rles;
-    const b = parseSegmentation([[2, 0, 4, 0, 4, 2, 2, 2], [2, 0, 4, 0, 4, 1, 2, 1]], 4, 4).rles;
-    const { mask, areas } = paintSemanticMask(4, 4, [{ classIndex: 1, rles: a }, { classIndex: 2, rles: b }]);
+    const b = parseSegmentation(
+      [
+        [2, 0, 4, 0, 4, 2, 2, 2],
+        [2, 0, 4, 0, 4, 1, 2, 1],
+      ],
+      4,
+      4,
+    ).rles;
+    const { mask, areas } = paintSemanticMask(4, 4, [
+      { classIndex: 1, rles: a },
+      { classIndex: 2, rles: b },
+    ]);
     expect([...mask]).toEqual([1, 1, 2, 2, 1, 1, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0]);
     // b's two polygons overlap on row 0: its union is 4 pixels, not 6.
     expect(areas).toEqual([6, 4]);

@@ -1,0 +1,53 @@
+import { mkdtemp, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { describeStderr, FfmpegNotFoundError, findFfmpeg, runTool, toolPaths } from './ffmpeg.js';
+
+describe('toolPaths', () => {
+  it('uses PATH by default and FFMPEG_PATH / FFPROBE_PATH when set', () => {
+    expect(toolPaths({})).toEqual({ ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' });
+    expect(toolPaths({ FFMPEG_PATH: '/opt/x/ffmpeg', FFPROBE_PATH: '/opt/y/ffprobe' })).toEqual({ ffmpeg: '/opt/x/ffmpeg', ffprobe: '/opt/y/ffprobe' });
+  });
+
+  describe('with FFMPEG_PATH alone', () => {
+    let dir = '';
+    afterAll(async () => {
+      if (dir) await rm(dir, { recursive: true, force: true });
+    });
+
+    it('takes the ffprobe beside it when there is one', async () => {
+      dir = await mkdtemp(join(tmpdir(), 'ffmpeg-path-'));
+      expect(toolPaths({ FFMPEG_PATH: join(dir, 'ffmpeg') }).ffprobe).toBe('ffprobe');
+      await symlink('/usr/bin/ffprobe', join(dir, 'ffprobe'));
+      expect(toolPaths({ FFMPEG_PATH: join(dir, 'ffmpeg') }).ffprobe).toBe(join(dir, 'ffprobe'));
+    });
+  });
+});
+
+describe('findFfmpeg', () => {
+  it('says how to install ffmpeg when it cannot be started', async () => {
+    const env = { FFMPEG_PATH: '/nonexistent/ffmpeg' };
+    await expect(findFfmpeg(env)).rejects.toThrow(FfmpegNotFoundError);
+    await expect(findFfmpeg(env)).rejects.toThrow(
+      /ffmpeg not found: cannot run "\/nonexistent\/ffmpeg" \(ENOENT; FFMPEG_PATH or PATH\); install it with `npm run setup:system` or `apt-get install ffmpeg`/,
+    );
+    await expect(findFfmpeg({ FFPROBE_PATH: '/nonexistent/ffprobe' })).rejects.toThrow(/ffprobe not found/);
+  });
+
+  it('finds the installed ffmpeg and ffprobe', async () => {
+    const tools = await findFfmpeg({ PATH: process.env.PATH });
+    const { code, stdout } = await runTool(tools.ffmpeg, ['-version']);
+    expect(code).toBe(0);
+    expect(stdout.toString()).toMatch(/^ffmpeg version/);
+  });
+});
+
+describe('describeStderr', () => {
+  it('keeps distinct lines without the varying context prefixes', () => {
+    const stderr =
+      '[mov,mp4,m4a,3gp,3g2,mj2 @ 0x55ba519744c0] moov atom not found\n[h264 @ 0x1f] moov atom not found\nx.mp4: Invalid data found when processing input\n';
+    expect(describeStderr(stderr)).toBe('moov atom not found; x.mp4: Invalid data found when processing input');
+    expect(describeStderr('a\nb\nc\nd\ne')).toBe('a; b; c; (2 more)');
+  });
+});
