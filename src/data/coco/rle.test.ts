@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeRle, decodeRleString, encodeRle, encodeRleString, makeRle, RleError, rleArea } from './rle.js';
+import { decodeRle, decodeRleColumnMajor, decodeRleString, encodeRle, encodeRleString, makeRle, RleError, rleArea } from './rle.js';
 
 /** A row-major mask from rows of 0/1, e.g. mask([0,1],[1,1]). */
 function mask(...rows: number[][]): { data: Uint8Array; height: number; width: number } {
@@ -13,6 +13,10 @@ describe('uncompressed RLE', () => {
 
   it('decodes column-major runs to a row-major mask', () => {
     expect(decodeRle(makeRle(3, 2, [1, 1, 1, 2, 1]))).toEqual(m.data);
+  });
+
+  it('also decodes in pycocotools\' own column-major byte order', () => {
+    expect([...decodeRleColumnMajor(makeRle(3, 2, [1, 1, 1, 2, 1]))]).toEqual([0, 1, 0, 1, 1, 0]);
   });
 
   it('encodes a mask to the same runs, starting with a (possibly empty) run of 0s', () => {

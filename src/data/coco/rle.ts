@@ -159,6 +159,17 @@ export function decodeRle(rle: Rle): Uint8Array {
   return mask;
 }
 
+/** The mask in maskApi.c rleDecode's own order, column-major: byte x*height + y (numpy order='F'). */
+export function decodeRleColumnMajor(rle: Rle): Uint8Array {
+  const mask = new Uint8Array(rle.height * rle.width);
+  let p = 0;
+  rle.counts.forEach((run, i) => {
+    if (i % 2 === 1) mask.fill(1, p, p + run);
+    p += run;
+  });
+  return mask;
+}
+
 /** The number of foreground pixels (maskApi.c rleArea: the sum of the odd runs). */
 export function rleArea(rle: Rle): number {
   let area = 0;

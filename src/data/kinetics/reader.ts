@@ -163,8 +163,8 @@ function makeDataset(
     classes: summary.classes,
     clipInfo,
     async load(clip: number): Promise<Sample<number>> {
-      const { path, classIndex, startFrame } = clipInfo(clip);
-      const expected = videos[index.locate(clip).video]!.frames;
+      const { video, startFrame } = index.locate(clip);
+      const { path, classIndex, frames: expected } = videos[video]!;
       let decoded: Awaited<ReturnType<typeof cache.get>>;
       try {
         decoded = await cache.get(path);
