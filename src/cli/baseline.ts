@@ -1,7 +1,9 @@
-import { copyFile, readFile } from 'node:fs/promises';
+import { copyFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { diffString } from 'json-diff';
 import { BaselineRefusedError, baselinePathFor, makeBaseline, readBaseline, readToleranceOverrides, refusalReason, type Baseline } from '../results/baseline.js';
-import { latestRecordPath, readRunRecord, writeJsonAtomic } from '../results/storage.js';
+import { latestRecordPath, readRunRecord, RecordFileError, writeJsonAtomic } from '../results/storage.js';
+import { defaultRunConfig } from '../run-config.js';
 import { UsageError } from './args.js';
 
 /** What accepting the run changes, metric values only: a json-diff, or '' when nothing changed. */
@@ -20,20 +22,22 @@ export async function baselineCommand(args: { run: string | null; target: string
   if (!runPath) throw new UsageError('no run record given and none in results/: run `npm run perf` first');
   const run = await readRunRecord(runPath);
   const target = args.target ?? baselinePathFor(run.profile.id, run.scale);
-  let existing: Baseline | null = null;
-  try {
-    await readFile(target);
-    existing = await readBaseline(target); // a corrupt existing baseline stops here, untouched
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  const refusal = refusalReason(run, existing, { dirty: args.allowDirty, partial: args.allowPartial });
+  const kind = await stat(target).then((s) => (s.isDirectory() ? 'directory' : 'file'), () => 'absent');
+  if (kind === 'directory') throw new UsageError(`--baseline ${target} is a directory; name a file, e.g. ${join(target, `${run.profile.id}.json`)}`);
+  // A corrupt existing baseline stops here, untouched (RecordFileError: exit 2).
+  const existing: Baseline | null = kind === 'file' ? await readBaseline(target) : null;
+  const embedded = args.target ? null : defaultRunConfig({ backend: 'auto', requireBackend: null, scale: run.scale }).datasets;
+  const refusal = refusalReason(run, existing, { dirty: args.allowDirty, partial: args.allowPartial }, embedded);
   if (refusal) throw new BaselineRefusedError(`not accepting ${runPath} as ${target}: ${refusal}`);
   const next = makeBaseline(run, runPath, await readToleranceOverrides());
   const diff = valueDiff(existing, next);
   console.log(existing ? `Changes to ${target}:\n${diff || '(no metric value changed)'}` : `New baseline ${target} for profile ${run.profile.id} (${run.scale}).`);
-  if (existing) await copyFile(target, `${target}.prev`);
-  await writeJsonAtomic(target, next);
+  try {
+    if (existing) await copyFile(target, `${target}.prev`);
+    await writeJsonAtomic(target, next);
+  } catch (error) {
+    throw new RecordFileError(`${target}: cannot write the baseline (${(error as NodeJS.ErrnoException).code ?? String(error)}); the previous file is unchanged`);
+  }
   console.log(`Wrote ${target}${existing ? ` (previous kept as ${target}.prev)` : ''}.`);
   return 0;
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { BackendUnavailableError } from '../backend/errors.js';
 import { BaselineRefusedError } from '../results/baseline.js';
 import { RecordFileError } from '../results/storage.js';
 import { RunInputError } from '../runner/perf.js';
@@ -28,17 +29,24 @@ async function dispatch(args: CommandLine): Promise<number> {
   }
 }
 
+const HINT = 'Run `npm run perf -- --help` for the commands and options.';
+
 async function main(argv: readonly string[]): Promise<number> {
   try {
     return await dispatch(parseCommandLine(argv));
   } catch (error) {
+    // The cause in one line and where to look next; the full usage only on --help.
     if (error instanceof UsageError) {
-      console.error(`error: ${error.message}\n\n${USAGE}`);
+      console.error(`error: ${error.message}\n${HINT}`);
       return 2;
     }
     // Bad files and refused baselines are the user's input to fix: exit 2, nothing written.
     if (error instanceof RecordFileError || error instanceof BaselineRefusedError || error instanceof RunInputError) {
       console.error(`error: ${error.message}`);
+      return 2;
+    }
+    if (error instanceof BackendUnavailableError) {
+      console.error(`error: the backend did not start: ${error.message}`);
       return 2;
     }
     throw error;
@@ -50,6 +58,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
+    // Not the user's input: a defect or an environment failure; keep the stack for a bug report.
     console.error(error);
     process.exitCode = 1;
   },

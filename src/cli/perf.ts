@@ -5,7 +5,8 @@ import { writeExports } from '../report/exporter.js';
 import { jsonExporter } from '../report/json.js';
 import { markdownExporter } from '../report/markdown.js';
 import type { RunConfig } from '../run-config.js';
-import { checkOutPath, describeDatasets, runPerfSuite, scenarioFiles } from '../runner/perf.js';
+import { checkBackendChoice, checkOutPath, checkWritableDir, describeDatasets, runPerfSuite, scenarioFiles } from '../runner/perf.js';
+import { RESULTS_DIR } from '../results/storage.js';
 import type { CommandLine } from './args.js';
 
 type PerfArgs = Extract<CommandLine, { command: 'perf' }>;
@@ -17,9 +18,11 @@ type PerfArgs = Extract<CommandLine, { command: 'perf' }>;
 export async function perfCommand(args: PerfArgs): Promise<number> {
   // Everything the user can get wrong is checked before a device starts.
   const files = scenarioFiles(args.scenarios);
+  checkBackendChoice(args.backend);
   const data = { mnistDir: args.mnistDir };
   const datasets = await describeDatasets(data);
   if (args.out) await checkOutPath(args.out);
+  else await checkWritableDir(RESULTS_DIR, 'the run record');
   const config: RunConfig = {
     backend: args.backend,
     requireBackend: args.requireBackend,
@@ -34,11 +37,14 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
     console.error('\nNo run record: no scenario reached a backend (see the errors above).');
     return EXIT.regression;
   }
+  if (outcome.fallbackFrom) {
+    console.error(`\nerror: could not write the run record to ${outcome.fallbackFrom} (${outcome.writeError}); it was kept at ${outcome.recordPath}`);
+  }
   const input = { record: outcome.record, recordPath: outcome.recordPath, comparison: outcome.comparison };
   console.log(`\n${consoleExporter.render(input, { color: process.stdout.isTTY === true })}`);
   await writeExports(input, [{ exporter: markdownExporter, path: args.markdown }, { exporter: jsonExporter, path: args.json }], process.env);
 
-  const scenarioCode = outcome.record.errors.length > 0 ? EXIT.regression : EXIT.pass;
+  const scenarioCode = outcome.record.errors.length > 0 || outcome.fallbackFrom ? EXIT.regression : EXIT.pass;
   if (!outcome.comparison) {
     console.log(`\n${noBaselineMessage(outcome.record, outcome.baselinePath, outcome.recordPath)}`);
     // CI sets PERF_REQUIRE_BASELINE=1: a run that compared nothing must not pass there.

