@@ -7,13 +7,15 @@ export interface ScaleSizes {
   readonly warmupPairs: number;
   /** Unprofiled train steps before the profiled one (pipeline compilation, pools). */
   readonly profileWarmupSteps: number;
+  /** Batches each strategy sends in the memory soak (section 13). */
+  readonly soakBatches: number;
 }
 
 export const SIZES: Record<Scale, ScaleSizes> = {
   // 200 pairs: with fewer, the speedup's 95% CI on lavapipe is ~19% wide and a 20% slowdown is
   // caught only 2 times in 3 (npm run perf:calibrate); 200 pairs cost ~0.2 s.
-  quick: { pairs: 200, warmupPairs: 20, profileWarmupSteps: 1 },
-  full: { pairs: 1000, warmupPairs: 50, profileWarmupSteps: 3 },
+  quick: { pairs: 200, warmupPairs: 20, profileWarmupSteps: 1, soakBatches: 150 },
+  full: { pairs: 1000, warmupPairs: 50, profileWarmupSteps: 3, soakBatches: 1000 },
 };
 
 /** The article's DataLoader(batch_size=64, shuffle=True). */
