@@ -2,6 +2,7 @@
 # Installs the system packages the harness uses on Debian 12 (bookworm), as root:
 #   - Mesa's lavapipe (software Vulkan) from bookworm-backports, so Dawn has a WebGPU adapter
 #     on a machine without a GPU. Bookworm's own Mesa 22.3 is rejected by Dawn; 25.x works.
+#   - ffmpeg (Kinetics clips) and chromium (the HTML report's browser test).
 # It enables backports by adding the suite to the machine's existing deb822 sources file:
 # no archive host name is written anywhere. Safe to run twice.
 set -euo pipefail
@@ -35,3 +36,13 @@ if ! vulkan_ok=$(dpkg-query -W -f='${Version}' mesa-vulkan-drivers 2>/dev/null) 
   fi
 fi
 echo "setup-system: mesa-vulkan-drivers $(dpkg-query -W -f='${Version}' mesa-vulkan-drivers) installed."
+
+# ffmpeg decodes the Kinetics clips (section 8); Chromium renders the HTML report in its test.
+missing=()
+command -v ffmpeg >/dev/null || missing+=(ffmpeg)
+command -v chromium >/dev/null || missing+=(chromium)
+if [ ${#missing[@]} -gt 0 ]; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+echo "setup-system: $(ffmpeg -version | head -1 | cut -d' ' -f1-3); $(chromium --version 2>/dev/null || echo 'chromium missing')."

@@ -17,6 +17,9 @@ describe('command line', () => {
       out: null,
       scenarios: [],
       mnistDir: null,
+      cocoRoot: null,
+      cocoAnnotations: null,
+      kineticsRoot: null,
     });
   });
 

@@ -7,7 +7,7 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-const COMMANDS = ['perf', 'doctor', 'compare', 'baseline', 'calibrate'] as const;
+const COMMANDS = ['perf', 'doctor', 'compare', 'baseline', 'calibrate', 'report'] as const;
 type Command = (typeof COMMANDS)[number];
 
 /** How a run is compared with a baseline (perf and compare). */
@@ -28,10 +28,19 @@ export interface BackendArgs {
   readonly scale: Scale;
 }
 
+/** Where the data sets come from (perf): null means the embedded default (package, fixtures). */
+export interface DataArgs {
+  readonly mnistDir: string | null;
+  readonly cocoRoot: string | null;
+  readonly cocoAnnotations: string | null;
+  readonly kineticsRoot: string | null;
+}
+
 export type CommandLine =
   | { readonly command: 'help' }
-  | ({ readonly command: 'perf'; readonly out: string | null; readonly scenarios: readonly string[]; readonly mnistDir: string | null } & BackendArgs & CompareArgs)
-  | ({ readonly command: 'doctor' } & BackendArgs)
+  | ({ readonly command: 'perf'; readonly out: string | null; readonly scenarios: readonly string[] } & DataArgs & BackendArgs & CompareArgs)
+  | ({ readonly command: 'doctor'; readonly expectGpu: boolean; readonly json: string | null; readonly quick: boolean } & BackendArgs)
+  | { readonly command: 'report'; readonly run: string | null; readonly baseline: string | null; readonly out: string | null }
   | ({ readonly command: 'calibrate' } & BackendArgs)
   | ({ readonly command: 'compare'; readonly run: string | null } & CompareArgs)
   | { readonly command: 'baseline'; readonly run: string | null; readonly target: string | null; readonly allowDirty: boolean; readonly allowPartial: boolean };
@@ -42,7 +51,8 @@ export const USAGE = `Usage:
   npm run perf:compare -- [RUN.json]     compare a stored run (default: the latest in results/)
   npm run perf:baseline -- [RUN.json]    accept a run as its profile's new baseline
   npm run perf:calibrate -- [--backend]  measure how often the verdicts are right on this machine
-  npm run doctor -- [--backend]          check that the backend and device are set up right
+  npm run doctor -- [options]            check that the backend and device are set up right
+  npm run report -- [RUN.json]           rebuild a run's HTML report (default: the latest run)
 
 Run options (perf, doctor, calibrate):
   --backend auto|webgpu|wasm|cpu|tensorflow
@@ -53,6 +63,19 @@ Run options (perf, doctor, calibrate):
   --scenario ID           only this scenario; repeatable: an id (speedup), a section number
                           (6) or a file name (06-speedup.bench.ts)
   --mnist-dir DIR         real MNIST idx files (torchvision's data/MNIST/raw, plain or .gz)
+  --coco-root DIR         COCO images folder (e.g. val2017); with --coco-ann
+  --coco-ann FILE         COCO instances JSON (e.g. annotations/instances_val2017.json)
+  --kinetics-root DIR     Kinetics layout <split>/<class>/<id>.mp4
+                          (without these: the committed fixtures in fixtures/coco, fixtures/kinetics)
+
+Doctor options:
+  --expect-gpu            fail on a software adapter or a CPU fallback
+  --quick                 fewer sizes and repeats
+  --json FILE             write the checks and figures as JSON
+
+Report options:
+  --baseline FILE         judge the run against this baseline (default: its profile's)
+  --out FILE              where the HTML goes (default: beside the run record, .html)
 
 Compare options (perf, compare):
   --baseline FILE         baseline to compare with (default: baselines/<profile>.json, or
@@ -97,8 +120,18 @@ const COMPARE_OPTIONS = {
 } as const satisfies ParseArgsConfig['options'];
 
 const OPTIONS_BY_COMMAND = {
-  perf: { ...RUN_OPTIONS, ...COMPARE_OPTIONS, out: { type: 'string' }, scenario: { type: 'string', multiple: true }, 'mnist-dir': { type: 'string' } },
-  doctor: RUN_OPTIONS,
+  perf: {
+    ...RUN_OPTIONS,
+    ...COMPARE_OPTIONS,
+    out: { type: 'string' },
+    scenario: { type: 'string', multiple: true },
+    'mnist-dir': { type: 'string' },
+    'coco-root': { type: 'string' },
+    'coco-ann': { type: 'string' },
+    'kinetics-root': { type: 'string' },
+  },
+  doctor: { ...RUN_OPTIONS, 'expect-gpu': { type: 'boolean' }, json: { type: 'string' }, quick: { type: 'boolean' } },
+  report: { baseline: { type: 'string' }, out: { type: 'string' } },
   calibrate: RUN_OPTIONS,
   compare: COMPARE_OPTIONS,
   baseline: { baseline: { type: 'string' }, 'allow-dirty': { type: 'boolean' }, 'allow-partial': { type: 'boolean' } },
@@ -140,7 +173,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   };
   const flag = (name: string): boolean => values[name] === true;
   const positionals = parsed.positionals;
-  const maxPositionals = command === 'compare' || command === 'baseline' ? 1 : 0;
+  const maxPositionals = command === 'compare' || command === 'baseline' || command === 'report' ? 1 : 0;
   if (positionals.length > maxPositionals) throw new UsageError(`unexpected arguments: ${positionals.slice(maxPositionals).join(' ')}`);
 
   const backendArgs = (): BackendArgs => envBackendArgs(env, { backend: str('backend'), scale: str('scale') });
@@ -161,8 +194,14 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         out: str('out'),
         scenarios: (values.scenario as string[] | undefined) ?? [],
         mnistDir: str('mnist-dir'),
+        cocoRoot: str('coco-root'),
+        cocoAnnotations: str('coco-ann'),
+        kineticsRoot: str('kinetics-root'),
       };
     case 'doctor':
+      return { command, ...backendArgs(), expectGpu: flag('expect-gpu'), json: str('json'), quick: flag('quick') };
+    case 'report':
+      return { command, run: positionals[0] ?? null, baseline: str('baseline'), out: str('out') };
     case 'calibrate':
       return { command, ...backendArgs() };
     case 'compare':

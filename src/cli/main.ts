@@ -20,6 +20,8 @@ async function dispatch(args: CommandLine): Promise<number> {
       return perfCommand(args);
     case 'doctor':
       return runDoctor(args);
+    case 'report':
+      throw new UsageError('report: not built yet');
     case 'calibrate':
       return calibrateCommand(args);
     case 'compare':

@@ -41,7 +41,7 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
     console.error(`\nerror: could not write the run record to ${outcome.fallbackFrom} (${outcome.writeError}); it was kept at ${outcome.recordPath}`);
   }
   const input = { record: outcome.record, recordPath: outcome.recordPath, comparison: outcome.comparison };
-  console.log(`\n${consoleExporter.render(input, { color: process.stdout.isTTY === true })}`);
+  console.log(`\n${await consoleExporter.render(input, { color: process.stdout.isTTY === true })}`);
   await writeExports(input, [{ exporter: markdownExporter, path: args.markdown }, { exporter: jsonExporter, path: args.json }], process.env);
 
   const scenarioCode = outcome.record.errors.length > 0 || outcome.fallbackFrom ? EXIT.regression : EXIT.pass;

@@ -14,15 +14,15 @@ export interface ReportInput {
 /** One output format of a run (hyperfine's src/export/ shape: one file per format, side by side). */
 export interface Exporter {
   readonly format: string;
-  /** Renders the whole report as text; `color` only where a terminal shows it. */
-  render(input: ReportInput, options: { readonly color: boolean }): string;
+  /** Renders the whole report as text; `color` only where a terminal shows it. Async for formats that render charts. */
+  render(input: ReportInput, options: { readonly color: boolean }): string | Promise<string>;
 }
 
 /** Writes each requested format to its file (atomically) and, in GitHub Actions, the Markdown to the job summary. */
 export async function writeExports(input: ReportInput, targets: ReadonlyArray<{ exporter: Exporter; path: string | null }>, env: NodeJS.ProcessEnv): Promise<void> {
   for (const { exporter, path } of targets) {
-    if (path) await writeTextAtomic(path, exporter.render(input, { color: false }));
+    if (path) await writeTextAtomic(path, await exporter.render(input, { color: false }));
   }
   const summary = targets.find((t) => t.exporter.format === 'markdown')?.exporter;
-  if (summary && env.GITHUB_STEP_SUMMARY) await appendFile(env.GITHUB_STEP_SUMMARY, summary.render(input, { color: false }));
+  if (summary && env.GITHUB_STEP_SUMMARY) await appendFile(env.GITHUB_STEP_SUMMARY, await summary.render(input, { color: false }));
 }
