@@ -10,18 +10,32 @@ export interface WebGpuGlobals {
 }
 
 const MAP_READ = 0x0001; // GPUMapMode.READ / GPUBufferUsage.MAP_READ
+const UNIFORM = 0x0040; // GPUBufferUsage.UNIFORM
+
+/**
+ * Bytes `queue.writeBuffer(buffer, offset, data, dataOffset, size)` writes: `size` and
+ * `dataOffset` count elements of a typed array's type, bytes for an ArrayBuffer (WebGPU spec,
+ * GPUQueue.writeBuffer).
+ */
+export function writeBufferByteCount(data: BufferSource | SharedArrayBuffer, dataOffset = 0, size?: number): number {
+  const elementSize = ArrayBuffer.isView(data) ? ((data as Partial<Uint8Array>).BYTES_PER_ELEMENT ?? 1) : 1;
+  const elements = ArrayBuffer.isView(data) ? data.byteLength / elementSize : data.byteLength;
+  return (size ?? elements - dataOffset) * elementSize;
+}
 
 /**
  * Counts host<->device bytes at the WebGPU API itself, so the figure is what the driver was
  * handed, not what tfjs meant to send. Must be installed before the device is created.
  *
- * tfjs-backend-webgpu uploads tensor data through buffers created `mappedAtCreation` (a new
- * storage buffer, or a MAP_WRITE staging buffer copied into a pooled one), and uniforms through
- * `queue.writeBuffer`; it reads back through MAP_READ buffers (see shared/facts).
+ * Data: buffers created `mappedAtCreation` (tfjs's upload: a new storage buffer, or a MAP_WRITE
+ * staging buffer copied into a pooled one) and `queue.writeBuffer` into any buffer without
+ * UNIFORM usage (the harness's own upload buffers, device-upload.ts). Uniforms:
+ * `queue.writeBuffer` into UNIFORM buffers (tfjs's per-dispatch parameters). Readback:
+ * `mapAsync(READ)` (see shared/facts).
  */
 export function installWebGpuTransferCounter(globals: WebGpuGlobals): MutableTransferCounter {
   const counter = new MutableTransferCounter(
-    'WebGPU API: buffers created mappedAtCreation (data), queue.writeBuffer (uniforms), mapAsync(READ) (readback)',
+    'WebGPU API: buffers created mappedAtCreation and queue.writeBuffer into non-uniform buffers (data), queue.writeBuffer into UNIFORM buffers (uniforms), mapAsync(READ) (readback)',
   );
   const createBuffer = globals.GPUDevice.prototype.createBuffer;
   globals.GPUDevice.prototype.createBuffer = function (this: unknown, descriptor: GPUBufferDescriptor) {
@@ -32,7 +46,9 @@ export function installWebGpuTransferCounter(globals: WebGpuGlobals): MutableTra
   };
   const writeBuffer = globals.GPUQueue.prototype.writeBuffer;
   globals.GPUQueue.prototype.writeBuffer = function (this: unknown, buffer, offset, data, dataOffset, size) {
-    counter.uniformBytes += size ?? (data as ArrayBufferView).byteLength - (dataOffset ?? 0);
+    const bytes = writeBufferByteCount(data, dataOffset, size);
+    if ((buffer.usage & UNIFORM) !== 0) counter.uniformBytes += bytes;
+    else counter.dataBytes += bytes;
     return writeBuffer.call(this, buffer, offset, data, dataOffset, size);
   };
   const mapAsync = globals.GPUBuffer.prototype.mapAsync;
