@@ -4,7 +4,8 @@ import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
 import type { TfNodeBackend } from '../backend/tensorflow-binding.js';
 import type { Normalization } from './normalization.js';
-import { NormalizePackedBytesProgram } from './normalize-packed-program.js';
+import { DirectDispatcher } from './direct-dispatch.js';
+import { NormalizePackedBytesProgram, NormalizePackedVec4Program, PER_WORD, type Vec4ProgramOptions } from './normalize-packed-program.js';
 import { unpackedView } from './packed-bytes.js';
 import { decodeOnHost, viewPackedWords } from './payload.js';
 import { decodeOnTensorflow } from './tensorflow-decode.js';
@@ -17,13 +18,34 @@ import { WIRE_BYTES, type PackedWireDtype } from './wire-dtypes.js';
  */
 export const NORMALIZE_PACKED_BYTES = 'NormalizePackedBytes';
 
+/** The device programs that can decode packed words on webgpu (host backends ignore it). */
+export const DECODE_PROGRAMS = ['scalar', 'vec4'] as const;
+export type DecodeProgram = (typeof DECODE_PROGRAMS)[number];
+
 /** Attributes of the kernel. */
 export interface NormalizePackedAttrs extends Normalization {
   /** Output shape; its size is the number of elements carried by the words. */
   readonly shape: number[];
   /** Element type packed in the words; uint8 when absent. */
   readonly wire?: PackedWireDtype;
+  /**
+   * webgpu program: 'vec4' (default: 16-byte stores, 16 uint8 pixels per invocation, scalar
+   * tail when the size is not a multiple of 4) or 'scalar' (the first program: one word per
+   * invocation), kept so both can be measured side by side.
+   */
+  readonly program?: DecodeProgram;
+  /** vec4 program tunables (workgroup size, vec4s per invocation), for measurement. */
+  readonly vec4?: Vec4ProgramOptions;
+  /**
+   * How the vec4 program is dispatched: 'direct' (default: recorded into tfjs's command
+   * encoder with a cached pipeline, uniforms and bind group, direct-dispatch.ts) or 'tfjs'
+   * (runWebGPUProgram). Profiling (tf.profile) always takes runWebGPUProgram.
+   */
+  readonly dispatch?: DispatchPath;
 }
+
+export const DISPATCH_PATHS = ['direct', 'tfjs'] as const;
+export type DispatchPath = (typeof DISPATCH_PATHS)[number];
 
 type KernelArgs = { inputs: tf.NamedTensorInfoMap; backend: unknown; attrs?: tf.NamedAttrMap };
 
@@ -39,11 +61,29 @@ function unpackArgs(args: KernelArgs): { packed: tf.TensorInfo; attrs: Normalize
   return { packed, attrs, wire, count };
 }
 
-/** On the GPU: one invocation per word, decoded with shifts or unpack2x16float and normalized in one pass. */
+/**
+ * On the GPU, decoded with shifts or unpack2x16float and normalized in one pass: the vec4
+ * program over the first 4 * floor(size / 4) elements, then (size not a multiple of 4) the
+ * scalar program over the last word(s) into the same output; or the scalar program alone.
+ */
 function webgpuKernel(args: KernelArgs): tf.TensorInfo {
-  const { packed, attrs, wire } = unpackArgs(args);
+  const { packed, attrs, wire, count } = unpackArgs(args);
   const backend = args.backend as WebGPUBackend;
-  return backend.runWebGPUProgram(new NormalizePackedBytesProgram(attrs.shape, wire, attrs), [packed], 'float32');
+  const n: Normalization = { mean: attrs.mean, std: attrs.std };
+  if ((attrs.program ?? 'vec4') === 'scalar' || count < 4) {
+    return backend.runWebGPUProgram(new NormalizePackedBytesProgram(attrs.shape, wire, n), [packed], 'float32');
+  }
+  const program = new NormalizePackedVec4Program(attrs.shape, wire, n, attrs.vec4);
+  const direct = (attrs.dispatch ?? 'direct') === 'direct' ? program.direct() : null;
+  const dispatcher = DirectDispatcher.of(backend);
+  const out =
+    direct && dispatcher.canRun(direct.workgroups) ? dispatcher.run(direct, packed, attrs.shape) : backend.runWebGPUProgram(program, [packed], 'float32');
+  const body = count - (count % 4);
+  if (body < count) {
+    const tail = new NormalizePackedBytesProgram(attrs.shape, wire, n, body / PER_WORD[wire]);
+    backend.runWebGPUProgram(tail, [packed], 'float32', tail.uniformData(), out);
+  }
+  return out;
 }
 
 /** On the cpu backend: reads the words in place and writes a new float32 array. */

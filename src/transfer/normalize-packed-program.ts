@@ -1,4 +1,5 @@
 import { webgpu_util, type WebGPUProgram } from '@tensorflow/tfjs-backend-webgpu';
+import type { DirectProgram } from './direct-dispatch.js';
 import { isIdentity, type Normalization } from './normalization.js';
 import type { PackedWireDtype } from './wire-dtypes.js';
 
@@ -10,7 +11,7 @@ export function f32Literal(value: number): string {
 }
 
 /** Elements in one 32-bit word of each packed type. */
-const PER_WORD: Readonly<Record<PackedWireDtype, number>> = { uint8: 4, int8: 4, float16: 2 };
+export const PER_WORD: Readonly<Record<PackedWireDtype, number>> = { uint8: 4, int8: 4, float16: 2 };
 
 /**
  * WGSL that yields `f32` element k of the word `word : u32`. Integer types are decoded with
@@ -34,6 +35,11 @@ function decodeExpression(dtype: PackedWireDtype): string {
  * uint8, int8 or float16 payload, decodes its elements and writes (x - mean) / std for each
  * element that exists; the padding of the last word is never read into the output. With the
  * identity normalization it writes the decoded values themselves, with no arithmetic.
+ *
+ * The first device program of the harness, kept as the `scalar` variant: one word per
+ * invocation, one 4-byte store per element. NormalizePackedVec4Program is the fast one.
+ * With `firstWord` it decodes only the words from there on (the tail the vec4 program cannot
+ * store), writing into an output tensor the caller passes to runWebGPUProgram.
  */
 export class NormalizePackedBytesProgram implements WebGPUProgram {
   readonly variableNames = ['packed'];
@@ -44,17 +50,30 @@ export class NormalizePackedBytesProgram implements WebGPUProgram {
   readonly workgroupSize: [number, number, number] = [64, 1, 1];
   // Adds `uniforms.size` = number of output elements.
   readonly size = true;
+  readonly uniforms?: string;
   private readonly wire: PackedWireDtype;
   private readonly normalization: Normalization;
+  private readonly firstWord: number;
 
-  constructor(outputShape: number[], wire: PackedWireDtype, normalization: Normalization) {
+  constructor(outputShape: number[], wire: PackedWireDtype, normalization: Normalization, firstWord = 0) {
     this.outputShape = outputShape;
     this.wire = wire;
     this.normalization = { mean: normalization.mean, std: normalization.std };
-    const words = Math.ceil(outputShape.reduce((a, b) => a * b, 1) / PER_WORD[wire]);
+    this.firstWord = firstWord;
+    const words = Math.ceil(outputShape.reduce((a, b) => a * b, 1) / PER_WORD[wire]) - firstWord;
+    if (words < 1) throw new RangeError(`firstWord ${firstWord} leaves no word to decode`);
     this.dispatchLayout = webgpu_util.flatDispatchLayout([words]);
     this.dispatch = webgpu_util.computeDispatch(this.dispatchLayout, [words], this.workgroupSize);
     this.shaderKey = `normalizePackedBytes_${wire}_${normalization.mean}_${normalization.std}`;
+    if (firstWord > 0) {
+      this.uniforms = 'firstWord : i32,';
+      this.shaderKey += '_tail';
+    }
+  }
+
+  /** Values of `uniforms` in order, for runWebGPUProgram (none unless decoding a tail). */
+  uniformData(): Array<{ type: 'int32'; data: number[] }> | undefined {
+    return this.firstWord > 0 ? [{ type: 'int32', data: [this.firstWord] }] : undefined;
   }
 
   getUserCode(): string {
@@ -62,7 +81,8 @@ export class NormalizePackedBytesProgram implements WebGPUProgram {
     const perWord = PER_WORD[this.wire];
     const value = isIdentity(this.normalization) ? 'x' : `(x - ${f32Literal(mean)}) / ${f32Literal(std)}`;
     return `
-      fn main(index : i32) {
+      fn main(invocation : i32) {
+        let index = invocation${this.firstWord > 0 ? ' + uniforms.firstWord' : ''};
         let first = index * ${perWord};
         if (first < uniforms.size) {
           let word = bitcast<u32>(packed[index]);
@@ -74,6 +94,139 @@ export class NormalizePackedBytesProgram implements WebGPUProgram {
             }
           }
         }
+      }
+    `;
+  }
+}
+
+/** WGSL function `decodeVec4(j : i32) -> vec4<f32>`: output elements 4j..4j+3, decoded from the packed words. */
+function vec4Decoder(dtype: PackedWireDtype): string {
+  switch (dtype) {
+    case 'uint8':
+      // Word j holds elements 4j..4j+3, byte k = element 4j+k (little-endian).
+      return `
+      fn decodeVec4(j : i32) -> vec4<f32> {
+        let word = vec4<u32>(bitcast<u32>(packed[j]));
+        return vec4<f32>((word >> vec4<u32>(0u, 8u, 16u, 24u)) & vec4<u32>(0xffu));
+      }`;
+    case 'int8':
+      // Each byte moved to the top, then shifted back arithmetically: sign extension.
+      return `
+      fn decodeVec4(j : i32) -> vec4<f32> {
+        let word = vec4<u32>(bitcast<u32>(packed[j]));
+        return vec4<f32>(bitcast<vec4<i32>>(word << vec4<u32>(24u, 16u, 8u, 0u)) >> vec4<u32>(24u));
+      }`;
+    case 'float16':
+      // Words 2j and 2j+1 hold elements 4j..4j+3, two halves each, low half first.
+      return `
+      fn decodeVec4(j : i32) -> vec4<f32> {
+        return vec4<f32>(unpack2x16float(bitcast<u32>(packed[2 * j])), unpack2x16float(bitcast<u32>(packed[2 * j + 1])));
+      }`;
+  }
+}
+
+/** Tunables of the vec4 program, chosen by measurement (scripts/compare-transfer-variants.ts). */
+export interface Vec4ProgramOptions {
+  /** Invocations per workgroup. */
+  readonly workgroupSize?: number;
+  /** vec4 outputs (4 elements each) per invocation: 4 = 16 pixels of uint8. */
+  readonly vec4PerInvocation?: number;
+}
+
+export const DEFAULT_VEC4_OPTIONS: Required<Vec4ProgramOptions> = { workgroupSize: 256, vec4PerInvocation: 4 };
+
+/**
+ * The fast decode program: the output is bound as `array<vec4<f32>>` (outputComponent 4), and
+ * each invocation decodes `vec4PerInvocation` groups of 4 elements (for uint8, 4 words = 16
+ * pixels) and writes each with one 16-byte store; the normalization runs on vec4s with the
+ * same per-element f32 subtraction and division as the scalar program, so both give the same
+ * bits. Its output covers the first 4 * floor(size / 4) elements; `uniforms.size` counts
+ * vec4s (tfjs divides the size by outputComponent, rounding down when it writes the int32
+ * uniform), so a size that is not a multiple of 16 needs no more than the bounds check. When
+ * the size is not a multiple of 4, the last 1-3 elements are left for the scalar program
+ * (NormalizePackedBytesProgram with firstWord), run on the same output.
+ */
+export class NormalizePackedVec4Program implements WebGPUProgram {
+  readonly variableNames = ['packed'];
+  readonly outputShape: number[];
+  readonly shaderKey: string;
+  readonly dispatchLayout: { x: number[] };
+  readonly dispatch: [number, number, number];
+  readonly workgroupSize: [number, number, number];
+  readonly outputComponent = 4;
+  // The words stay scalar i32: a vec4<i32> binding would read past the end of a words buffer
+  // whose length is not a multiple of 4 words.
+  readonly variableComponents = [1];
+  readonly size = true;
+  private readonly wire: PackedWireDtype;
+  private readonly normalization: Normalization;
+  private readonly perInvocation: number;
+
+  constructor(outputShape: number[], wire: PackedWireDtype, normalization: Normalization, options: Vec4ProgramOptions = {}) {
+    const { workgroupSize, vec4PerInvocation } = { ...DEFAULT_VEC4_OPTIONS, ...options };
+    this.outputShape = outputShape;
+    this.wire = wire;
+    this.normalization = { mean: normalization.mean, std: normalization.std };
+    this.perInvocation = vec4PerInvocation;
+    this.workgroupSize = [workgroupSize, 1, 1];
+    const vec4s = Math.floor(outputShape.reduce((a, b) => a * b, 1) / 4);
+    if (vec4s < 1) throw new RangeError('the vec4 program needs at least 4 elements');
+    const invocations = Math.ceil(vec4s / vec4PerInvocation);
+    this.dispatchLayout = webgpu_util.flatDispatchLayout([invocations]);
+    this.dispatch = webgpu_util.computeDispatch(this.dispatchLayout, [invocations], this.workgroupSize);
+    this.shaderKey = `normalizePackedVec4_${wire}_${normalization.mean}_${normalization.std}_${vec4PerInvocation}`;
+  }
+
+  /**
+   * The same user code as a complete WGSL module with the declarations tfjs would generate for
+   * it (output as vec4<f32>, words as i32, `main(globalIndex)`), for DirectDispatcher; one
+   * dimension of workgroups (dispatchLayout is flat). Its bound is the output's length in vec4s,
+   * arrayLength(&result) = floor(size / 4) for an output buffer of exactly 4 * size bytes
+   * (DirectDispatcher checks that), so no uniform is written and one pipeline serves every size.
+   */
+  direct(): DirectProgram {
+    const [size] = this.workgroupSize;
+    return {
+      key: `${this.shaderKey}_wg${size}`,
+      workgroups: this.dispatch[0] * this.dispatch[1] * this.dispatch[2],
+      code: () => `
+      @group(0) @binding(0) var<storage, read_write> result : array<vec4<f32>>;
+      @group(0) @binding(1) var<storage, read> packed : array<i32>;
+
+      fn setOutputAtIndex(flatIndex : i32, value : vec4<f32>) {
+        result[flatIndex] = value;
+      }
+      ${this.getUserCode('i32(arrayLength(&result))')}
+      @compute @workgroup_size(${size}, 1, 1)
+      fn _start(@builtin(global_invocation_id) globalId : vec3<u32>) {
+        main(i32(globalId.x));
+      }
+    `,
+    };
+  }
+
+  /** `vec4Count`: WGSL for the number of vec4 outputs (tfjs's `uniforms.size`, or the direct module's own bound). */
+  getUserCode(vec4Count = 'uniforms.size'): string {
+    const { mean, std } = this.normalization;
+    const value = isIdentity(this.normalization) ? 'decodeVec4(j)' : `(decodeVec4(j) - vec4<f32>(${f32Literal(mean)})) / vec4<f32>(${f32Literal(std)})`;
+    // Unrolled: invocation i writes vec4s i*G .. i*G+G-1, contiguous (64 bytes for G = 4).
+    const stores = Array.from(
+      { length: this.perInvocation },
+      (_, g) => `
+        {
+          let j = first + ${g};
+          if (j < vec4Count) {
+            setOutputAtIndex(j, ${value});
+          }
+        }`,
+    ).join('');
+    return `
+      ${vec4Decoder(this.wire)}
+
+      fn main(index : i32) {
+        let vec4Count = ${vec4Count};
+        let first = index * ${this.perInvocation};
+        ${stores}
       }
     `;
   }
