@@ -23,14 +23,15 @@ interface WebGpuBackendInternals {
 }
 
 /**
- * A compute shader that reads one storage buffer and writes one, and takes no uniforms: it
+ * A compute shader that reads one storage buffer (bound twice, read-only, for two views of it)
+ * and writes one, and takes no uniforms: it
  * bounds itself by the output buffer's length (arrayLength), which is exact because tfjs's
  * pool creates buffers of exactly the requested size (checked on every run).
  */
 export interface DirectProgram {
   /** Identifies the shader code (and its workgroup size): the pipeline cache key. */
   readonly key: string;
-  /** A complete WGSL module: binding 0 the output, 1 the input; entry point `_start` (built only on a pipeline cache miss). */
+  /** A complete WGSL module: binding 0 the output, 1 and 2 the input (two read-only views); entry point `_start` (built only on a pipeline cache miss). */
   code(): string;
   readonly workgroups: number;
 }
@@ -109,7 +110,7 @@ export class DirectDispatcher {
     if (!bound || bound.pipeline !== pipeline || bound.input !== inBuffer) {
       const group = backend.device.createBindGroup({
         layout,
-        entries: [outBuffer, inBuffer].map((buffer, binding) => ({ binding, resource: { buffer } })),
+        entries: [outBuffer, inBuffer, inBuffer].map((buffer, binding) => ({ binding, resource: { buffer } })),
       });
       bound = { pipeline, input: inBuffer, group };
       this.groups.set(outBuffer, bound);

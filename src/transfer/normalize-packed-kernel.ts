@@ -64,20 +64,24 @@ function unpackArgs(args: KernelArgs): { packed: tf.TensorInfo; attrs: Normalize
 /**
  * On the GPU, decoded with shifts or unpack2x16float and normalized in one pass: the vec4
  * program over the first 4 * floor(size / 4) elements, then (size not a multiple of 4) the
- * scalar program over the last word(s) into the same output; or the scalar program alone.
+ * scalar program over the last word(s) into the same output; or the scalar program alone
+ * (asked for, or fewer than 4 words).
  */
 function webgpuKernel(args: KernelArgs): tf.TensorInfo {
   const { packed, attrs, wire, count } = unpackArgs(args);
   const backend = args.backend as WebGPUBackend;
   const n: Normalization = { mean: attrs.mean, std: attrs.std };
-  if ((attrs.program ?? 'vec4') === 'scalar' || count < 4) {
+  // The vec4 program binds the words as vec4s too: a binding needs at least 16 bytes.
+  if ((attrs.program ?? 'vec4') === 'scalar' || count < 4 || packed.shape[0]! < 4) {
     return backend.runWebGPUProgram(new NormalizePackedBytesProgram(attrs.shape, wire, n), [packed], 'float32');
   }
   const program = new NormalizePackedVec4Program(attrs.shape, wire, n, attrs.vec4);
   const direct = (attrs.dispatch ?? 'direct') === 'direct' ? program.direct() : null;
   const dispatcher = DirectDispatcher.of(backend);
   const out =
-    direct && dispatcher.canRun(direct.workgroups) ? dispatcher.run(direct, packed, attrs.shape) : backend.runWebGPUProgram(program, [packed], 'float32');
+    direct && dispatcher.canRun(direct.workgroups)
+      ? dispatcher.run(direct, packed, attrs.shape)
+      : backend.runWebGPUProgram(program, [packed, packed], 'float32');
   const body = count - (count % 4);
   if (body < count) {
     const tail = new NormalizePackedBytesProgram(attrs.shape, wire, n, body / PER_WORD[wire]);

@@ -99,28 +99,33 @@ export class NormalizePackedBytesProgram implements WebGPUProgram {
   }
 }
 
-/** WGSL function `decodeVec4(j : i32) -> vec4<f32>`: output elements 4j..4j+3, decoded from the packed words. */
+/** Packed words behind one vec4 of output: 1 for uint8 and int8 (4 bytes), 2 for float16 (4 halves). */
+const WORDS_PER_VEC4: Readonly<Record<PackedWireDtype, number>> = { uint8: 1, int8: 1, float16: 2 };
+
+/**
+ * WGSL function `decodeVec4(w : vec2<u32>) -> vec4<f32>`: 4 output elements from the words
+ * holding them (w.x alone for uint8 and int8, w.x and w.y for float16), decoded as the scalar
+ * program does, one lane per element.
+ */
 function vec4Decoder(dtype: PackedWireDtype): string {
   switch (dtype) {
     case 'uint8':
-      // Word j holds elements 4j..4j+3, byte k = element 4j+k (little-endian).
+      // Byte k of the word is element k (little-endian).
       return `
-      fn decodeVec4(j : i32) -> vec4<f32> {
-        let word = vec4<u32>(bitcast<u32>(packed[j]));
-        return vec4<f32>((word >> vec4<u32>(0u, 8u, 16u, 24u)) & vec4<u32>(0xffu));
+      fn decodeVec4(w : vec2<u32>) -> vec4<f32> {
+        return vec4<f32>((vec4<u32>(w.x) >> vec4<u32>(0u, 8u, 16u, 24u)) & vec4<u32>(0xffu));
       }`;
     case 'int8':
       // Each byte moved to the top, then shifted back arithmetically: sign extension.
       return `
-      fn decodeVec4(j : i32) -> vec4<f32> {
-        let word = vec4<u32>(bitcast<u32>(packed[j]));
-        return vec4<f32>(bitcast<vec4<i32>>(word << vec4<u32>(24u, 16u, 8u, 0u)) >> vec4<u32>(24u));
+      fn decodeVec4(w : vec2<u32>) -> vec4<f32> {
+        return vec4<f32>(bitcast<vec4<i32>>(vec4<u32>(w.x) << vec4<u32>(24u, 16u, 8u, 0u)) >> vec4<u32>(24u));
       }`;
     case 'float16':
-      // Words 2j and 2j+1 hold elements 4j..4j+3, two halves each, low half first.
+      // Two halves per word, low half first.
       return `
-      fn decodeVec4(j : i32) -> vec4<f32> {
-        return vec4<f32>(unpack2x16float(bitcast<u32>(packed[2 * j])), unpack2x16float(bitcast<u32>(packed[2 * j + 1])));
+      fn decodeVec4(w : vec2<u32>) -> vec4<f32> {
+        return vec4<f32>(unpack2x16float(w.x), unpack2x16float(w.y));
       }`;
   }
 }
@@ -147,16 +152,17 @@ export const DEFAULT_VEC4_OPTIONS: Required<Vec4ProgramOptions> = { workgroupSiz
  * (NormalizePackedBytesProgram with firstWord), run on the same output.
  */
 export class NormalizePackedVec4Program implements WebGPUProgram {
-  readonly variableNames = ['packed'];
   readonly outputShape: number[];
   readonly shaderKey: string;
   readonly dispatchLayout: { x: number[] };
   readonly dispatch: [number, number, number];
   readonly workgroupSize: [number, number, number];
   readonly outputComponent = 4;
-  // The words stay scalar i32: a vec4<i32> binding would read past the end of a words buffer
-  // whose length is not a multiple of 4 words.
-  readonly variableComponents = [1];
+  // The words tensor is bound twice, read-only: as i32 (`packed`) and as vec4<i32>
+  // (`packed4`, 16-byte loads). A vec4 view ends at the last whole 16 bytes, so the last
+  // invocation(s) read `packed` one word at a time.
+  readonly variableNames = ['packed', 'packed4'];
+  readonly variableComponents = [1, 4];
   readonly size = true;
   private readonly wire: PackedWireDtype;
   private readonly normalization: Normalization;
@@ -192,6 +198,7 @@ export class NormalizePackedVec4Program implements WebGPUProgram {
       code: () => `
       @group(0) @binding(0) var<storage, read_write> result : array<vec4<f32>>;
       @group(0) @binding(1) var<storage, read> packed : array<i32>;
+      @group(0) @binding(2) var<storage, read> packed4 : array<vec4<i32>>;
 
       fn setOutputAtIndex(flatIndex : i32, value : vec4<f32>) {
         result[flatIndex] = value;
@@ -208,25 +215,40 @@ export class NormalizePackedVec4Program implements WebGPUProgram {
   /** `vec4Count`: WGSL for the number of vec4 outputs (tfjs's `uniforms.size`, or the direct module's own bound). */
   getUserCode(vec4Count = 'uniforms.size'): string {
     const { mean, std } = this.normalization;
-    const value = isIdentity(this.normalization) ? 'decodeVec4(j)' : `(decodeVec4(j) - vec4<f32>(${f32Literal(mean)})) / vec4<f32>(${f32Literal(std)})`;
-    // Unrolled: invocation i writes vec4s i*G .. i*G+G-1, contiguous (64 bytes for G = 4).
-    const stores = Array.from(
-      { length: this.perInvocation },
-      (_, g) => `
-        {
-          let j = first + ${g};
-          if (j < vec4Count) {
-            setOutputAtIndex(j, ${value});
-          }
-        }`,
-    ).join('');
+    const G = this.perInvocation;
+    const perVec4 = WORDS_PER_VEC4[this.wire];
+    const normalize = (decoded: string): string =>
+      isIdentity(this.normalization) ? decoded : `(${decoded} - vec4<f32>(${f32Literal(mean)})) / vec4<f32>(${f32Literal(std)})`;
+    // The words of output vec4 g of an invocation, from its vec4 loads q0, q1, ...
+    const wordOf = (k: number): string => `q${Math.floor(k / 4)}[${k % 4}]`;
+    const wordsOf = (g: number): string => `vec2<u32>(${wordOf(g * perVec4)}, ${perVec4 === 2 ? wordOf(g * perVec4 + 1) : '0u'})`;
+    const loads = (G * perVec4) / 4; // vec4 loads per invocation (a whole number when vec4 loads are used)
+    const fast = Number.isInteger(loads)
+      ? `
+        if (first + ${G} <= vec4Count && (index + 1) * ${loads} <= i32(arrayLength(&packed4))) {
+          ${Array.from({ length: loads }, (_, l) => `let q${l} = bitcast<vec4<u32>>(packed4[index * ${loads} + ${l}]);`).join('\n          ')}
+          ${Array.from({ length: G }, (_, g) => `setOutputAtIndex(first + ${g}, ${normalize(`decodeVec4(${wordsOf(g)})`)});`).join('\n          ')}
+          return;
+        }`
+      : '';
+    // Invocation i writes vec4s i*G .. i*G+G-1, contiguous (64 bytes for G = 4).
     return `
       ${vec4Decoder(this.wire)}
 
+      fn wordsAt(j : i32) -> vec2<u32> {
+        ${perVec4 === 2 ? 'return vec2<u32>(bitcast<u32>(packed[2 * j]), bitcast<u32>(packed[2 * j + 1]));' : 'return vec2<u32>(bitcast<u32>(packed[j]), 0u);'}
+      }
+
       fn main(index : i32) {
         let vec4Count = ${vec4Count};
-        let first = index * ${this.perInvocation};
-        ${stores}
+        let first = index * ${G};
+        ${fast}
+        for (var g = 0; g < ${G}; g++) {
+          let j = first + g;
+          if (j < vec4Count) {
+            setOutputAtIndex(j, ${normalize('decodeVec4(wordsAt(j))')});
+          }
+        }
       }
     `;
   }
