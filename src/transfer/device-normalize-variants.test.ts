@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import '@tensorflow/tfjs-backend-wasm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countTransfers } from '../backend/transfer-counter.js';
 import type { BackendContext } from '../backend/types.js';
 import { writeBufferByteCount } from '../backend/webgpu-transfer-counter.js';
@@ -174,6 +175,28 @@ describe('cpu-normalize: lookup table and harness-owned output buffers', () => {
       expect(await readAndDispose(outs[i]!), `batch ${i}`).toEqual(normalizeOnHost(batches[i]!.images, ARTICLE_NORMALIZATION));
     }
     expect(await readAndDispose(later)).toEqual(normalizeOnHost(batches[6]!.images, ARTICLE_NORMALIZATION));
+  });
+});
+
+describe.each(['cpu', 'wasm'] as const)('cpu-normalize on the %s backend', (name) => {
+  let previous: string | undefined;
+  beforeAll(async () => {
+    previous = tf.getBackend() as string | undefined;
+    expect(await tf.setBackend(name)).toBe(true);
+  });
+  afterAll(async () => {
+    if (previous) await tf.setBackend(previous);
+  });
+
+  it('earlier outputs keep their values while later batches are prepared (the cpu backend keeps the host array)', async () => {
+    const host: BackendContext = { ...context, name, adapter: null, upload: () => {}, sync: async () => {} };
+    for (const options of [{}, { prepare: 'arithmetic' }] as const) {
+      const strategy = cpuNormalize(host, ARTICLE_NORMALIZATION, options);
+      const batches = [0, 1].map((k) => ({ images: everyByte(105).map((x) => (x + 100 * k) % 256), shape: [1, 5, 7, 3] as const }));
+      const outs = batches.map((b) => strategy.toDevice(b));
+      for (const [i, out] of outs.entries())
+        expect(await readAndDispose(out), `batch ${i}`).toEqual(normalizeOnHost(batches[i]!.images, ARTICLE_NORMALIZATION));
+    }
   });
 });
 
