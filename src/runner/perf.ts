@@ -10,7 +10,9 @@ import { compareWithBaseline, type Comparison, type CompareOptions } from '../re
 import { poolRatioMetric } from '../results/metrics.js';
 import type { RunRecord } from '../results/schema.js';
 import { defaultRecordPath, writeJsonAtomic } from '../results/storage.js';
-import { PACKAGE_DATASET, type DataSources, type RunConfig } from '../run-config.js';
+import { loadCoco } from '../data/coco/reader.js';
+import { loadKinetics } from '../data/kinetics/reader.js';
+import { FIXTURE_DATASETS, PACKAGE_DATASET, resolvedData, type DataSources, type RunConfig } from '../run-config.js';
 import { runScenarios } from './run-scenarios.js';
 import { listScenarios, selectScenarios, type ScenarioFile } from './scenarios.js';
 
@@ -28,14 +30,42 @@ export function scenarioFiles(wanted: readonly string[]): ScenarioFile[] {
   }
 }
 
-/** Reads each data source once before any device starts, and says what it holds, by data set. */
-export async function describeDatasets(data: DataSources): Promise<Record<string, string>> {
-  if (!data.mnistDir) return { mnist: PACKAGE_DATASET };
+/** The data sets a scenario reads: the image and video scenarios their own, every other MNIST. */
+export function datasetsOf(scenario: ScenarioFile): ReadonlyArray<'mnist' | 'coco' | 'kinetics'> {
+  return scenario.id === 'coco' || scenario.id === 'kinetics' ? [scenario.id] : ['mnist'];
+}
+
+/** Runs a data reader; what it rejects is the user's input to fix (exit 2), named by the reader. */
+async function readData<T>(read: () => Promise<T>): Promise<T> {
   try {
-    return { mnist: `MNIST idx files, train split (${(await loadMnistDir(data.mnistDir)).count} images)` };
+    return await read();
   } catch (error) {
     throw new RunInputError((error as Error).message);
   }
+}
+
+/**
+ * Reads each data source the selected scenarios need once, before any device starts, so bad
+ * data exits 2 at once; says what each holds, by data set (stored in the run record).
+ */
+export async function describeDatasets(data: DataSources, files: readonly ScenarioFile[]): Promise<Record<string, string>> {
+  const needed = new Set(files.flatMap(datasetsOf));
+  const sources = resolvedData(data);
+  const out: Record<string, string> = {};
+  if (needed.has('mnist')) {
+    out.mnist = data.mnistDir ? `MNIST idx files, train split (${(await readData(() => loadMnistDir(data.mnistDir!))).count} images)` : PACKAGE_DATASET;
+  }
+  if (needed.has('coco')) {
+    const coco = await readData(() => loadCoco({ ...sources.coco, verify: 'header' }));
+    const s = coco.summary;
+    out.coco = data.coco ? `COCO ${s.annotationsFile} (${s.images} images, ${s.annotations} annotations, ${s.categories} categories)` : FIXTURE_DATASETS.coco;
+  }
+  if (needed.has('kinetics')) {
+    const kinetics = await readData(() => loadKinetics({ root: sources.kineticsRoot, size: { height: 8, width: 8 } }));
+    const s = kinetics.summary;
+    out.kinetics = data.kineticsRoot ? `Kinetics ${s.splitFolder} (${s.videos} videos, ${s.classes.length} classes, ${s.clips} clips of 32 frames)` : FIXTURE_DATASETS.kinetics;
+  }
+  return out;
 }
 
 /** A backend asked for by name that cannot be installed-or-found is bad usage, found before anything starts. */

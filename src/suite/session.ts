@@ -4,9 +4,11 @@ import type { BackendContext } from '../backend/types.js';
 import type { ImageDataset } from '../data/dataset.js';
 import { loadMnistDir } from '../data/mnist-dir.js';
 import { loadMnistPackage } from '../data/mnist-package.js';
-import type { RunConfig } from '../run-config.js';
+import { loadCoco, type CocoDataset } from '../data/coco/reader.js';
+import { loadKinetics, type KineticsDataset } from '../data/kinetics/reader.js';
+import { resolvedData, type RunConfig } from '../run-config.js';
 import type { RunProfile } from '../results/schema.js';
-import { SIZES, type ScaleSizes } from './sizes.js';
+import { MEDIA_SIZES, SIZES, type MediaSizes, type ScaleSizes } from './sizes.js';
 import { describeHardwareProfile } from './hardware-profile.js';
 
 /** The started backend of this run and the hardware profile measured once, at its start. */
@@ -21,6 +23,8 @@ const SESSION = Symbol.for('gpu-transfer-perf.session');
 interface Session {
   backend?: Promise<RunBackend>;
   mnist?: Promise<ImageDataset>;
+  coco?: Promise<CocoDataset>;
+  kinetics?: Promise<KineticsDataset>;
 }
 function session(): Session {
   const g = globalThis as { [SESSION]?: Session };
@@ -31,6 +35,11 @@ function session(): Session {
 /** The run configuration the command line provided (vitest's provide/inject channel). */
 export function useConfig(): RunConfig {
   return inject('runConfig');
+}
+
+/** The image and video sizes of this run's scale. */
+export function useMediaSizes(): MediaSizes {
+  return MEDIA_SIZES[useConfig().scale];
 }
 
 /** The sample sizes of this run's scale. */
@@ -60,4 +69,19 @@ export function useMnist(): Promise<ImageDataset> {
   const dir = useConfig().data.mnistDir;
   s.mnist ??= dir ? loadMnistDir(dir) : Promise.resolve(loadMnistPackage());
   return s.mnist;
+}
+
+/** The COCO data of this run (--coco-root/--coco-ann, else the committed fixture), read once. */
+export function useCoco(): Promise<CocoDataset> {
+  const s = session();
+  s.coco ??= loadCoco(resolvedData(useConfig().data).coco);
+  return s.coco;
+}
+
+/** The Kinetics clips of this run (--kinetics-root, else the committed fixture), at this scale's frame size, read once. */
+export function useKinetics(): Promise<KineticsDataset> {
+  const s = session();
+  const { height, width, frames } = useMediaSizes().kinetics;
+  s.kinetics ??= loadKinetics({ root: resolvedData(useConfig().data).kineticsRoot, framesPerClip: frames, size: { height, width } });
+  return s.kinetics;
 }

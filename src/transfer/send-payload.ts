@@ -69,7 +69,7 @@ export function sendFloat32(context: BackendContext, values: Float32Array, shape
 }
 
 /** The payload's bytes as whole 32-bit words for writeBuffer: a view of all whole words, then the last partial word padded with zeros. */
-function wordParts(values: PackedPayload['values']): ArrayBufferView[] {
+export function wordParts(values: PackedPayload['values']): ArrayBufferView[] {
   const bytes = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
   const whole = bytes.byteLength - (bytes.byteLength % 4);
   const parts: ArrayBufferView[] = whole > 0 ? [bytes.subarray(0, whole)] : [];

@@ -1,0 +1,109 @@
+import * as tf from '@tensorflow/tfjs';
+import type { BackendContext } from '../backend/types.js';
+import { CROP_MIRROR_NORMALIZE, hasFusedCropMirrorNormalize } from './crop-mirror-normalize-kernel.js';
+import { resolveCropMirrorNormalize, type CropMirrorNormalizeSpec } from './crop-mirror-normalize.js';
+import { DeviceUploadBuffers } from './device-upload.js';
+import { normalizationTable } from './normalization.js';
+import { packBytes } from './packed-bytes.js';
+import { sendFloat32, sendPacked, wordParts } from './send-payload.js';
+import type { StrategyId } from './strategies.js';
+import { WIRE_BYTES } from './wire-dtypes.js';
+
+/**
+ * A transfer strategy cut into its three stages, so each can be timed on its own (synced after
+ * each) and the whole composed without syncs in between:
+ * host preparation (no device) -> upload (host payload to a resident device tensor) ->
+ * device compute (resident tensor to the model input).
+ */
+export interface StagedTransfer {
+  readonly id: StrategyId;
+  /** Bytes that cross to the device per pixel value. */
+  readonly wireBytesPerElement: number;
+  /** Host work before anything reaches the device (normalize and re-layout, or nothing). */
+  prepare(pixels: Uint8Array): Float32Array | Uint8Array;
+  /** Moves the host payload into device memory; the tensor is resident once the device syncs. */
+  upload(payload: Float32Array | Uint8Array, shape: readonly number[]): tf.Tensor;
+  /** Turns the resident tensor into the model input; returns `resident` itself when there is nothing to do. */
+  compute(resident: tf.Tensor, shape: readonly number[]): tf.Tensor;
+}
+
+/** All three stages, unsynced in between: what a real input pipeline does. The caller syncs and disposes. */
+export function stagedToDevice(t: StagedTransfer, pixels: Uint8Array, shape: readonly number[]): tf.Tensor {
+  const resident = t.upload(t.prepare(pixels), shape);
+  const out = t.compute(resident, shape);
+  if (out !== resident) resident.dispose();
+  return out;
+}
+
+/** Per-channel normalization on the 0..255 scale (ImageNet's, or one entry for grey). */
+export interface ChannelNormalization {
+  readonly mean: readonly number[];
+  readonly std: readonly number[];
+}
+
+/**
+ * Normalizes channels-last uint8 pixels with one 256-entry float32 table per channel (each
+ * entry (x - mean) / std computed in float64 and rounded once, so it equals the arithmetic).
+ */
+export function normalizeChannelsOnHost(pixels: Uint8Array, n: ChannelNormalization, into: Float32Array = new Float32Array(pixels.length)): Float32Array {
+  const channels = n.mean.length;
+  if (n.std.length !== channels) throw new RangeError(`mean has ${channels} channels, std ${n.std.length}`);
+  if (into.length !== pixels.length) throw new RangeError(`into has ${into.length} elements, pixels ${pixels.length}`);
+  const tables = n.mean.map((mean, c) => normalizationTable({ mean, std: n.std[c]! }));
+  for (let i = 0, c = 0; i < pixels.length; i++, c = c + 1 === channels ? 0 : c + 1) into[i] = tables[c]![pixels[i]!]!;
+  return into;
+}
+
+/** Uploads bytes as packed 32-bit words (1 byte per value, padded to a whole word): an int32 tensor of ceil(n/4) words. */
+export function uploadPackedBytes(context: BackendContext, bytes: Uint8Array): tf.Tensor {
+  const words = Math.ceil(bytes.byteLength / 4);
+  if (context.name === 'webgpu' && words > 0) return DeviceUploadBuffers.current().upload(wordParts(bytes), [words], 'int32', 'at-least');
+  const tensor = tf.tensor1d(packBytes(bytes).words, 'int32');
+  context.upload(tensor);
+  return tensor;
+}
+
+/**
+ * cpu-normalize for images [N,H,W,C] and clips [N,T,H,W,C]: per-channel normalize on the host,
+ * send float32 (4 bytes per value). Channels stay last: tfjs's convolutions take NHWC / NDHWC.
+ */
+export function hostChannelNormalize(context: BackendContext, n: ChannelNormalization): StagedTransfer {
+  let reused = new Float32Array(0);
+  return {
+    id: 'cpu-normalize',
+    wireBytesPerElement: WIRE_BYTES.float32,
+    prepare(pixels) {
+      // webgpu and wasm copy the values before upload returns, so one array serves every batch.
+      if (context.name !== 'webgpu' && context.name !== 'wasm') return normalizeChannelsOnHost(pixels, n);
+      if (reused.length !== pixels.length) reused = new Float32Array(pixels.length);
+      return normalizeChannelsOnHost(pixels, n, reused);
+    },
+    upload: (payload, shape) => sendFloat32(context, payload as Float32Array, [...shape]),
+    compute: (resident) => resident,
+  };
+}
+
+/**
+ * device-normalize for images and clips: send the raw bytes (1 byte per value) and normalize on
+ * the device with the fused crop-mirror-normalize kernel (one pass; no crop, no mirror, layout
+ * kept channels-last), or its composed equivalent where a backend has no fused kernel.
+ */
+export function deviceChannelNormalize(context: BackendContext, n: ChannelNormalization): StagedTransfer {
+  const spec = (shape: readonly number[]): CropMirrorNormalizeSpec => ({ inputShape: shape, mean: n.mean, std: n.std, layout: 'HWC' });
+  return {
+    id: 'device-normalize',
+    wireBytesPerElement: WIRE_BYTES.uint8,
+    prepare: (pixels) => pixels,
+    upload: (payload) => uploadPackedBytes(context, payload as Uint8Array),
+    compute(resident, shape) {
+      if (!hasFusedCropMirrorNormalize()) throw new Error(`backend ${tf.getBackend()} has no ${CROP_MIRROR_NORMALIZE} kernel`);
+      resolveCropMirrorNormalize(spec(shape)); // validates the shape before dispatch
+      return tf.engine().runKernel(CROP_MIRROR_NORMALIZE, { pixels: resident }, spec(shape) as unknown as tf.NamedAttrMap) as tf.Tensor;
+    },
+  };
+}
+
+/** Segmentation masks (uint8 class indices) travel as bytes in both strategies: decoded on the device to int32 class indices. */
+export function sendMasks(masks: Uint8Array, shape: readonly number[]): tf.Tensor {
+  return tf.tidy(() => sendPacked({ dtype: 'uint8', values: masks, shape }).toInt());
+}
