@@ -1,0 +1,69 @@
+// `npm run doctor` as a user runs it: a child process of the real CLI (the doctor starts its own
+// backend, which must not disturb the one this test process shares with the perf specs).
+import { execFile } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readDoctorReport } from '../doctor/files.js';
+import type { DoctorReport } from '../doctor/schema.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const TSX = join(ROOT, 'node_modules/.bin/tsx');
+const MAIN = join(ROOT, 'src/cli/main.ts');
+
+async function doctor(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(TSX, [MAIN, 'doctor', ...args], { cwd: ROOT, timeout: 90_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout: string; stderr: string };
+    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+let dir: string;
+let first: { code: number; stdout: string };
+let report: DoctorReport;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'gtp-doctor-'));
+  first = await doctor(['--quick', '--json', join(dir, 'doctor.json')]);
+  report = await readDoctorReport(join(dir, 'doctor.json'));
+}, 120_000);
+
+describe('npm run doctor', () => {
+  it('passes every setup check here, measures every figure, and exits as its report says', () => {
+    const setupFailures = report.checks.filter((c) => c.status === 'fail' && !c.id.startsWith('figure.'));
+    expect(setupFailures).toEqual([]);
+    expect(first.code).toBe(report.exitCode);
+    expect(report.figures.map((f) => f.id)).toEqual(
+      expect.arrayContaining(['upload.64kib', 'upload.64mib', 'readback.1mib', 'normalize.fraction-of-copy', 'speedup.mnist-batch']),
+    );
+    // Each figure is judged (or shown) on its own line, and the run ends with a summary line.
+    for (const f of report.figures) expect(report.checks.some((c) => c.id === `figure.${f.id}`)).toBe(true);
+    expect(first.stdout).toMatch(/doctor on \S+: \d+ failed, \d+ warnings, \d+ ok in [\d.]+ s/);
+  });
+
+  it('judges the CI profile against its committed envelope', () => {
+    if (report.profile?.id !== 'webgpu-lavapipe-x64') return;
+    expect(report.envelope).toEqual({ path: join('baselines', 'webgpu-lavapipe-x64.doctor.json'), found: true });
+    expect(first.stdout).toMatch(/within the range of webgpu-lavapipe-x64|below the range of webgpu-lavapipe-x64|above the range of webgpu-lavapipe-x64/);
+  });
+
+  it('reports a software adapter as a warning, and as a failure (exit 1) with --expect-gpu', async () => {
+    if (report.profile?.isSoftware !== true) return;
+    expect(report.checks.find((c) => c.id === 'webgpu.software')?.status).toBe('warn');
+    const strict = await doctor(['--quick', '--expect-gpu']);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toMatch(/\[FAIL\] SOFTWARE adapter.*--expect-gpu/);
+    expect(strict.stdout).toMatch(/Failed:\n {2}webgpu.software: /);
+  }, 120_000);
+
+  it('refuses a --json that cannot be written, before measuring anything (exit 2)', async () => {
+    const result = await doctor(['--json', dir]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--json .* is a directory; name a file/);
+    expect(result.stdout).not.toMatch(/measuring/);
+  });
+});

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { checkCudaLibraries, checkExpectGpu, checkNode, checkPackages, checkTensorflowBackend, checkWebGpuAdapter, type WebGpuFacts } from './checks.js';
+
+const MiB = 1024 * 1024;
+const LAVAPIPE: WebGpuFacts = {
+  vendor: 'mesa',
+  architecture: 'software',
+  device: 'llvmpipe-llvm-15-0-6-256-bits-',
+  description: 'llvmpipe: Mesa 25.0.7-2~bpo12+1 (LLVM 15.0.6) 0.0.1',
+  isSoftware: true,
+  isFallbackAdapter: true,
+  features: ['shader-f16', 'timestamp-query'],
+  maxBufferSize: 4096 * MiB,
+  maxStorageBufferBindingSize: 128 * MiB,
+};
+const H200: WebGpuFacts = {
+  ...LAVAPIPE,
+  vendor: 'nvidia',
+  architecture: 'hopper',
+  device: 'NVIDIA H200',
+  description: 'NVIDIA 570.86',
+  isSoftware: false,
+  isFallbackAdapter: false,
+  features: [],
+};
+const byId = (checks: ReturnType<typeof checkWebGpuAdapter>, id: string) => checks.find((c) => c.id === id)!;
+
+describe('setup checks', () => {
+  it('Node: 20 and later pass, older fails', () => {
+    expect(checkNode('v20.20.2').status).toBe('ok');
+    expect(checkNode('v22.1.0').status).toBe('ok');
+    expect(checkNode('v18.19.0')).toMatchObject({ status: 'fail', reason: expect.stringMatching(/needs >= 20/) });
+  });
+
+  it('packages: missing fails, a version other than the pin warns; vitest and tsx count, typescript does not', () => {
+    const manifest = {
+      dependencies: { webgpu: '0.6.2', '@tensorflow/tfjs': '4.22.0' },
+      devDependencies: { vitest: '4.1.12', tsx: '4.23.15', vite: '8.3.8', typescript: '5.9.3' },
+    };
+    const all = (name: string) => ({ webgpu: '0.6.2', '@tensorflow/tfjs': '4.22.0', vitest: '4.1.12', tsx: '4.23.15', vite: '8.3.8' })[name] ?? null;
+    expect(checkPackages(manifest, all)).toMatchObject({ status: 'ok', reason: expect.stringMatching(/^5 runtime packages/) });
+    expect(checkPackages(manifest, (n) => (n === 'tsx' ? null : all(n)))).toMatchObject({ status: 'fail', reason: expect.stringMatching(/missing: tsx/) });
+    expect(checkPackages(manifest, (n) => (n === 'webgpu' ? '0.6.3' : all(n)))).toMatchObject({
+      status: 'warn',
+      reason: expect.stringMatching(/webgpu 0.6.3 \(pinned 0.6.2\)/),
+    });
+  });
+
+  it('a software adapter warns, and fails under --expect-gpu, saying what to do', () => {
+    const plain = checkWebGpuAdapter(LAVAPIPE, false);
+    expect(byId(plain, 'webgpu.software')).toMatchObject({ status: 'warn', reason: expect.stringMatching(/SOFTWARE adapter.*vulkaninfo/) });
+    expect(byId(plain, 'webgpu.adapter').reason).toMatch(/driver .*Mesa 25.0.7/);
+    expect(byId(checkWebGpuAdapter(LAVAPIPE, true), 'webgpu.software')).toMatchObject({ status: 'fail', reason: expect.stringMatching(/--expect-gpu/) });
+    expect(byId(checkWebGpuAdapter(H200, true), 'webgpu.software').status).toBe('ok');
+  });
+
+  it('features and limits: missing timestamp-query warns; limits below the WebGPU defaults warn', () => {
+    const gpu = checkWebGpuAdapter(H200, false);
+    expect(byId(gpu, 'webgpu.timestamp-query').status).toBe('warn');
+    expect(byId(gpu, 'webgpu.shader-f16').reason).toMatch(/not offered/);
+    expect(byId(gpu, 'webgpu.limits')).toMatchObject({
+      status: 'ok',
+      reason: expect.stringMatching(/maxBufferSize 4,096 MiB, maxStorageBufferBindingSize 128 MiB/),
+    });
+    expect(byId(checkWebGpuAdapter({ ...H200, maxStorageBufferBindingSize: 64 * MiB }, false), 'webgpu.limits').status).toBe('warn');
+  });
+
+  it('tfjs-node-gpu: not installed is information; a CPU fallback warns, fails under --expect-gpu', () => {
+    expect(checkTensorflowBackend(false, null, true).status).toBe('info');
+    expect(checkTensorflowBackend(true, null, false).reason).toMatch(/--backend tensorflow/);
+    expect(checkTensorflowBackend(true, true, true).status).toBe('ok');
+    expect(checkTensorflowBackend(true, false, false).status).toBe('warn');
+    expect(checkTensorflowBackend(true, false, true).status).toBe('fail');
+  });
+
+  it('CUDA libraries matter only when tfjs-node-gpu is installed', () => {
+    const missing = [
+      { name: 'libcudart.so.11.0', path: null, via: null },
+      { name: 'libcudnn.so.8', path: '/usr/lib/libcudnn.so.8', via: 'ldconfig' as const },
+    ];
+    expect(checkCudaLibraries(missing, null, false, false)).toMatchObject({
+      status: 'info',
+      reason: expect.stringMatching(/libcudart.so.11.0 not found.*found libcudnn.so.8 at/),
+    });
+    expect(checkCudaLibraries(missing, null, true, false).status).toBe('warn');
+    expect(checkCudaLibraries(missing, 'ldconfig could not be run (ENOENT)', true, true)).toMatchObject({
+      status: 'fail',
+      reason: expect.stringMatching(/ENOENT/),
+    });
+    expect(checkCudaLibraries([{ ...missing[1]!, name: 'libcudart.so.11.0' }, missing[1]!], null, true, true).status).toBe('ok');
+  });
+
+  it('--expect-gpu fails on a backend without a GPU', () => {
+    expect(checkExpectGpu('wasm', true)?.status).toBe('fail');
+    expect(checkExpectGpu('webgpu', true)).toBeNull();
+    expect(checkExpectGpu('cpu', false)).toBeNull();
+  });
+});

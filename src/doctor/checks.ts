@@ -1,0 +1,202 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LibraryLocation } from './cuda.js';
+import type { Check } from './schema.js';
+
+/** The WebGPU adapter and device as Dawn reports them (GPUAdapterInfo getters, device limits). */
+export interface WebGpuFacts {
+  readonly vendor: string;
+  readonly architecture: string;
+  readonly device: string;
+  /** Dawn puts the driver's own name and version here, e.g. 'llvmpipe: Mesa 25.0.7 (LLVM 15.0.6)'. */
+  readonly description: string;
+  readonly isSoftware: boolean;
+  /** GPUAdapterInfo.isFallbackAdapter, where Dawn reports it. */
+  readonly isFallbackAdapter: boolean | null;
+  readonly features: readonly string[];
+  readonly maxBufferSize: number;
+  readonly maxStorageBufferBindingSize: number;
+}
+
+const MiB = 1024 * 1024;
+// WebGPU's default limits (W3C WebGPU, "Limits"): what every adapter must offer at least.
+const DEFAULT_MAX_BUFFER_SIZE = 256 * MiB;
+const DEFAULT_MAX_STORAGE_BINDING = 128 * MiB;
+
+/** Node must be >= 20 (package.json engines; vitest 4 and the `webgpu` addon need it). */
+export function checkNode(version: string): Check {
+  const major = Number(version.replace(/^v/, '').split('.')[0]);
+  return major >= 20
+    ? { id: 'node', status: 'ok', reason: `Node ${version} (needs >= 20)` }
+    : { id: 'node', status: 'fail', reason: `Node ${version} is too old: needs >= 20 (package.json engines)` };
+}
+
+/** Packages the harness imports at run time: its dependencies, plus vitest and tsx, which run the suite. */
+export const RUNTIME_TOOLS = ['vitest', 'vite', 'tsx'] as const;
+
+/** A package.json's name -> pinned version maps. */
+interface Manifest {
+  readonly dependencies?: Record<string, string>;
+  readonly devDependencies?: Record<string, string>;
+}
+
+/** The installed version of `name` under `root`, or null when it is not installed. */
+export function installedVersion(root: string, name: string): string | null {
+  const path = join(root, 'node_modules', name, 'package.json');
+  if (!existsSync(path)) return null;
+  return (JSON.parse(readFileSync(path, 'utf8')) as { version?: string }).version ?? null;
+}
+
+/** Every runtime package is installed, at the version package.json pins. */
+export function checkPackages(manifest: Manifest, versionOf: (name: string) => string | null): Check {
+  const wanted: Record<string, string> = { ...manifest.dependencies };
+  for (const tool of RUNTIME_TOOLS) {
+    const pin = manifest.devDependencies?.[tool];
+    if (pin) wanted[tool] = pin;
+  }
+  const missing: string[] = [];
+  const differ: string[] = [];
+  for (const [name, pin] of Object.entries(wanted)) {
+    const got = versionOf(name);
+    if (got === null) missing.push(name);
+    else if (/^\d+\.\d+\.\d+/.test(pin) && got !== pin) differ.push(`${name} ${got} (pinned ${pin})`);
+  }
+  const count = Object.keys(wanted).length;
+  if (missing.length > 0) {
+    return {
+      id: 'packages',
+      status: 'fail',
+      reason: `${missing.length} of ${count} runtime packages missing: ${missing.join(', ')}; run npm ci (or unpack the kit again)`,
+    };
+  }
+  if (differ.length > 0) {
+    return { id: 'packages', status: 'warn', reason: `installed versions differ from package.json: ${differ.join(', ')}; npm ci installs the pinned ones` };
+  }
+  const key = ['@tensorflow/tfjs', 'webgpu', 'vitest'].map((n) => `${n.replace('@tensorflow/', '')} ${versionOf(n)}`).join(', ');
+  return { id: 'packages', status: 'ok', reason: `${count} runtime packages present at their pinned versions (${key}, ...)` };
+}
+
+// tfjs-backend-wasm's own SIMD probe (from GoogleChromeLabs/wasm-feature-detect), verbatim.
+const WASM_SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 10, 9, 1, 7, 0, 65, 0, 253, 15, 26, 11]);
+
+/** The wasm backend loads its .wasm binary from the package folder (no network); SIMD picks the faster one. */
+export function checkWasmBackend(root: string, started: boolean): Check {
+  const dist = join(root, 'node_modules', '@tensorflow', 'tfjs-backend-wasm', 'dist');
+  const simd = WebAssembly.validate(WASM_SIMD_PROBE);
+  const binary = simd ? 'tfjs-backend-wasm-simd.wasm' : 'tfjs-backend-wasm.wasm';
+  if (!existsSync(join(dist, binary))) {
+    return { id: 'backend.wasm', status: 'fail', reason: `wasm: ${binary} missing from @tensorflow/tfjs-backend-wasm/dist; run npm ci` };
+  }
+  return {
+    id: 'backend.wasm',
+    status: 'ok',
+    reason: `wasm: available (${binary}, SIMD ${simd ? 'on' : 'off'}, threads off in Node)${started ? '; running' : ''}`,
+  };
+}
+
+/** tfjs's plain JavaScript backend needs nothing but tfjs. */
+export function checkCpuBackend(started: boolean): Check {
+  return { id: 'backend.cpu', status: 'ok', reason: `cpu: available (plain JavaScript, no device)${started ? '; running' : ''}` };
+}
+
+/** Whether Dawn found a WebGPU adapter, from starting it or probing it. */
+export function checkWebGpuBackend(facts: WebGpuFacts | null, whyNot: string | null, started: boolean): Check {
+  if (!facts) return { id: 'backend.webgpu', status: 'warn', reason: `webgpu: unavailable: ${whyNot ?? 'no adapter'}` };
+  return { id: 'backend.webgpu', status: 'ok', reason: `webgpu: available (Dawn found "${facts.description || facts.device}")${started ? '; running' : ''}` };
+}
+
+/** Where tfjs-node-gpu stands: not installed (optional), installed but not run, or running on a GPU or the CPU. */
+export function checkTensorflowBackend(installed: boolean, isUsingGpuDevice: boolean | null, expectGpu: boolean): Check {
+  if (!installed) {
+    return {
+      id: 'backend.tensorflow',
+      status: 'info',
+      reason:
+        'tensorflow: @tensorflow/tfjs-node-gpu not installed (optional peer; `npm install @tensorflow/tfjs-node-gpu@4.22.0` where libtensorflow can be downloaded; never run in CI)',
+    };
+  }
+  if (isUsingGpuDevice === null) {
+    return {
+      id: 'backend.tensorflow',
+      status: 'info',
+      reason: 'tensorflow: installed, not started here; `npm run doctor -- --backend tensorflow` says whether TensorFlow finds the GPU',
+    };
+  }
+  if (isUsingGpuDevice) return { id: 'backend.tensorflow', status: 'ok', reason: 'tensorflow: running, isUsingGpuDevice true (TensorFlow found a CUDA GPU)' };
+  return {
+    id: 'backend.tensorflow',
+    status: expectGpu ? 'fail' : 'warn',
+    reason: 'tensorflow: running on the CPU (isUsingGpuDevice false): TensorFlow found no usable CUDA GPU; see the CUDA library check',
+  };
+}
+
+/** CUDA 11.2 / cuDNN 8.1 on the loader path; matters only when tfjs-node-gpu is installed. */
+export function checkCudaLibraries(
+  locations: readonly LibraryLocation[],
+  ldconfigError: string | null,
+  tensorflowInstalled: boolean,
+  expectGpu: boolean,
+): Check {
+  const found = locations.filter((l) => l.path !== null);
+  const missing = locations.filter((l) => l.path === null).map((l) => l.name);
+  const where = found.map((l) => `${l.name} at ${l.path} (${l.via})`).join(', ');
+  const searched = `ldconfig -p${ldconfigError ? ` (${ldconfigError})` : ''} and LD_LIBRARY_PATH`;
+  if (missing.length === 0) return { id: 'tensorflow.cuda-libraries', status: 'ok', reason: `CUDA 11.2 / cuDNN 8.1 libraries on the loader path: ${where}` };
+  const text = `${missing.join(', ')} not found (searched ${searched})${found.length ? `; found ${where}` : ''}`;
+  if (!tensorflowInstalled) return { id: 'tensorflow.cuda-libraries', status: 'info', reason: `${text}: needed only by tfjs-node-gpu, which is not installed` };
+  return {
+    id: 'tensorflow.cuda-libraries',
+    status: expectGpu ? 'fail' : 'warn',
+    reason: `${text}: tfjs-node-gpu will run on the CPU; install CUDA 11.2 and cuDNN 8.1 and add their lib64 folders to LD_LIBRARY_PATH (or ldconfig)`,
+  };
+}
+
+const SOFTWARE_HINT = 'on a GPU machine install the vendor Vulkan driver (check with `vulkaninfo --summary`) and run doctor again';
+
+/** The adapter itself, software or not, its features and limits that matter to the harness. */
+export function checkWebGpuAdapter(facts: WebGpuFacts, expectGpu: boolean): Check[] {
+  const name = [facts.vendor, facts.architecture, facts.device].filter(Boolean).join(' / ');
+  const checks: Check[] = [{ id: 'webgpu.adapter', status: 'info', reason: `adapter: ${name}; driver (as Dawn reports it): "${facts.description}"` }];
+  if (facts.isSoftware || facts.isFallbackAdapter) {
+    checks.push({
+      id: 'webgpu.software',
+      status: expectGpu ? 'fail' : 'warn',
+      reason: `SOFTWARE adapter${facts.isFallbackAdapter ? ' (Dawn: isFallbackAdapter)' : ''}: a CPU rasterizer; its figures describe the CPU, not a GPU${expectGpu ? ' (--expect-gpu)' : ''}; ${SOFTWARE_HINT}`,
+    });
+  } else {
+    checks.push({ id: 'webgpu.software', status: 'ok', reason: 'hardware adapter: the device is a GPU, not a CPU rasterizer' });
+  }
+  const has = (f: string) => facts.features.includes(f);
+  checks.push(
+    has('timestamp-query')
+      ? { id: 'webgpu.timestamp-query', status: 'ok', reason: 'timestamp-query: offered; kernel profiles get device times' }
+      : {
+          id: 'webgpu.timestamp-query',
+          status: 'warn',
+          reason: 'timestamp-query: missing; kernel profiles fall back to host times (a newer driver may offer it)',
+        },
+    {
+      id: 'webgpu.shader-f16',
+      status: 'info',
+      reason: `shader-f16: ${has('shader-f16') ? 'offered' : 'not offered'} by the adapter; tfjs 4.22 neither enables nor uses it (float16 payloads are decoded with unpack2x16float)`,
+    },
+  );
+  const mib = (n: number) => `${(n / MiB).toLocaleString('en-US', { maximumFractionDigits: 0 })} MiB`;
+  const small = facts.maxBufferSize < DEFAULT_MAX_BUFFER_SIZE || facts.maxStorageBufferBindingSize < DEFAULT_MAX_STORAGE_BINDING;
+  checks.push({
+    id: 'webgpu.limits',
+    status: small ? 'warn' : 'ok',
+    reason: `maxBufferSize ${mib(facts.maxBufferSize)}, maxStorageBufferBindingSize ${mib(facts.maxStorageBufferBindingSize)}${small ? ': below the WebGPU defaults (256 / 128 MiB); large batches may not fit' : ' (WebGPU defaults: 256 / 128 MiB)'}`,
+  });
+  return checks;
+}
+
+/** --expect-gpu on a backend that has no GPU at all. */
+export function checkExpectGpu(backend: string, expectGpu: boolean): Check | null {
+  if (!expectGpu || backend === 'webgpu' || backend === 'tensorflow') return null;
+  return {
+    id: 'expect-gpu',
+    status: 'fail',
+    reason: `--expect-gpu: the ${backend} backend runs on the CPU; no GPU is in use (is a Vulkan driver or tfjs-node-gpu installed?)`,
+  };
+}

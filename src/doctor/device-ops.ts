@@ -1,0 +1,149 @@
+import * as tf from '@tensorflow/tfjs';
+import type { BackendContext } from '../backend/types.js';
+import type { WebGpuBackendInternals } from '../backend/webgpu.js';
+
+/**
+ * The raw transfers doctor times, each returning the milliseconds of every timed repetition
+ * (host monotonic clock, stopped only after the device finished). Warm-up repetitions run
+ * first and are not returned.
+ */
+export interface DeviceOps {
+  /** Where the bytes cross, in words, for the figures' detail. */
+  readonly uploadPath: string;
+  readonly readbackPath: string;
+  /** Null where the backend has no device memory of its own to copy within. */
+  readonly copyPath: string | null;
+  upload(host: Uint8Array<ArrayBuffer>, warmup: number, reps: number): Promise<number[]>;
+  readback(size: number, warmup: number, reps: number): Promise<number[]>;
+  copy(size: number, warmup: number, reps: number): Promise<number[]>;
+}
+
+/** Runs `once` warmup + reps times, returning the timed ones. */
+async function repeat(warmup: number, reps: number, once: () => Promise<number>): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < warmup + reps; i++) {
+    const ms = await once();
+    if (i >= warmup) times.push(ms);
+  }
+  return times;
+}
+
+/**
+ * WebGPU, straight on tfjs's GPUDevice:
+ * - upload: `queue.writeBuffer` into a storage buffer only ever written by writeBuffer (the
+ *   harness's own upload path, src/transfer/device-upload.ts: on lavapipe writeBuffer into a
+ *   buffer the GPU has written is ~10x slower), then `onSubmittedWorkDone`;
+ * - readback: `copyBufferToBuffer` into a MAP_READ buffer, `mapAsync(READ)`, and a copy of
+ *   the mapped range into a host array (what tfjs's `data()` does);
+ * - copy: `copyBufferToBuffer` between two storage buffers, then `onSubmittedWorkDone`.
+ * tfjs's pending dispatches are submitted first (context.sync), so they are not timed.
+ */
+export async function webgpuOps(context: BackendContext): Promise<DeviceOps> {
+  const device = (tf.backend() as WebGpuBackendInternals).device;
+  // GPUBufferUsage is a global once Dawn is loaded (src/backend/webgpu.ts loadDawn).
+  const flags = {
+    storage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+    mapRead: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+  };
+  const flush = tf.zeros([1]);
+  await context.sync(flush);
+  flush.dispose();
+  const buffer = (size: number, usage: number) => device.createBuffer({ size, usage });
+  return {
+    uploadPath: 'queue.writeBuffer into a device storage buffer, then queue.onSubmittedWorkDone',
+    readbackPath: 'copyBufferToBuffer into a MAP_READ buffer, mapAsync(READ), copy of the mapped range into a host array',
+    copyPath: 'copyBufferToBuffer between two device storage buffers, then queue.onSubmittedWorkDone',
+    async upload(host, warmup, reps) {
+      const target = buffer(host.byteLength, flags.storage);
+      try {
+        return await repeat(warmup, reps, async () => {
+          const start = performance.now();
+          device.queue.writeBuffer(target, 0, host);
+          await device.queue.onSubmittedWorkDone();
+          return performance.now() - start;
+        });
+      } finally {
+        target.destroy();
+      }
+    },
+    async readback(size, warmup, reps) {
+      const source = buffer(size, flags.storage);
+      const staging = buffer(size, flags.mapRead);
+      const host = new Uint8Array(size);
+      try {
+        return await repeat(warmup, reps, async () => {
+          const start = performance.now();
+          const encoder = device.createCommandEncoder();
+          encoder.copyBufferToBuffer(source, 0, staging, 0, size);
+          device.queue.submit([encoder.finish()]);
+          await staging.mapAsync(GPUMapMode.READ);
+          host.set(new Uint8Array(staging.getMappedRange(0, size)));
+          staging.unmap();
+          return performance.now() - start;
+        });
+      } finally {
+        source.destroy();
+        staging.destroy();
+      }
+    },
+    async copy(size, warmup, reps) {
+      const source = buffer(size, flags.storage);
+      const target = buffer(size, flags.storage);
+      try {
+        return await repeat(warmup, reps, async () => {
+          const start = performance.now();
+          const encoder = device.createCommandEncoder();
+          encoder.copyBufferToBuffer(source, 0, target, 0, size);
+          device.queue.submit([encoder.finish()]);
+          await device.queue.onSubmittedWorkDone();
+          return performance.now() - start;
+        });
+      } finally {
+        source.destroy();
+        target.destroy();
+      }
+    },
+  };
+}
+
+/**
+ * wasm, cpu and tensorflow, through tfjs: upload = `tf.tensor` of the bytes as float32 plus the
+ * backend's upload and sync (wasm copies into its heap; cpu keeps a reference, so its "upload"
+ * costs nothing); readback = `await tensor.data()`. No device-to-device copy to time.
+ */
+export function tensorOps(context: BackendContext): DeviceOps {
+  return {
+    uploadPath: `tf.tensor of the bytes as float32, then the backend's upload and sync (${context.transfers.boundary})`,
+    readbackPath: 'await tensor.data() of a resident float32 tensor',
+    copyPath: null,
+    upload(host, warmup, reps) {
+      const values = new Float32Array(host.buffer, host.byteOffset, host.byteLength / 4);
+      return repeat(warmup, reps, async () => {
+        const start = performance.now();
+        const t = tf.tensor1d(values, 'float32');
+        context.upload(t);
+        await context.sync(t);
+        const ms = performance.now() - start;
+        t.dispose();
+        return ms;
+      });
+    },
+    async readback(size, warmup, reps) {
+      const t = tf.tensor1d(new Float32Array(size / 4), 'float32');
+      context.upload(t);
+      await context.sync(t);
+      try {
+        return await repeat(warmup, reps, async () => {
+          const start = performance.now();
+          await t.data();
+          return performance.now() - start;
+        });
+      } finally {
+        t.dispose();
+      }
+    },
+    copy() {
+      return Promise.reject(new Error(`${context.name} has no device memory of its own to copy within`));
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { deriveEnvelope, envelopeInputProblem, envelopePathFor, formatFigure, judgeFigure, readEnvelope } from './envelope.js';
+import { DoctorFileError } from './files.js';
+import type { DoctorReport, Envelope, Figure } from './schema.js';
+
+const figure = (id: string, value: number, unit: Figure['unit'] = 'GB/s'): Figure => ({ id, label: id, value, unit, n: 5, detail: 'test' });
+
+function report(values: Record<string, number>, overrides: Partial<DoctorReport> = {}): DoctorReport {
+  return {
+    schemaVersion: 1,
+    kind: 'gpu-transfer-perf doctor report',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    settings: { backend: 'auto', quick: false, expectGpu: false },
+    profile: { id: 'webgpu-lavapipe-x64', backend: 'webgpu', adapter: 'llvmpipe', isSoftware: true, cpu: 'AMD EPYC', cores: 2 },
+    node: 'v20.20.2',
+    os: 'linux',
+    checks: [{ id: 'webgpu.software', status: 'warn', reason: 'software' }],
+    figures: Object.entries(values).map(([id, v]) => figure(id, v)),
+    envelope: { path: null, found: false },
+    durationSeconds: 3,
+    exitCode: 0,
+    ...overrides,
+  };
+}
+
+const ENVELOPE: Envelope = deriveEnvelope([report({ 'upload.1mib': 10 }), report({ 'upload.1mib': 20 })], {
+  margin: 0.5,
+  machine: 'test',
+  git: null,
+  note: 'test',
+});
+
+describe('doctor envelopes', () => {
+  it('live beside the profile baseline', () => {
+    expect(envelopePathFor('webgpu-nvidia-h200-x64')).toBe(join('baselines', 'webgpu-nvidia-h200-x64.doctor.json'));
+  });
+
+  it("are made from the processes' span, widened by the margin", () => {
+    expect(ENVELOPE.figures['upload.1mib']).toEqual({ unit: 'GB/s', lo: 5, hi: 30, observed: { n: 2, min: 10, median: 15, max: 20 } });
+    expect(ENVELOPE.derivation).toMatchObject({ processes: 2, margin: 0.5, quick: false });
+  });
+
+  it('judge a figure: within is ok, below fails with the distance and what to check, above warns', () => {
+    expect(judgeFigure(figure('upload.1mib', 12), ENVELOPE, false)).toMatchObject({
+      status: 'ok',
+      reason: expect.stringMatching(/within the range of webgpu-lavapipe-x64 \(5.00-30.0 GB\/s\)/),
+    });
+    const below = judgeFigure(figure('upload.1mib', 2.9), ENVELOPE, false);
+    expect(below).toMatchObject({
+      id: 'figure.upload.1mib',
+      status: 'fail',
+      reason: expect.stringMatching(/2.90 GB\/s: 42% below the range of webgpu-lavapipe-x64.*PCIe link/),
+    });
+    expect(judgeFigure(figure('upload.1mib', 2.9), ENVELOPE, true).reason).toMatch(/software adapter the device is the CPU/);
+    expect(judgeFigure(figure('upload.1mib', 45), ENVELOPE, false)).toMatchObject({ status: 'warn', reason: expect.stringMatching(/50% above/) });
+    expect(judgeFigure(figure('copy.1mib', 1), ENVELOPE, false).status).toBe('info');
+  });
+
+  it('refuse reports of mixed profiles or settings, or with failed setup checks (not failed figures)', () => {
+    const other = report({}, { profile: { ...report({}).profile!, id: 'wasm-amd-epyc-x64' } });
+    expect(envelopeInputProblem([report({}), other])).toMatch(/one profile/);
+    expect(envelopeInputProblem([report({}), report({}, { settings: { backend: 'auto', quick: true, expectGpu: false } })])).toMatch(/--quick/);
+    expect(envelopeInputProblem([report({}, { checks: [{ id: 'device.correct', status: 'fail', reason: 'x' }] })])).toMatch(/device.correct/);
+    expect(envelopeInputProblem([report({}, { checks: [{ id: 'figure.copy.1mib', status: 'fail', reason: 'x' }] })])).toBeNull();
+    expect(() => deriveEnvelope([], { margin: 0.3, machine: '', git: null, note: '' })).toThrow(/no doctor reports/);
+  });
+
+  it('format values with their unit and CI', () => {
+    expect(formatFigure({ value: 1.0, unit: 'x', ci: [0.97, 1.031] })).toBe('1.00x [0.97, 1.03]');
+    expect(formatFigure({ value: 2345.6, unit: 'GB/s' })).toBe('2346 GB/s');
+    expect(formatFigure({ value: 0.2291, unit: 'fraction' })).toBe('0.229');
+  });
+
+  it('read: absent is null, a bad file is refused by name', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gtp-envelope-'));
+    expect(await readEnvelope(join(dir, 'absent.doctor.json'))).toBeNull();
+    const bad = join(dir, 'bad.doctor.json');
+    await writeFile(bad, JSON.stringify({ ...ENVELOPE, schemaVersion: 2 }));
+    await expect(readEnvelope(bad)).rejects.toThrow(DoctorFileError);
+    await expect(readEnvelope(bad)).rejects.toThrow(/bad.doctor.json: not a gpu-transfer-perf doctor envelope of schemaVersion 1 \(it has 2\)/);
+    const good = join(dir, 'good.doctor.json');
+    await writeFile(good, JSON.stringify(ENVELOPE));
+    expect(await readEnvelope(good)).toEqual(ENVELOPE);
+  });
+});

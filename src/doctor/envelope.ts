@@ -1,0 +1,141 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { BASELINE_DIR } from '../results/baseline.js';
+import { median } from '../measure/statistics.js';
+import { readDoctorJson } from './files.js';
+import { type Check, type DoctorReport, ENVELOPE_VERSION, type Envelope, envelopeSchema, type Figure, type FigureRange } from './schema.js';
+
+/** A profile's envelope sits beside its baseline: baselines/<profile-id>.doctor.json. */
+export function envelopePathFor(profileId: string, dir = BASELINE_DIR): string {
+  return join(dir, `${profileId}.doctor.json`);
+}
+
+/** The envelope at `path`, or null when there is none; an invalid file throws DoctorFileError. */
+export async function readEnvelope(path: string): Promise<Envelope | null> {
+  if (!existsSync(path)) return null;
+  return readDoctorJson(path, envelopeSchema, 'gpu-transfer-perf doctor envelope', ENVELOPE_VERSION);
+}
+
+/** What to look at when a figure is below its range, by figure kind (the id's first part). */
+const BELOW_HINTS: Record<string, string> = {
+  upload:
+    'check that the adapter is the GPU you expect, its PCIe link (`nvidia-smi -q | grep -A4 "PCI"` or `lspci -vv`: generation and width), and other load on the host or GPU',
+  readback: 'check the PCIe link, the GPU power state (`nvidia-smi -q -d PERFORMANCE`) and other load on the host or GPU',
+  copy: 'check the GPU clocks and power state (`nvidia-smi -q -d CLOCK,PERFORMANCE`) and other processes on the GPU',
+  normalize: 'check that the vec4 decode program runs (src/transfer/normalize-packed-kernel.ts) and that the device is not throttled or shared',
+  speedup:
+    'the uint8 path lost ground against cpu-normalize: measure it properly with `npm run perf -- --scenario speedup` and check the upload path and decode kernel',
+};
+const SOFTWARE_HINT = 'on a software adapter the device is the CPU: check other load on the machine (`uptime`, `top`)';
+
+/** 3 significant digits below 100 (12.3, 0.456, 1.00), whole numbers above (2345). */
+export function formatValue(value: number): string {
+  return Math.abs(value) >= 100 ? value.toFixed(0) : value.toPrecision(3);
+}
+
+/** A figure's value with its unit (and CI where it has one): '12.3 GB/s', '1.02x [0.98, 1.06]', '0.229'. */
+export function formatFigure(figure: Pick<Figure, 'value' | 'unit' | 'ci'>): string {
+  const unit = figure.unit === 'GB/s' ? ' GB/s' : figure.unit === 'x' ? 'x' : '';
+  const ci = figure.ci ? ` [${figure.ci.map((v) => v.toFixed(2)).join(', ')}]` : '';
+  return `${formatValue(figure.value)}${unit}${ci}`;
+}
+
+/** A range with its unit: '1.10-4.00 GB/s'. */
+function formatRange(range: FigureRange): string {
+  const unit = range.unit === 'GB/s' ? ' GB/s' : range.unit === 'x' ? 'x' : '';
+  return `${formatValue(range.lo)}-${formatValue(range.hi)}${unit}`;
+}
+
+/** Judges one figure against its profile's range: ok within, fail below (with what to check), warn above. */
+export function judgeFigure(figure: Figure, envelope: Envelope, isSoftware: boolean): Check {
+  const id = `figure.${figure.id}`;
+  const range = envelope.figures[figure.id];
+  const value = `${figure.label}: ${formatFigure(figure)}`;
+  if (!range) return { id, status: 'info', reason: `${value}: no range for this figure in the ${envelope.profile} envelope` };
+  const span = formatRange(range);
+  if (figure.value < range.lo) {
+    const below = Math.round((100 * (range.lo - figure.value)) / range.lo);
+    const hint = BELOW_HINTS[figure.id.split('.')[0]!] ?? 'check the setup';
+    return { id, status: 'fail', reason: `${value}: ${below}% below the range of ${envelope.profile} (${span}): ${isSoftware ? SOFTWARE_HINT : hint}` };
+  }
+  if (figure.value > range.hi) {
+    const above = Math.round((100 * (figure.value - range.hi)) / range.hi);
+    return {
+      id,
+      status: 'warn',
+      reason: `${value}: ${above}% above the range of ${envelope.profile} (${span}): faster than the runs the envelope was made from; if this holds, remake it (scripts/make-doctor-envelope.ts)`,
+    };
+  }
+  return { id, status: 'ok', reason: `${value}: within the range of ${envelope.profile} (${span})` };
+}
+
+/** What to say when a profile has no envelope, and how to make one. */
+export function noEnvelopeCheck(profileId: string, path: string): Check {
+  return {
+    id: 'envelope',
+    status: 'info',
+    reason: `no envelope for profile ${profileId} (${path}): figures are shown, not judged. Make one: \`npx tsx scripts/make-doctor-envelope.ts\` (doctor in 8 processes) and commit ${path}; from kit runs: \`npx tsx scripts/make-doctor-envelope.ts --from <doctor json>...\``,
+  };
+}
+
+/** How the envelope was made, for `deriveEnvelope`. */
+export interface DerivationOptions {
+  readonly margin: number;
+  readonly machine: string;
+  readonly git: string | null;
+  readonly note: string;
+  readonly createdAt?: string;
+}
+
+/** Refuses reports that cannot make an envelope: no profile, mixed profiles or settings, failed setup checks. */
+export function envelopeInputProblem(reports: readonly DoctorReport[]): string | null {
+  if (reports.length === 0) return 'no doctor reports';
+  const ids = new Set(reports.map((r) => r.profile?.id ?? '(no backend)'));
+  if (ids.size !== 1 || ids.has('(no backend)')) return `the reports are of ${[...ids].join(', ')}: an envelope is made from one profile's reports`;
+  if (new Set(reports.map((r) => r.settings.quick)).size !== 1) return 'the reports mix --quick and default runs';
+  for (const r of reports) {
+    // Figure judgments against an older envelope may fail; setup checks must not.
+    const failed = r.checks.filter((c) => c.status === 'fail' && !c.id.startsWith('figure.'));
+    if (failed.length > 0) return `a report (${r.createdAt}) has failed checks: ${failed.map((c) => c.id).join(', ')}; fix the setup first`;
+  }
+  return null;
+}
+
+/**
+ * The envelope of one profile from doctor reports of separate processes: each figure's range is
+ * [min x (1 - margin), max x (1 + margin)] over the processes' values. The margin covers what
+ * the processes did not show (the next run can fall outside the observed span).
+ */
+export function deriveEnvelope(reports: readonly DoctorReport[], options: DerivationOptions): Envelope {
+  const problem = envelopeInputProblem(reports);
+  if (problem) throw new RangeError(problem);
+  const byId = new Map<string, Figure[]>();
+  for (const figure of reports.flatMap((r) => r.figures)) byId.set(figure.id, [...(byId.get(figure.id) ?? []), figure]);
+  const figures: Record<string, FigureRange> = {};
+  for (const [id, list] of byId) {
+    const values = list.map((f) => f.value);
+    const min = Math.min(...values);
+    const max = Math.max(...values);
+    figures[id] = {
+      unit: list[0]!.unit,
+      lo: min * (1 - options.margin),
+      hi: max * (1 + options.margin),
+      observed: { n: values.length, min, median: median(values), max },
+    };
+  }
+  return envelopeSchema.parse({
+    schemaVersion: ENVELOPE_VERSION,
+    kind: 'gpu-transfer-perf doctor envelope',
+    profile: reports[0]!.profile!.id,
+    createdAt: options.createdAt ?? new Date().toISOString(),
+    derivation: {
+      processes: reports.length,
+      margin: options.margin,
+      quick: reports[0]!.settings.quick,
+      machine: options.machine,
+      git: options.git,
+      note: options.note,
+    },
+    figures,
+  });
+}

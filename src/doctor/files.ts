@@ -1,0 +1,53 @@
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { z } from 'zod';
+import { DOCTOR_REPORT_VERSION, type DoctorReport, doctorReportSchema } from './schema.js';
+
+/** A doctor report or envelope that cannot be used; the message names the file and the field. */
+export class DoctorFileError extends Error {
+  override readonly name = 'DoctorFileError';
+}
+
+/**
+ * Reads a versioned doctor JSON file (report or envelope) and validates it. Another version is
+ * refused as such, not as garbage. (src/results/storage.ts's reader is tied to run-record
+ * versions and migrations, so doctor files have their own.)
+ */
+export async function readDoctorJson<T>(path: string, schema: z.ZodType<T>, what: string, version: number): Promise<T> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    throw new DoctorFileError(`${path}: ${e.code ? `cannot read it (${e.code})` : `not valid JSON (${e.message})`}`);
+  }
+  const got = (json as { schemaVersion?: unknown } | null)?.schemaVersion;
+  if (got !== version) {
+    throw new DoctorFileError(`${path}: not a ${what} of schemaVersion ${version} (it has ${JSON.stringify(got ?? null)})`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw new DoctorFileError(`${path}: not a valid ${what}: ${first ? `${first.path.join('.') || '(top level)'}: ${first.message}` : 'invalid'}`);
+  }
+  return parsed.data;
+}
+
+/** Reads and validates a report written by `npm run doctor -- --json FILE`. */
+export function readDoctorReport(path: string): Promise<DoctorReport> {
+  return readDoctorJson(path, doctorReportSchema, 'gpu-transfer-perf doctor report', DOCTOR_REPORT_VERSION);
+}
+
+/** Fails before anything is measured when `path` cannot take the report: a folder, or an unwritable place. */
+export async function checkReportPath(path: string): Promise<void> {
+  const existing = await stat(path).catch(() => null);
+  if (existing?.isDirectory()) throw new DoctorFileError(`--json ${path} is a directory; name a file, e.g. ${join(path, 'doctor.json')}`);
+  const probe = join(dirname(path), `.doctor-write-probe-${process.pid}`);
+  try {
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(probe, '');
+    await rm(probe, { force: true });
+  } catch (error) {
+    throw new DoctorFileError(`--json ${path}: cannot write into ${dirname(path)} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+}
