@@ -20,6 +20,7 @@ describe('command line', () => {
       cocoRoot: null,
       cocoAnnotations: null,
       kineticsRoot: null,
+      processes: 1,
     });
   });
 
@@ -40,7 +41,7 @@ describe('command line', () => {
       allowProfileMismatch: true,
       json: 'v.json',
     });
-    expect(parseCommandLine(['baseline', 'r.json', '--allow-dirty'], {})).toEqual({ command: 'baseline', run: 'r.json', target: null, allowDirty: true, allowPartial: false });
+    expect(parseCommandLine(['baseline', 'r.json', '--allow-dirty'], {})).toEqual({ command: 'baseline', run: 'r.json', target: null, allowDirty: true, allowPartial: false, merge: false });
     expect(parseCommandLine(['compare', '--help'], {})).toEqual({ command: 'help' });
   });
 

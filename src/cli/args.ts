@@ -7,7 +7,7 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-const COMMANDS = ['perf', 'doctor', 'compare', 'baseline', 'calibrate', 'report'] as const;
+const COMMANDS = ['perf', 'doctor', 'compare', 'baseline', 'calibrate', 'report', 'ab'] as const;
 type Command = (typeof COMMANDS)[number];
 
 /** How a run is compared with a baseline (perf and compare). */
@@ -38,18 +38,38 @@ export interface DataArgs {
 
 export type CommandLine =
   | { readonly command: 'help' }
-  | ({ readonly command: 'perf'; readonly out: string | null; readonly scenarios: readonly string[] } & DataArgs & BackendArgs & CompareArgs)
+  | ({ readonly command: 'perf'; readonly out: string | null; readonly scenarios: readonly string[]; readonly processes: number } & DataArgs & BackendArgs & CompareArgs)
+  | {
+      readonly command: 'ab';
+      readonly base: string;
+      readonly head: string | null;
+      readonly scenarios: readonly string[];
+      readonly processes: number;
+      readonly json: string | null;
+      readonly markdown: string | null;
+      readonly backend: BackendChoice;
+    }
   | ({ readonly command: 'doctor'; readonly expectGpu: boolean; readonly json: string | null; readonly quick: boolean } & BackendArgs)
   | { readonly command: 'report'; readonly run: string | null; readonly baseline: string | null; readonly out: string | null }
   | ({ readonly command: 'calibrate' } & BackendArgs)
   | ({ readonly command: 'compare'; readonly run: string | null } & CompareArgs)
-  | { readonly command: 'baseline'; readonly run: string | null; readonly target: string | null; readonly allowDirty: boolean; readonly allowPartial: boolean };
+  | {
+      readonly command: 'baseline';
+      readonly run: string | null;
+      readonly target: string | null;
+      readonly allowDirty: boolean;
+      readonly allowPartial: boolean;
+      /** Replace only the run's metrics in the existing baseline, keep the others. */
+      readonly merge: boolean;
+    };
 
 export const USAGE = `Usage:
   npm run perf -- [options]              run the scenarios, print the tables, write a run record,
                                          compare it with this profile's baseline
   npm run perf:compare -- [RUN.json]     compare a stored run (default: the latest in results/)
   npm run perf:baseline -- [RUN.json]    accept a run as its profile's new baseline
+  npm run perf:ab -- --base REF          A/B: processes of REF and of the working tree (or --head
+                                         REF) alternated on this machine, judged per process
   npm run perf:calibrate -- [--backend]  measure how often the verdicts are right on this machine
   npm run doctor -- [options]            check that the backend and device are set up right
   npm run report -- [RUN.json]           rebuild a run's HTML report (default: the latest run)
@@ -62,6 +82,8 @@ Run options (perf, doctor, calibrate):
   --out FILE              run record path (default: results/<time>-<profile>.json)
   --scenario ID           only this scenario; repeatable: an id (speedup), a section number
                           (6) or a file name (06-speedup.bench.ts)
+  --processes K           run the scenarios in K separate processes, one after another; ratio
+                          and time metrics keep one value per process (default 1)
   --mnist-dir DIR         real MNIST idx files (torchvision's data/MNIST/raw, plain or .gz)
   --coco-root DIR         COCO images folder (e.g. val2017); with --coco-ann
   --coco-ann FILE         COCO instances JSON (e.g. annotations/instances_val2017.json)
@@ -87,10 +109,20 @@ Compare options (perf, compare):
   --markdown FILE         write the verdicts as Markdown (also appended to $GITHUB_STEP_SUMMARY)
   --json FILE             write the verdicts as JSON
 
+A/B options (perf:ab):
+  --base REF              the commit to compare against (required)
+  --head REF              the other arm (default: the working tree)
+  --scenario ID           repeatable (default: speedup and dtypes)
+  --processes K           processes per arm and look (default 8; K more once when inconclusive)
+  --json FILE, --markdown FILE
+                          write the verdicts there too
+
 Baseline options:
   --baseline FILE         where to write (default: the run's profile baseline)
   --allow-dirty           accept a run made from a working tree with uncommitted changes
   --allow-partial         accept a run of only some scenarios, dropping the others' metrics
+  --merge                 replace only the run's metrics in the existing baseline (e.g. a
+                          --processes 8 run of speedup and dtypes), keep the others
 
 Environment: PERF_BACKEND (as --backend); PERF_REQUIRE_BACKEND=<name> (fail unless that backend
 runs; CI sets webgpu); PERF_GATE_TIMING=1 (as --gate-timing); PERF_REQUIRE_BASELINE=1 (perf
@@ -129,12 +161,22 @@ const OPTIONS_BY_COMMAND = {
     'coco-root': { type: 'string' },
     'coco-ann': { type: 'string' },
     'kinetics-root': { type: 'string' },
+    processes: { type: 'string' },
+  },
+  ab: {
+    base: { type: 'string' },
+    head: { type: 'string' },
+    scenario: { type: 'string', multiple: true },
+    processes: { type: 'string' },
+    json: { type: 'string' },
+    markdown: { type: 'string' },
+    backend: { type: 'string' },
   },
   doctor: { ...RUN_OPTIONS, 'expect-gpu': { type: 'boolean' }, json: { type: 'string' }, quick: { type: 'boolean' } },
   report: { baseline: { type: 'string' }, out: { type: 'string' } },
   calibrate: RUN_OPTIONS,
   compare: COMPARE_OPTIONS,
-  baseline: { baseline: { type: 'string' }, 'allow-dirty': { type: 'boolean' }, 'allow-partial': { type: 'boolean' } },
+  baseline: { baseline: { type: 'string' }, 'allow-dirty': { type: 'boolean' }, 'allow-partial': { type: 'boolean' }, merge: { type: 'boolean' } },
 } as const satisfies Record<Command, ParseArgsConfig['options']>;
 
 /** Backend and scale from flags, else from PERF_BACKEND / PERF_REQUIRE_BACKEND / PERF_SCALE. */
@@ -172,6 +214,12 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     return typeof v === 'string' ? v : null;
   };
   const flag = (name: string): boolean => values[name] === true;
+  const count = (name: string, fallback: number): number => {
+    const v = str(name);
+    if (v === null) return fallback;
+    if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 200) throw new UsageError(`--${name} must be a whole number from 1 to 200, got '${v}'`);
+    return Number(v);
+  };
   const positionals = parsed.positionals;
   const maxPositionals = command === 'compare' || command === 'baseline' || command === 'report' ? 1 : 0;
   if (positionals.length > maxPositionals) throw new UsageError(`unexpected arguments: ${positionals.slice(maxPositionals).join(' ')}`);
@@ -197,7 +245,22 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         cocoRoot: str('coco-root'),
         cocoAnnotations: str('coco-ann'),
         kineticsRoot: str('kinetics-root'),
+        processes: count('processes', 1),
       };
+    case 'ab': {
+      const base = str('base');
+      if (!base) throw new UsageError('ab: --base REF is required (a commit, branch or tag to compare the working tree or --head with)');
+      return {
+        command,
+        base,
+        head: str('head'),
+        scenarios: (values.scenario as string[] | undefined) ?? [],
+        processes: count('processes', 8),
+        json: str('json'),
+        markdown: str('markdown'),
+        backend: oneOf('--backend', str('backend') ?? (env.PERF_BACKEND || undefined), BACKEND_CHOICES, 'auto'),
+      };
+    }
     case 'doctor':
       return { command, ...backendArgs(), expectGpu: flag('expect-gpu'), json: str('json'), quick: flag('quick') };
     case 'report':
@@ -207,6 +270,6 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     case 'compare':
       return { command, run: positionals[0] ?? null, ...compareArgs() };
     case 'baseline':
-      return { command, run: positionals[0] ?? null, target: str('baseline'), allowDirty: flag('allow-dirty'), allowPartial: flag('allow-partial') };
+      return { command, run: positionals[0] ?? null, target: str('baseline'), allowDirty: flag('allow-dirty'), allowPartial: flag('allow-partial'), merge: flag('merge') };
   }
 }

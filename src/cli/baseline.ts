@@ -1,7 +1,7 @@
 import { copyFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { diffString } from 'json-diff';
-import { BaselineRefusedError, baselinePathFor, makeBaseline, readBaseline, readToleranceOverrides, refusalReason, type Baseline } from '../results/baseline.js';
+import { BaselineRefusedError, baselinePathFor, makeBaseline, mergeBaselines, readBaseline, readToleranceOverrides, refusalReason, type Baseline } from '../results/baseline.js';
 import { latestRecordPath, readRunRecord, RecordFileError, writeJsonAtomic } from '../results/storage.js';
 import { defaultRunConfig } from '../run-config.js';
 import { UsageError } from './args.js';
@@ -17,7 +17,7 @@ function valueDiff(existing: Baseline | null, next: Baseline): string {
  * from a dirty tree, of another profile or scale, or of only some scenarios; shows the change;
  * keeps the previous baseline as <file>.prev; writes atomically.
  */
-export async function baselineCommand(args: { run: string | null; target: string | null; allowDirty: boolean; allowPartial: boolean }): Promise<number> {
+export async function baselineCommand(args: { run: string | null; target: string | null; allowDirty: boolean; allowPartial: boolean; merge: boolean }): Promise<number> {
   const runPath = args.run ?? (await latestRecordPath());
   if (!runPath) throw new UsageError('no run record given and none in results/: run `npm run perf` first');
   const run = await readRunRecord(runPath);
@@ -27,9 +27,12 @@ export async function baselineCommand(args: { run: string | null; target: string
   // A corrupt existing baseline stops here, untouched (RecordFileError: exit 2).
   const existing: Baseline | null = kind === 'file' ? await readBaseline(target) : null;
   const embedded = args.target ? null : defaultRunConfig({ backend: 'auto', requireBackend: null, scale: run.scale }).datasets;
-  const refusal = refusalReason(run, existing, { dirty: args.allowDirty, partial: args.allowPartial }, embedded);
+  if (args.merge && !existing) throw new BaselineRefusedError(`not merging ${runPath} into ${target}: there is no baseline there to merge into`);
+  const refusal = refusalReason(run, existing, { dirty: args.allowDirty, partial: args.allowPartial || args.merge }, embedded);
   if (refusal) throw new BaselineRefusedError(`not accepting ${runPath} as ${target}: ${refusal}`);
-  const next = makeBaseline(run, runPath, await readToleranceOverrides());
+  const accepted = makeBaseline(run, runPath, await readToleranceOverrides());
+  // --merge: the run's metrics replace theirs, every other metric of the baseline stays.
+  const next: Baseline = args.merge && existing ? mergeBaselines(existing, accepted) : accepted;
   const diff = valueDiff(existing, next);
   console.log(existing ? `Changes to ${target}:\n${diff || '(no metric value changed)'}` : `New baseline ${target} for profile ${run.profile.id} (${run.scale}).`);
   try {

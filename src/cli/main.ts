@@ -4,6 +4,7 @@ import { BaselineRefusedError } from '../results/baseline.js';
 import { RecordFileError } from '../results/storage.js';
 import { RunInputError } from '../runner/perf.js';
 import { parseCommandLine, USAGE, UsageError, type CommandLine } from './args.js';
+import { abCommand } from './ab.js';
 import { baselineCommand } from './baseline.js';
 import { calibrateCommand } from './calibrate.js';
 import { compareCommand } from './compare.js';
@@ -28,6 +29,8 @@ async function dispatch(args: CommandLine): Promise<number> {
       return compareCommand(args);
     case 'baseline':
       return baselineCommand(args);
+    case 'ab':
+      return abCommand(args);
   }
 }
 

@@ -48,15 +48,28 @@ export function renderComparison(c: Comparison, color: boolean): string {
   const errors = errorLines(c);
   if (c.refused) return [...errors, `Baseline comparison refused: ${c.refused}.`].join('\n');
   const paint = (v: Verdict, text: string) => (color ? styleText(COLOR[v.verdict], text) : text);
+  // Shown row by row: what can fail the run and did not pass, and every ratio (the headline
+  // figures, informational or not). The rest is counted in one line each (issue 8: a fresh
+  // machine must not see a wall of informational verdicts on absolute times).
+  const shown = c.verdicts.filter((v) => v.current !== null && ((v.gates && v.verdict !== 'pass') || v.kind === 'ratio'));
   const table = new Table({ head: ['metric', 'baseline', 'new', 'change', 'verdict'], style: { head: [], border: [] } });
-  for (const v of c.verdicts) {
-    table.push([v.id, valueWithCI(v.baseline), valueWithCI(v.current), relativeChange(v), paint(v, verdictLabel(v))]);
-  }
-  const lines = [...errors, `Compared with baseline ${c.baselineProfile} (${c.scale} scale):`, table.toString()];
-  const explained = c.verdicts.filter((v) => v.verdict !== 'pass' && v.verdict !== 'new');
-  for (const v of explained) lines.push(`  ${paint(v, verdictLabel(v))} ${v.id}: ${v.reason}`);
+  for (const v of shown) table.push([v.id, valueWithCI(v.baseline), valueWithCI(v.current), relativeChange(v), paint(v, verdictLabel(v))]);
+  const lines = [...errors, `Compared with baseline ${c.baselineProfile} (${c.scale} scale):`];
+  if (shown.length > 0) lines.push(table.toString());
+  for (const v of shown.filter((v) => v.verdict !== 'pass' && v.verdict !== 'new')) lines.push(`  ${paint(v, verdictLabel(v))} ${v.id}: ${v.reason}`);
+  const missingGating = c.verdicts.filter((v) => v.verdict === 'missing' && v.gates);
+  for (const v of missingGating.filter((v) => c.exitCode !== 0 && (v.baseline?.kind === 'exact' || v.baseline?.kind === 'quality'))) lines.push(`  ${paint(v, 'missing')} ${v.id}: ${v.reason}`);
+  const count = (pick: (v: Verdict) => boolean) => c.verdicts.filter(pick).length;
+  const passed = count((v) => (v.kind === 'exact' || v.kind === 'quality') && v.verdict === 'pass');
+  const times = count((v) => v.kind === 'time' && !v.gates && v.current !== null);
+  const notRun = count((v) => v.current === null);
+  const added = count((v) => v.verdict === 'new' && v.kind !== 'ratio');
+  if (passed > 0) lines.push(`${passed} exact and quality metrics equal to the baseline or within their bounds.`);
+  if (times > 0) lines.push(`${times} absolute times not judged: they differ by 50-100% between processes and machines of one kind; judge them with npm run perf:ab (same machine, one job).`);
+  if (notRun > 0) lines.push(`${notRun} baseline metrics not in this run${c.verdicts.some((v) => v.current === null && v.gates) ? '' : ' (scenarios not selected)'}.`);
+  if (added > 0) lines.push(`${added} metrics not in the baseline yet (accept a new baseline to judge them).`);
   const diff = exactDiff(c, color);
-  if (diff) lines.push('Exact metrics that changed (baseline -> new):', diff.trimEnd());
+  if (diff && c.verdicts.some((v) => v.kind === 'exact' && v.verdict === 'regressed')) lines.push('Exact metrics that changed (baseline -> new):', diff.trimEnd());
   for (const n of c.notes) lines.push(`NOTE: ${n}`);
   lines.push(summaryLine(c));
   return lines.join('\n');

@@ -1,5 +1,5 @@
 import type { MetricInput } from './metrics.js';
-import { runRecordSchema, SCHEMA_VERSION, type KernelTableRecord, type Metric, type RunError, type RunProfile, type RunRecord } from './schema.js';
+import { runRecordSchema, SCHEMA_VERSION, type Diagnostics, type KernelTableRecord, type Metric, type RunError, type RunProfile, type RunRecord } from './schema.js';
 
 /** What one test hands to the run record (through vitest's task.meta). */
 export interface RecordedByTest {
@@ -25,6 +25,8 @@ export interface RunContext {
   readonly git: RunRecord['git'];
   /** The hardware profile measured at backend start; null when no test reached a backend. */
   readonly profile: RunProfile | null;
+  /** Noise diagnostics of the measuring process. */
+  readonly diagnostics?: Diagnostics;
   /** Errors vitest raised outside any test (e.g. a file that failed to load). */
   readonly unhandledErrors: readonly string[];
 }
@@ -83,6 +85,7 @@ export function assembleRunRecord(tests: readonly CollectedTest[], run: RunConte
     metrics,
     kernelTables,
     notes: profileNotes(profile),
+    ...(run.diagnostics ? { diagnostics: [run.diagnostics] } : {}),
     errors,
   };
   // What we write must be what readers accept.

@@ -103,3 +103,18 @@ export function refusalReason(
   }
   return null;
 }
+
+/**
+ * `existing` with the metrics (and kernel tables) of `update` put in place of theirs; the rest
+ * of `existing` stays, including its run-level fields. Notes which run each part came from.
+ */
+export function mergeBaselines(existing: Baseline, update: Baseline): Baseline {
+  const replaced = new Set(update.metrics.map((m) => m.id));
+  return baselineSchema.parse({
+    ...existing,
+    metrics: [...existing.metrics.filter((m) => !replaced.has(m.id)), ...update.metrics],
+    kernelTables: { ...existing.kernelTables, ...update.kernelTables },
+    notes: [...existing.notes.filter((n) => !n.startsWith('Merged: ')), `Merged: ${update.metrics.length} metric(s) from ${update.accepted.from} (${update.git.commit ?? 'no commit'}) at ${update.accepted.at}`],
+    diagnostics: [...(existing.diagnostics ?? []), ...(update.diagnostics ?? [])],
+  });
+}

@@ -39,6 +39,8 @@ export const metricSchema = z
     detail: z.string().optional(),
     /** Raw paired samples (ms) behind a ratio, kept for re-analysis. */
     samples: z.object({ a: z.array(z.number()), b: z.array(z.number()) }).optional(),
+    /** One value per process when the run measured several (`--processes K`): what cross-run verdicts judge. */
+    processes: z.array(z.number()).optional(),
   })
   .strict();
 export type Metric = z.infer<typeof metricSchema>;
@@ -85,6 +87,23 @@ export const kernelTableSchema = z
   })
   .strict();
 
+/** Noise diagnostics of one measuring process: what else the machine was doing. */
+const diagnosticsSchema = z
+  .object({
+    /** CPU time of the test process (user, system), from process.resourceUsage() in it. */
+    cpuUserMs: z.number(),
+    cpuSystemMs: z.number(),
+    /** Times the scheduler took the CPU away from the test process. */
+    involuntaryContextSwitches: z.number(),
+    wallMs: z.number(),
+    /** Share of CPU time stolen by the hypervisor during the run (/proc/stat), null where unknown. */
+    stealFraction: z.number().nullable(),
+    /** 1-minute load average at the end of the run. */
+    loadAverage: z.number(),
+  })
+  .strict();
+export type Diagnostics = z.infer<typeof diagnosticsSchema>;
+
 const runErrorSchema = z.object({ scenario: z.string(), test: z.string(), message: z.string() }).strict();
 export type RunError = z.infer<typeof runErrorSchema>;
 
@@ -104,6 +123,8 @@ export const runRecordSchema = z
     kernelTables: z.record(z.string(), kernelTableSchema).optional(),
     /** Plain-language caveats every reader should see (software adapter, untested paths). */
     notes: z.array(z.string()),
+    /** Noise diagnostics, one entry per measuring process. */
+    diagnostics: z.array(diagnosticsSchema).optional(),
     errors: z.array(runErrorSchema),
   })
   .strict();

@@ -1,3 +1,4 @@
+import { DEFAULT_PROCESS_ALPHA, judgeProcesses, type ProcessVerdict } from './process-verdict.js';
 import type { Metric, MetricKind } from './schema.js';
 
 const VERDICTS = ['pass', 'regressed', 'improved', 'inconclusive', 'new', 'missing'] as const;
@@ -16,6 +17,13 @@ export interface Verdict {
   readonly gates: boolean;
   /** One sentence: why this verdict. */
   readonly reason: string;
+  /** The cross-process test behind it, when both sides carry one value per process. */
+  readonly process?: ProcessVerdict;
+}
+
+/** Both sides measured in several processes (`--processes K`): judged on per-process values. */
+function perProcess(b: Metric, c: Metric): boolean {
+  return (b.kind === 'ratio' || b.kind === 'time') && (b.processes?.length ?? 0) >= 2 && (c.processes?.length ?? 0) >= 2;
 }
 
 /**
@@ -81,12 +89,22 @@ export function judgeMetric(baseline: Metric | null, current: Metric | null, opt
   const metric = current ?? baseline;
   if (!metric) throw new Error('judgeMetric needs a baseline or a current metric');
   const kind = metric.kind;
-  const gates = kind === 'exact' || kind === 'quality' || options.gateTiming;
+  // Ratios judged across processes gate: that verdict holds from one process to the next
+  // (README, calibration). Absolute times do not: they differ between machines of a kind.
+  const crossProcess = baseline !== null && current !== null && baseline.kind === current.kind && perProcess(baseline, current);
+  const gates = kind === 'exact' || kind === 'quality' || options.gateTiming || (crossProcess && kind === 'ratio');
   const base = { id: metric.id, kind, baseline, current, tolerance: options.tolerance, gates };
   if (!baseline) return { ...base, verdict: 'new', reason: 'not in the baseline' };
   if (!current) return { ...base, verdict: 'missing', reason: 'in the baseline, not in this run' };
   if (baseline.kind !== current.kind) {
     return { ...base, verdict: 'regressed', reason: `kind changed from ${baseline.kind} to ${current.kind}` };
+  }
+  if (crossProcess && (kind === 'ratio' || kind === 'time')) {
+    const process = judgeProcesses(
+      { id: metric.id, kind, base: baseline.processes!, head: current.processes! },
+      { tolerance: options.tolerance, alpha: DEFAULT_PROCESS_ALPHA },
+    );
+    return { ...base, verdict: process.verdict, reason: `across processes (${process.processes[0]} vs ${process.processes[1]}): ${process.reason}`, process };
   }
   const judged =
     kind === 'exact'

@@ -7,6 +7,7 @@ import type { BackendChoice } from '../backend/types.js';
 import { loadMnistDir } from '../data/mnist-dir.js';
 import { BASELINE_DIR, findBaseline } from '../results/baseline.js';
 import { compareWithBaseline, type Comparison, type CompareOptions } from '../results/compare.js';
+import { combineProcessRecords, extendProcesses } from '../results/combine.js';
 import { poolRatioMetric } from '../results/metrics.js';
 import type { RunRecord } from '../results/schema.js';
 import { defaultRecordPath, writeJsonAtomic } from '../results/storage.js';
@@ -145,6 +146,35 @@ async function remeasureSuspects(record: RunRecord, comparison: Comparison, conf
   return { ...record, metrics: record.metrics.map((m) => pooled.get(m.id) ?? m) };
 }
 
+/**
+ * Runs the scenarios in `processes` separate test processes, strictly one after another with
+ * the same configuration, and combines their records (one value per process per metric).
+ */
+export async function measureInProcesses(files: readonly ScenarioFile[], config: RunConfig, processes: number): Promise<RunRecord | null> {
+  const records: RunRecord[] = [];
+  for (let k = 0; k < processes; k++) {
+    if (processes > 1) console.log(`[gpu-transfer-perf] process ${k + 1} of ${processes}: ${files.map((f) => f.id).join(', ')}`);
+    const record = await runScenarios(files, config, { quiet: processes > 1 });
+    if (!record) return null;
+    records.push(record);
+  }
+  return combineProcessRecords(records);
+}
+
+/**
+ * The sequential design's second look: ratio metrics judged inconclusive across processes get
+ * `processes` more processes once, and are judged on all of them.
+ */
+async function secondLook(record: RunRecord, comparison: Comparison, config: RunConfig, processes: number): Promise<RunRecord> {
+  const open = comparison.verdicts.filter((v) => v.process && v.kind === 'ratio' && v.verdict === 'inconclusive');
+  if (open.length === 0) return record;
+  const scenarios = [...new Set(open.map((v) => v.current!.scenario))];
+  console.log(`\nInconclusive across processes: ${open.map((v) => v.id).join(', ')}; measuring ${processes} more processes of ${scenarios.join(', ')} once.`);
+  const files = selectScenarios(listScenarios(), scenarios);
+  const more = await measureInProcesses(files, { ...config, selection: files.map((f) => f.path) }, processes);
+  return more ? extendProcesses(record, more) : record;
+}
+
 /** What one `npm run perf` produced. */
 export interface PerfOutcome {
   readonly record: RunRecord;
@@ -165,14 +195,14 @@ export interface PerfOutcome {
 export async function runPerfSuite(
   files: readonly ScenarioFile[],
   config: RunConfig,
-  options: CompareOptions & { baseline: string | null; out: string | null },
+  options: CompareOptions & { baseline: string | null; out: string | null; processes: number },
 ): Promise<PerfOutcome | null> {
-  let record = await runScenarios(files, config);
+  let record = await measureInProcesses(files, config, options.processes);
   if (!record) return null;
   const { path: baselinePath, baseline } = await findBaseline(record, options.baseline);
   let comparison = baseline ? compareWithBaseline(record, baseline, options) : null;
   if (baseline && comparison) {
-    record = await remeasureSuspects(record, comparison, config);
+    record = options.processes > 1 ? await secondLook(record, comparison, config, options.processes) : await remeasureSuspects(record, comparison, config);
     comparison = compareWithBaseline(record, baseline, options);
   }
   const written = await writeRecordSafely(options.out ?? defaultRecordPath(record), record);

@@ -2,6 +2,7 @@ import type { Reporter, SerializedError, TestModule, Vitest } from 'vitest/node'
 import { assembleRunRecord, type CollectedTest } from '../results/assemble.js';
 import type { RunProfile, RunRecord } from '../results/schema.js';
 import type { RunConfig } from '../run-config.js';
+import { cpuTicks, runDiagnostics } from './diagnostics.js';
 import { gitState } from './git.js';
 import { scenarioOfPath } from './scenarios.js';
 
@@ -32,6 +33,16 @@ function collect(modules: ReadonlyArray<TestModule>): CollectedTest[] {
   return tests;
 }
 
+/** The test process's resource usage as its last recording file saw it (the largest CPU time). */
+function latestUsage(modules: ReadonlyArray<TestModule>): NodeJS.ResourceUsage | null {
+  let latest: NodeJS.ResourceUsage | null = null;
+  for (const module of modules) {
+    const usage = module.meta().resourceUsage;
+    if (usage && (!latest || usage.userCPUTime > latest.userCPUTime)) latest = usage;
+  }
+  return latest;
+}
+
 /** The hardware profile the first recording test left on its file's meta. */
 function hardwareProfile(modules: ReadonlyArray<TestModule>): RunProfile | null {
   for (const module of modules) {
@@ -48,6 +59,7 @@ function hardwareProfile(modules: ReadonlyArray<TestModule>): RunProfile | null 
 export class RunRecordReporter implements Reporter {
   record: RunRecord | null = null;
   private config: RunConfig | null = null;
+  private readonly start = { ticks: cpuTicks(), at: performance.now() };
 
   onInit(vitest: Vitest): void {
     this.config = vitest.config.provide.runConfig ?? null;
@@ -63,6 +75,7 @@ export class RunRecordReporter implements Reporter {
       git: gitState(),
       profile: hardwareProfile(modules),
       unhandledErrors: unhandledErrors.map((e) => e.message),
+      diagnostics: runDiagnostics(latestUsage(modules), this.start),
     });
   }
 }

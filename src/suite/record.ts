@@ -11,6 +11,8 @@ declare module 'vitest' {
     perf?: RecordedByTest;
     /** The hardware profile of the run, set once per file by its first recording test. */
     hardwareProfile?: RunProfile;
+    /** process.resourceUsage() of the test process at the file's last recording (noise diagnostics). */
+    resourceUsage?: NodeJS.ResourceUsage;
   }
 }
 
@@ -21,6 +23,8 @@ interface RecordingTask {
 
 async function perfMeta(task: RecordingTask): Promise<RecordedByTest> {
   task.file.meta.hardwareProfile ??= (await useRunBackend()).profile;
+  // All files run in one process: the latest snapshot is the process's usage so far.
+  task.file.meta.resourceUsage = process.resourceUsage();
   task.meta.perf ??= { metrics: [], kernelTables: {} };
   return task.meta.perf;
 }

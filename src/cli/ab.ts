@@ -1,0 +1,19 @@
+import { appendFile } from 'node:fs/promises';
+import { abMarkdown, renderAb } from '../report/ab.js';
+import { writeJsonAtomic, writeTextAtomic } from '../results/storage.js';
+import { AB_DEFAULT_SCENARIOS, runAb } from '../runner/ab.js';
+import { checkBackendChoice, scenarioFiles } from '../runner/perf.js';
+import type { CommandLine } from './args.js';
+
+/** `npm run perf:ab -- --base REF`: A/B of two commits on this machine, judged per process. */
+export async function abCommand(args: Extract<CommandLine, { command: 'ab' }>): Promise<number> {
+  const scenarios = args.scenarios.length > 0 ? args.scenarios : [...AB_DEFAULT_SCENARIOS];
+  scenarioFiles(scenarios); // unknown scenario: exit 2 before any checkout
+  checkBackendChoice(args.backend);
+  const result = await runAb({ base: args.base, head: args.head, scenarios, processes: args.processes, backend: args.backend });
+  console.log(`\n${renderAb(result)}`);
+  if (args.json) await writeJsonAtomic(args.json, result);
+  if (args.markdown) await writeTextAtomic(args.markdown, abMarkdown(result));
+  if (process.env.GITHUB_STEP_SUMMARY) await appendFile(process.env.GITHUB_STEP_SUMMARY, abMarkdown(result));
+  return result.exitCode;
+}

@@ -1,0 +1,166 @@
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import type { BackendChoice } from '../backend/types.js';
+import { readToleranceOverrides } from '../results/baseline.js';
+import { DEFAULT_PROCESS_ALPHA, judgeProcesses, type ProcessVerdict } from '../results/process-verdict.js';
+import type { RunRecord } from '../results/schema.js';
+import { readRunRecord } from '../results/storage.js';
+import { RunInputError } from './perf.js';
+
+const run = promisify(execFile);
+
+/** What `npm run perf:ab` is asked to do. */
+export interface AbOptions {
+  readonly base: string;
+  /** null: the working tree as it is. */
+  readonly head: string | null;
+  readonly scenarios: readonly string[];
+  /** Processes per arm and look. */
+  readonly processes: number;
+  readonly backend: BackendChoice;
+}
+
+/** One side of the comparison: a checkout with its own code and dependencies. */
+interface Arm {
+  readonly name: 'base' | 'head';
+  readonly label: string;
+  readonly dir: string;
+  readonly records: RunRecord[];
+}
+
+/** The outcome of an A/B: per-metric verdicts on per-process values, and what was run. */
+export interface AbResult {
+  readonly base: string;
+  readonly head: string;
+  readonly scenarios: readonly string[];
+  readonly processes: readonly [number, number];
+  readonly verdicts: readonly ProcessVerdict[];
+  readonly errors: readonly string[];
+  readonly minutes: number;
+  readonly exitCode: number;
+}
+
+/** Default scenarios of an A/B: the timed ones whose ratios CI gates. */
+export const AB_DEFAULT_SCENARIOS = ['speedup', 'dtypes'] as const;
+/** A/B tolerance where tolerances.json names none: 10% for ratios and times alike (one machine, one job). */
+const AB_TOLERANCE = 0.1;
+
+async function git(args: string[], cwd = process.cwd()): Promise<string> {
+  return (await run('git', args, { cwd })).stdout.trim();
+}
+
+/** A git worktree of `ref` with dependencies: node_modules linked when the lockfile is the same, else `npm ci` from the npm cache. */
+async function checkout(ref: string, into: string): Promise<string> {
+  let commit: string;
+  try {
+    commit = await git(['rev-parse', '--verify', `${ref}^{commit}`]);
+  } catch {
+    throw new RunInputError(`--base/--head ${ref}: not a commit, branch or tag of this repository`);
+  }
+  await git(['worktree', 'add', '--detach', into, commit]);
+  const sameLock = existsSync(join(into, 'package-lock.json')) && (await readFile(join(into, 'package-lock.json'), 'utf8')) === (await readFile('package-lock.json', 'utf8'));
+  if (sameLock) await symlink(resolve('node_modules'), join(into, 'node_modules'), 'dir');
+  else await run('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: into, maxBuffer: 64 * 1024 * 1024 });
+  return commit;
+}
+
+/** Runs one process of an arm: its own commit's `npm run perf` on the scenarios, to `out`; returns the record. */
+function runProcess(arm: Arm, options: AbOptions, out: string): Promise<RunRecord> {
+  const scenarios = options.scenarios.flatMap((s) => ['--scenario', s]);
+  const env = { ...process.env };
+  // The arms are judged here, not against a baseline: no gating variables inside them.
+  delete env.PERF_REQUIRE_BASELINE;
+  delete env.PERF_GATE_TIMING;
+  delete env.PERF_REQUIRE_BACKEND;
+  const child = spawn(join(arm.dir, 'node_modules/.bin/tsx'), ['src/cli/main.ts', 'perf', ...scenarios, '--backend', options.backend, '--out', out], { cwd: arm.dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  return new Promise((done, fail) => {
+    child.on('exit', async () => {
+      try {
+        done(await readRunRecord(out)); // older schemas are migrated on read
+      } catch (error) {
+        fail(new Error(`${arm.label}: the process wrote no run record (${(error as Error).message}); its stderr ended: ${stderr.split('\n').slice(-5).join(' | ')}`));
+      }
+    });
+  });
+}
+
+/** ABBA...: processes of the two arms strictly one after another, the order alternating per pair. */
+async function measureArms(arms: readonly [Arm, Arm], options: AbOptions, work: string, look: number): Promise<void> {
+  for (let i = 0; i < options.processes; i++) {
+    const order = i % 2 === 0 ? arms : ([arms[1], arms[0]] as const);
+    for (const arm of order) {
+      console.log(`[perf:ab] look ${look}, pair ${i + 1}/${options.processes}: ${arm.name} (${arm.label})`);
+      arm.records.push(await runProcess(arm, options, join(work, `${arm.name}-${look}-${i}.json`)));
+    }
+  }
+}
+
+/** Per-process values of every ratio and time metric present in every process of both arms. */
+function perProcessValues(base: readonly RunRecord[], head: readonly RunRecord[]): Array<{ id: string; kind: 'ratio' | 'time'; base: number[]; head: number[] }> {
+  const first = base[0]?.metrics ?? [];
+  const valuesOf = (records: readonly RunRecord[], id: string) => records.map((r) => r.metrics.find((m) => m.id === id)?.value);
+  return first
+    .filter((m): m is typeof m & { kind: 'ratio' | 'time' } => m.kind === 'ratio' || m.kind === 'time')
+    .map((m) => ({ id: m.id, kind: m.kind, base: valuesOf(base, m.id), head: valuesOf(head, m.id) }))
+    .filter((x): x is { id: string; kind: 'ratio' | 'time'; base: number[]; head: number[] } => [...x.base, ...x.head].every((v) => typeof v === 'number' && v > 0));
+}
+
+/**
+ * `npm run perf:ab`: checks the base (and head, if given) out into git worktrees, alternates
+ * processes of the two arms on this machine (ABBA), judges every ratio and time metric on its
+ * per-process values, and measures K more processes per arm once when any is inconclusive.
+ */
+export async function runAb(options: AbOptions): Promise<AbResult> {
+  const started = performance.now();
+  const work = await mkdtemp(join(tmpdir(), 'gtp-ab-'));
+  const worktrees: string[] = [];
+  try {
+    const baseDir = join(work, 'base');
+    const baseCommit = await checkout(options.base, baseDir);
+    worktrees.push(baseDir);
+    let headDir = process.cwd();
+    let headLabel = `working tree at ${(await git(['rev-parse', '--short', 'HEAD'])).slice(0, 12)}${(await git(['status', '--porcelain'])) ? ' (uncommitted changes)' : ''}`;
+    if (options.head) {
+      headDir = join(work, 'head');
+      headLabel = `${options.head} (${(await checkout(options.head, headDir)).slice(0, 12)})`;
+      worktrees.push(headDir);
+    }
+    const arms: readonly [Arm, Arm] = [
+      { name: 'base', label: `${options.base} (${baseCommit.slice(0, 12)})`, dir: baseDir, records: [] },
+      { name: 'head', label: headLabel, dir: headDir, records: [] },
+    ];
+    const overrides = await readToleranceOverrides();
+    const judge = () =>
+      perProcessValues(arms[0].records, arms[1].records).map((s) => judgeProcesses(s, { tolerance: overrides[s.id] ?? AB_TOLERANCE, alpha: DEFAULT_PROCESS_ALPHA }));
+    await measureArms(arms, options, work, 1);
+    let verdicts = judge();
+    if (verdicts.some((v) => v.verdict === 'inconclusive')) {
+      console.log(`[perf:ab] inconclusive: ${verdicts.filter((v) => v.verdict === 'inconclusive').map((v) => v.id).join(', ')}; ${options.processes} more processes per arm, once`);
+      await measureArms(arms, options, work, 2);
+      verdicts = judge();
+    }
+    const errors = arms.flatMap((a) => a.records.flatMap((r, k) => r.errors.map((e) => `${a.name} process ${k + 1}: [${e.scenario}] ${e.test}: ${e.message.split('\n')[0]}`)));
+    const regressed = verdicts.some((v) => v.verdict === 'regressed');
+    return {
+      base: arms[0].label,
+      head: arms[1].label,
+      scenarios: options.scenarios,
+      processes: [arms[0].records.length, arms[1].records.length],
+      verdicts,
+      errors,
+      minutes: (performance.now() - started) / 60_000,
+      exitCode: regressed || errors.length > 0 ? 1 : 0,
+    };
+  } finally {
+    for (const dir of worktrees) await git(['worktree', 'remove', '--force', dir]).catch(() => undefined);
+    await rm(work, { recursive: true, force: true });
+  }
+}
