@@ -2,10 +2,15 @@ import * as tf from '@tensorflow/tfjs';
 import type { MathBackendCPU } from '@tensorflow/tfjs-backend-cpu';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
-import { cropMirrorNormalizeOnHost, resolveCropMirrorNormalize, type CropMirrorNormalizeSpec } from './crop-mirror-normalize.js';
+import { cropMirrorNormalizeOnHost, resolveCropMirrorNormalize, type CropMirrorNormalizeGeometry, type CropMirrorNormalizeSpec } from './crop-mirror-normalize.js';
+import { ChannelAffineVec4Program, isChannelAffine } from './crop-mirror-normalize-flat-program.js';
 import { CropMirrorNormalizeProgram } from './crop-mirror-normalize-program.js';
+import { CropMirrorNormalizeRowsProgram, fitsRowsProgram } from './crop-mirror-normalize-rows-program.js';
+import { DeviceUploadBuffers } from './device-upload.js';
+import { DirectDispatcher } from './direct-dispatch.js';
+import type { DispatchPath } from './normalize-packed-kernel.js';
 import { packBytes, unpackedView } from './packed-bytes.js';
-import { sendPacked } from './send-payload.js';
+import { sendPacked, wordParts, type UploadPath } from './send-payload.js';
 
 /**
  * Kernel: packed uint8 pixels (int32 words, 4 bytes each) -> cropped, mirrored, per-channel
@@ -14,19 +19,79 @@ import { sendPacked } from './send-payload.js';
  */
 export const CROP_MIRROR_NORMALIZE = 'CropMirrorNormalize';
 
-type KernelArgs = { inputs: tf.NamedTensorInfoMap; backend: unknown; attrs?: tf.NamedAttrMap };
+/**
+ * webgpu programs: 'vec4' (default) picks the fastest that fits: the channel-affine program
+ * for the whole frame unmirrored in input order, else the rows program (rows of 16 elements or
+ * more), else the first one; 'scalar' is the first program (one invocation per element, six
+ * integer divisions each), kept so both can be measured side by side.
+ */
+export const CROP_MIRROR_NORMALIZE_PROGRAMS = ['scalar', 'vec4'] as const;
+export type CropMirrorNormalizeProgramChoice = (typeof CROP_MIRROR_NORMALIZE_PROGRAMS)[number];
 
-function unpackArgs(args: KernelArgs): { pixels: tf.TensorInfo; spec: CropMirrorNormalizeSpec } {
-  const pixels = args.inputs.pixels;
-  if (!pixels || pixels.dtype !== 'int32') throw new Error(`${CROP_MIRROR_NORMALIZE} needs an int32 input named 'pixels'`);
-  return { pixels, spec: args.attrs as unknown as CropMirrorNormalizeSpec };
+/** Variants of the webgpu kernel, for measurement; host backends ignore them. */
+export interface CropMirrorNormalizeOptions {
+  readonly program?: CropMirrorNormalizeProgramChoice;
+  /** How the channel-affine program is dispatched: 'direct' (default, direct-dispatch.ts) or 'tfjs' (runWebGPUProgram). */
+  readonly dispatch?: DispatchPath;
+  /** How `cropMirrorNormalize` uploads the words on webgpu: 'device-buffer' (default, writeBuffer) or 'tfjs'. */
+  readonly upload?: UploadPath;
 }
 
-/** On the GPU: the fused WGSL program, one invocation per output element. */
+/** The kernel's attributes: the spec plus the program variants. */
+export type CropMirrorNormalizeAttrs = CropMirrorNormalizeSpec & Pick<CropMirrorNormalizeOptions, 'program' | 'dispatch'>;
+
+type KernelArgs = { inputs: tf.NamedTensorInfoMap; backend: unknown; attrs?: tf.NamedAttrMap };
+
+function unpackArgs(args: KernelArgs): { pixels: tf.TensorInfo; spec: CropMirrorNormalizeAttrs; geometry: CropMirrorNormalizeGeometry } {
+  const pixels = args.inputs.pixels;
+  if (!pixels || pixels.dtype !== 'int32') throw new Error(`${CROP_MIRROR_NORMALIZE} needs an int32 input named 'pixels'`);
+  const spec = args.attrs as unknown as CropMirrorNormalizeAttrs;
+  const geometry = resolveCropMirrorNormalize(spec);
+  // Upload buffers may be larger than the words (device-upload.ts 'at-least'), never smaller.
+  if (tf.util.sizeFromShape(pixels.shape) * 4 < geometry.inputSize) {
+    throw new RangeError(`${CROP_MIRROR_NORMALIZE}: ${geometry.inputSize} pixel bytes do not fit in ${tf.util.sizeFromShape(pixels.shape)} words`);
+  }
+  return { pixels, spec, geometry };
+}
+
+/** Runs the channel-affine program, dispatched directly into tfjs's encoder where it can be. */
+function runChannelAffine(backend: WebGPUBackend, pixels: tf.TensorInfo, g: CropMirrorNormalizeGeometry, dispatch: DispatchPath): tf.TensorInfo {
+  const program = new ChannelAffineVec4Program(g);
+  const direct = dispatch === 'direct' ? program.direct() : null;
+  const dispatcher = DirectDispatcher.of(backend);
+  return direct && dispatcher.canRun(direct.workgroups)
+    ? dispatcher.run(direct, pixels, g.outputShape)
+    : backend.runWebGPUProgram(program, [pixels, pixels], 'float32');
+}
+
+/**
+ * On the GPU: a vec4 program over the first 4 * floor(size / 4) elements, then (size not a
+ * multiple of 4) the first program over the last 1-3 into the same output; or the first
+ * program alone (asked for, rows shorter than 16 elements, fewer than 16 pixel bytes).
+ */
 function webgpuKernel(args: KernelArgs): tf.TensorInfo {
-  const { pixels, spec } = unpackArgs(args);
-  const program = new CropMirrorNormalizeProgram(resolveCropMirrorNormalize(spec));
-  return (args.backend as WebGPUBackend).runWebGPUProgram(program, [pixels], 'float32', program.uniformData());
+  const { pixels, spec, geometry: g } = unpackArgs(args);
+  const backend = args.backend as WebGPUBackend;
+  const size = tf.util.sizeFromShape(g.outputShape);
+  const vec4 = (spec.program ?? 'vec4') === 'vec4';
+  // The channel-affine program binds the words as vec4s too: a binding needs at least 16 bytes.
+  const affine = vec4 && isChannelAffine(g) && size >= 16 && tf.util.sizeFromShape(pixels.shape) >= 4;
+  let out: tf.TensorInfo;
+  if (affine) {
+    out = runChannelAffine(backend, pixels, g, spec.dispatch ?? 'direct');
+  } else if (vec4 && fitsRowsProgram(g)) {
+    const program = new CropMirrorNormalizeRowsProgram(g);
+    out = backend.runWebGPUProgram(program, [pixels], 'float32', program.uniformData());
+  } else {
+    const program = new CropMirrorNormalizeProgram(g);
+    return backend.runWebGPUProgram(program, [pixels], 'float32', program.uniformData());
+  }
+  const body = size - (size % 4);
+  if (body < size) {
+    const tail = new CropMirrorNormalizeProgram(g, body);
+    backend.runWebGPUProgram(tail, [pixels], 'float32', tail.uniformData(), out);
+  }
+  return out;
 }
 
 /** On the cpu backend: the CPU reference over the bytes in place. */
@@ -64,18 +129,31 @@ export function hasFusedCropMirrorNormalize(): boolean {
 }
 
 /**
- * Sends raw uint8 pixels (1 byte per pixel, packed words, zero-copy when aligned) and returns the
- * float32 model input of `spec`: one fused kernel where the backend has it (webgpu, wasm, cpu),
- * else (tensorflow) the uint8 decode followed by tfjs ops. The caller disposes the result.
+ * Sends raw uint8 pixels (1 byte per pixel, packed words) and returns the float32 model input
+ * of `spec`: one fused kernel where the backend has it (webgpu, wasm, cpu), else (tensorflow)
+ * the uint8 decode followed by tfjs ops. On webgpu the words go by writeBuffer into a
+ * harness-owned buffer (device-upload.ts), as send-payload.ts sends them; elsewhere as a
+ * tensor (zero-copy when aligned). The caller disposes the result.
  */
-export function cropMirrorNormalize(pixels: Uint8Array, spec: CropMirrorNormalizeSpec): tf.Tensor {
+export function cropMirrorNormalize(pixels: Uint8Array, spec: CropMirrorNormalizeSpec, options: CropMirrorNormalizeOptions = {}): tf.Tensor {
   if (!hasFusedCropMirrorNormalize()) return cropMirrorNormalizeComposed(pixels, spec);
   const g = resolveCropMirrorNormalize(spec);
   if (pixels.length !== g.inputSize) throw new RangeError(`pixels has ${pixels.length} bytes, inputShape needs ${g.inputSize}`);
-  const words = tf.tensor1d(packBytes(pixels).words, 'int32');
-  const out = tf.engine().runKernel(CROP_MIRROR_NORMALIZE, { pixels: words }, spec as unknown as tf.NamedAttrMap) as tf.Tensor;
-  words.dispose();
-  return out;
+  const wordCount = Math.ceil(pixels.byteLength / 4);
+  const words =
+    tf.getBackend() === 'webgpu' && (options.upload ?? 'device-buffer') === 'device-buffer'
+      ? DeviceUploadBuffers.current().upload(wordParts(pixels), [wordCount], 'int32', 'at-least')
+      : tf.tensor1d(packBytes(pixels).words, 'int32');
+  const attrs: CropMirrorNormalizeAttrs = {
+    ...spec,
+    ...(options.program ? { program: options.program } : {}),
+    ...(options.dispatch ? { dispatch: options.dispatch } : {}),
+  };
+  try {
+    return tf.engine().runKernel(CROP_MIRROR_NORMALIZE, { pixels: words }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor;
+  } finally {
+    words.dispose();
+  }
 }
 
 /**

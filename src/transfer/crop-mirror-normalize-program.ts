@@ -12,6 +12,11 @@ import { f32Literal } from './normalize-packed-program.js';
  *
  * Channels, mirror, layout and the per-channel constants are compiled into the shader (they
  * name the preprocessing); frame geometry travels as uniforms, so a new image size reuses it.
+ *
+ * The first program of the harness, kept as the `scalar` variant for side-by-side measurement;
+ * the vec4 programs (crop-mirror-normalize-flat-program.ts, -rows-program.ts) are the fast
+ * ones. With `firstIndex` it writes only the elements from there on (the 1-3 elements a vec4
+ * program cannot store), into an output the caller passes to runWebGPUProgram.
  */
 export class CropMirrorNormalizeProgram implements WebGPUProgram {
   readonly variableNames = ['pixels'];
@@ -22,23 +27,31 @@ export class CropMirrorNormalizeProgram implements WebGPUProgram {
   readonly workgroupSize: [number, number, number] = [64, 1, 1];
   // Adds `uniforms.size` = number of output elements.
   readonly size = true;
-  readonly uniforms = 'inHeight : i32, inWidth : i32, cropY : i32, cropX : i32, outHeight : i32, outWidth : i32,';
+  readonly uniforms: string = 'inHeight : i32, inWidth : i32, cropY : i32, cropX : i32, outHeight : i32, outWidth : i32,';
   private readonly geometry: CropMirrorNormalizeGeometry;
+  private readonly firstIndex: number;
 
-  constructor(geometry: CropMirrorNormalizeGeometry) {
+  constructor(geometry: CropMirrorNormalizeGeometry, firstIndex = 0) {
     this.geometry = geometry;
+    this.firstIndex = firstIndex;
     this.outputShape = geometry.outputShape;
-    const size = util.sizeFromShape(geometry.outputShape);
-    this.dispatchLayout = webgpu_util.flatDispatchLayout([size]);
-    this.dispatch = webgpu_util.computeDispatch(this.dispatchLayout, [size], this.workgroupSize);
+    const count = util.sizeFromShape(geometry.outputShape) - firstIndex;
+    if (count < 1) throw new RangeError(`firstIndex ${firstIndex} leaves no element to write`);
+    this.dispatchLayout = webgpu_util.flatDispatchLayout([count]);
+    this.dispatch = webgpu_util.computeDispatch(this.dispatchLayout, [count], this.workgroupSize);
     const { channels, mirror, layout, mean, std } = geometry;
     this.shaderKey = `cropMirrorNormalize_${channels}_${mirror}_${layout}_${mean.join(',')}_${std.join(',')}`;
+    if (firstIndex > 0) {
+      this.uniforms += 'firstIndex : i32,';
+      this.shaderKey += '_tail';
+    }
   }
 
   /** The values of `uniforms` above, in order. */
   uniformData(): Array<{ type: 'int32'; data: number[] }> {
     const { inHeight, inWidth, crop } = this.geometry;
-    return [inHeight, inWidth, crop.y, crop.x, crop.height, crop.width].map((v) => ({ type: 'int32', data: [v] }));
+    const values = [inHeight, inWidth, crop.y, crop.x, crop.height, crop.width, ...(this.firstIndex > 0 ? [this.firstIndex] : [])];
+    return values.map((v) => ({ type: 'int32', data: [v] }));
   }
 
   getUserCode(): string {
@@ -51,7 +64,8 @@ export class CropMirrorNormalizeProgram implements WebGPUProgram {
       var<private> MEAN : array<f32, ${C}> = array<f32, ${C}>(${mean.map(f32Literal).join(', ')});
       var<private> STD : array<f32, ${C}> = array<f32, ${C}>(${std.map(f32Literal).join(', ')});
 
-      fn main(index : i32) {
+      fn main(invocation : i32) {
+        let index = invocation${this.firstIndex > 0 ? ' + uniforms.firstIndex' : ''};
         if (index >= uniforms.size) {
           return;
         }
