@@ -1,0 +1,101 @@
+import type { MetricInput } from '../results/metrics.js';
+import { ratioFromPairs, timeMetric, bytesMetric } from '../results/metrics.js';
+import { testRunRecord } from '../results/run-record.fixture.js';
+import type { Metric, RunRecord } from '../results/schema.js';
+import { sweepMetrics, type SweepPoint } from '../suite/sweep.js';
+import { TRAINING_ARMS, type EpochResult, type TrainingResult } from '../train/experiment.js';
+import { curveMetrics, flatMemoryMetrics, inputBoundMetrics, perEpochMetrics } from '../train/metrics.js';
+
+const stamp = (scenario: string, metrics: MetricInput[]): Metric[] => metrics.map((m) => ({ ...m, scenario }));
+
+/** Deterministic noise around `center`: n samples, +-spread. */
+function around(center: number, n: number, spread: number, phase: number): number[] {
+  return Array.from({ length: n }, (_, i) => center * (1 + spread * Math.sin(i * 1.7 + phase)));
+}
+
+/** A sweep like the one measured on lavapipe: device-normalize loses at small batches, wins at 512. */
+function sweepPoints(): SweepPoint[] {
+  const times: Record<number, [number, number]> = { 32: [0.11, 0.18], 64: [0.14, 0.2], 128: [0.19, 0.22], 256: [0.33, 0.32], 512: [0.53, 0.46] };
+  return Object.entries(times).map(([batch, [a, b]], k) => {
+    const pixels = Number(batch) * 784;
+    const bytes = (data: number) => ({ dataBytes: data, uniformBytes: 48, readbackBytes: 0 });
+    return {
+      batch: Number(batch),
+      pixelsPerBatch: pixels,
+      samples: { a: around(a, 30, 0.05, k), b: around(b, 30, 0.05, k + 1) },
+      bytes: { a: bytes(4 * pixels), b: bytes(pixels) },
+    };
+  });
+}
+
+/** A training run of 2 epochs x 5 steps with falling losses, as the quick scale gives. */
+function trainingResult(): TrainingResult {
+  const memory = { tensors: 60, tensorBytes: 1_253_760, bytesInUse: 1_253_760, bytesAllocated: 77_882_948, harnessBytes: 401_408 };
+  const epochs: EpochResult[] = [0, 1].map((e) => {
+    const losses = Array.from({ length: 5 }, (_, i) => 2.3 - 0.07 * (5 * e + i));
+    const run = (ms: number) => ({ losses, stepMs: around(ms, 5, 0.1, e), epochMs: 5 * ms, images: 320, newTensorsPerStep: [e === 0 ? 12 : 0, 0, 0, 0, 0] });
+    const runs = { 'cpu-normalize': run(1100), 'device-normalize': run(1000), resident: run(900) };
+    const order = TRAINING_ARMS.map((_, k) => TRAINING_ARMS[(e + k) % 3]!);
+    return { epoch: e + 1, runs, order, accuracy: { correct: 130 + 120 * e, count: 400, accuracy: (130 + 120 * e) / 400 }, maxWeightDiff: 0, memory };
+  });
+  const plan = { epochs: 2, stepsPerEpoch: 5, batchSize: 64, shuffleSeed: 10, modelSeed: 42, evalBatch: 200 };
+  const footprint = { peakBytes: 59_772_688, newTensors: 0, newBytes: 0 };
+  return {
+    plan,
+    stepsPerEpoch: 5,
+    epochs,
+    memoryBefore: { ...memory, bytesInUse: 0 },
+    stepFootprint: { 'cpu-normalize': footprint, 'device-normalize': footprint },
+    leakedTensors: 0,
+  };
+}
+
+/**
+ * A run record as a full quick run writes it, for the report and chart tests: the speedup
+ * scenario, the sweep and training figures made by the real metric builders, a kernel table,
+ * stage times, notes and one error.
+ */
+export function reportTestRecord(): RunRecord {
+  const training = trainingResult();
+  const speedupSamples = { a: around(0.56, 40, 0.04, 0), b: around(0.53, 40, 0.04, 2) };
+  const metrics: Metric[] = [
+    ...stamp('speedup', [
+      ratioFromPairs('mnist-transfer.speedup', speedupSamples, { detail: 'median of per-pair ratios', labels: { a: 'cpu-normalize', b: 'device-normalize' } }),
+      timeMetric('mnist-transfer.time.cpu-normalize', 0.56, 40, { detail: 'median', labels: { strategy: 'cpu-normalize' } }),
+    ]),
+    ...stamp('cpu-normalize', [bytesMetric('mnist-transfer.upload-bytes.cpu-normalize', 200_704, 'measured', { detail: 'counted at the WebGPU API' })]),
+    ...stamp('coco-segmentation', [
+      timeMetric('coco.stage.host.cpu-normalize', 2.1, 20, {
+        detail: 'host stage',
+        labels: { quantity: 'stage-ms', stage: 'host', strategy: 'cpu-normalize' },
+      }),
+      timeMetric('coco.stage.upload.cpu-normalize', 4.2, 20, {
+        detail: 'upload stage <b>not bold</b>',
+        labels: { quantity: 'stage-ms', stage: 'upload', strategy: 'cpu-normalize' },
+      }),
+    ]),
+    ...stamp('training', [
+      ...perEpochMetrics(training, 'the mnist package split'),
+      ...curveMetrics(training),
+      ...flatMemoryMetrics(training),
+      ...inputBoundMetrics(training),
+    ]),
+    ...stamp('sweep', sweepMetrics(sweepPoints(), { a: 'cpu-normalize', b: 'device-normalize' }, 'the WebGPU API')),
+  ];
+  return testRunRecord(metrics, {
+    kernelTables: {
+      'cpu-normalize-profile': {
+        rows: [
+          { name: 'Conv2DBackpropFilter', calls: 1, totalMs: 4.5, meanMs: 4.5, percent: 45 },
+          { name: 'Conv2D', calls: 2, totalMs: 2.5, meanMs: 1.25, percent: 25 },
+        ],
+        kernelCount: 30,
+        totalKernelMs: 10,
+        step: 'train step',
+        timing: 'GPU timestamp queries',
+      },
+    },
+    notes: ['The WebGPU adapter is a software rasterizer (lavapipe): its numbers describe it, not a GPU.'],
+    errors: [{ scenario: 'kinetics-video', test: 'decodes clips', message: 'ffmpeg not found <script>alert(1)</script>\nsecond line' }],
+  });
+}
