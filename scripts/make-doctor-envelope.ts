@@ -8,7 +8,9 @@
  *   npx tsx scripts/make-doctor-envelope.ts --from a.json b.json # doctor --json reports (kit runs)
  *
  * Each figure's range is [min x (1 - margin), max x (1 + margin)] over the processes' values.
- * Prints every figure's spread between processes, so the margin can be judged.
+ * An envelope describes an idle machine: reports made while the host was busy (1-minute load
+ * above its CPU count) are set aside unless --include-busy. Prints every figure's spread between
+ * processes, so the margin can be judged.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -26,10 +28,11 @@ import { gitState } from '../src/runner/git.js';
 const DEFAULT_RUNS = 8;
 // Widening beyond the observed span; see the envelope's note for why this value.
 const DEFAULT_MARGIN = 0.3;
+const PAUSE_MS = 3000;
 
 function usage(message: string): never {
   console.error(
-    `error: ${message}\nusage: npx tsx scripts/make-doctor-envelope.ts [--runs N] [--margin M] [--quick] [--backend B] [--out FILE] [--from REPORT.json ...]`,
+    `error: ${message}\nusage: npx tsx scripts/make-doctor-envelope.ts [--runs N] [--margin M] [--quick] [--backend B] [--out FILE] [--include-busy] [--note TEXT] [--from REPORT.json ...]`,
   );
   process.exit(2);
 }
@@ -42,6 +45,7 @@ const OPTIONS = {
   out: { type: 'string' },
   from: { type: 'boolean' },
   note: { type: 'string' },
+  'include-busy': { type: 'boolean' },
 } as const;
 
 function parse() {
@@ -68,6 +72,7 @@ function options() {
     out: values.out ?? null,
     from: values.from ? positionals : null,
     note: values.note ?? null,
+    includeBusy: values['include-busy'] === true,
   };
 }
 
@@ -88,8 +93,12 @@ async function runDoctors(runs: number, quick: boolean, backend: string | null):
       console.error(result.stdout, result.stderr);
       throw new Error(`doctor run ${i + 1} exited ${result.status}`);
     }
-    reports.push(await readDoctorReport(file));
-    console.log(`doctor ${i + 1}/${runs}: ${((performance.now() - started) / 1000).toFixed(1)} s (${file})`);
+    const report = await readDoctorReport(file);
+    reports.push(report);
+    const load = `load ${report.host.load1.toFixed(1)} on ${report.host.cores} cores${report.host.busy ? ', BUSY' : ''}`;
+    console.log(`doctor ${i + 1}/${runs}: ${((performance.now() - started) / 1000).toFixed(1)} s, ${load} (${file})`);
+    // Let the load average settle between processes: doctor's own threads count in it.
+    await new Promise((r) => setTimeout(r, PAUSE_MS));
   }
   return reports;
 }
@@ -108,8 +117,12 @@ function printSpread(reports: readonly DoctorReport[], envelope: ReturnType<type
 
 async function main(): Promise<void> {
   const o = options();
-  const reports = o.from ? await Promise.all(o.from.map((f) => readDoctorReport(f))) : await runDoctors(o.runs, o.quick, o.backend);
-  const problem = envelopeInputProblem(reports);
+  const all = o.from ? await Promise.all(o.from.map((f) => readDoctorReport(f))) : await runDoctors(o.runs, o.quick, o.backend);
+  const reports = o.includeBusy ? all : all.filter((r) => !r.host.busy);
+  if (reports.length < all.length)
+    console.log(`set aside ${all.length - reports.length} of ${all.length} reports made on a busy host (--include-busy keeps them)`);
+  if (reports.length === 0) usage('every report was made on a busy host: run again when the machine is idle, or pass --include-busy');
+  const problem = envelopeInputProblem(reports, { allowBusy: o.includeBusy });
   if (problem) usage(problem);
   const first = reports[0]!.profile!;
   const cpus = os.cpus();
@@ -117,6 +130,7 @@ async function main(): Promise<void> {
     ? `${first.cpu} x${first.cores}, ${reports[0]!.os}, ${first.adapter ?? first.backend}`
     : `${cpus[0]?.model.trim() ?? 'unknown CPU'} x${cpus.length}, ${os.platform()} ${os.release()} ${os.arch()}, ${first.adapter ?? first.backend}`;
   const envelope = deriveEnvelope(reports, {
+    allowBusy: o.includeBusy,
     margin: o.margin,
     machine,
     git: gitState().commit,

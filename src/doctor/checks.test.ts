@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { checkCudaLibraries, checkExpectGpu, checkNode, checkPackages, checkTensorflowBackend, checkWebGpuAdapter, type WebGpuFacts } from './checks.js';
+import {
+  checkCudaLibraries,
+  checkExpectGpu,
+  checkHostLoad,
+  checkNode,
+  checkPackages,
+  checkTensorflowBackend,
+  checkWebGpuAdapter,
+  type WebGpuFacts,
+} from './checks.js';
 
 const MiB = 1024 * 1024;
 const LAVAPIPE: WebGpuFacts = {
@@ -88,6 +97,11 @@ describe('setup checks', () => {
       reason: expect.stringMatching(/ENOENT/),
     });
     expect(checkCudaLibraries([{ ...missing[1]!, name: 'libcudart.so.11.0' }, missing[1]!], null, true, true).status).toBe('ok');
+  });
+
+  it('host load: more runnable threads than cores is busy', () => {
+    expect(checkHostLoad(1.2, 2).status).toBe('ok');
+    expect(checkHostLoad(4.4, 2)).toMatchObject({ status: 'warn', reason: expect.stringMatching(/host load 4.4 on 2 cores.*busy/) });
   });
 
   it('--expect-gpu fails on a backend without a GPU', () => {

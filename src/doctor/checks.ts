@@ -200,3 +200,14 @@ export function checkExpectGpu(backend: string, expectGpu: boolean): Check | nul
     reason: `--expect-gpu: the ${backend} backend runs on the CPU; no GPU is in use (is a Vulkan driver or tfjs-node-gpu installed?)`,
   };
 }
+
+/**
+ * Host load when doctor starts: with more runnable threads than cores (1-minute load average
+ * above the CPU count), every timing is shared with other work, so a low figure says little.
+ */
+export function checkHostLoad(load1: number, cores: number): Check {
+  const text = `host load ${load1.toFixed(1)} on ${cores} cores (1-minute average)`;
+  return load1 > cores
+    ? { id: 'host.load', status: 'warn', reason: `${text}: busy; figures below their range are warnings, not failures; judge them on an idle machine` }
+    : { id: 'host.load', status: 'ok', reason: `${text}: quiet enough to judge the figures` };
+}

@@ -13,6 +13,7 @@ import {
   checkCpuBackend,
   checkCudaLibraries,
   checkExpectGpu,
+  checkHostLoad,
   checkNode,
   checkPackages,
   checkTensorflowBackend,
@@ -104,6 +105,8 @@ export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink):
     sink.check(check);
   };
 
+  const host = { load1: os.loadavg()[0] ?? 0, cores: os.cpus().length || 1 };
+  const busy = host.load1 > host.cores;
   add(checkNode(process.version));
   const manifest = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as Parameters<typeof checkPackages>[0];
   add(checkPackages(manifest, (name) => installedVersion(ROOT, name)));
@@ -152,7 +155,8 @@ export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink):
       envelopeInfo = { path, found: envelope !== null };
       if (envelope) {
         const isSoftware = profile.isSoftware === true || profile.backend === 'wasm' || profile.backend === 'cpu';
-        for (const figure of figures) add(judgeFigure(figure, envelope, isSoftware));
+        add(checkHostLoad(host.load1, host.cores));
+        for (const figure of figures) add(judgeFigure(figure, envelope, { isSoftware, busy }));
       } else {
         for (const figure of figures) add({ id: `figure.${figure.id}`, status: 'info', reason: `${figure.label}: ${formatFigure(figure)}` });
         add(noEnvelopeCheck(profile.id, path));
@@ -169,6 +173,7 @@ export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink):
     profile,
     node: process.version,
     os: `${os.platform()} ${os.release()} ${os.arch()}`,
+    host: { ...host, busy },
     checks,
     figures,
     envelope: envelopeInfo,

@@ -17,6 +17,7 @@ function report(values: Record<string, number>, overrides: Partial<DoctorReport>
     profile: { id: 'webgpu-lavapipe-x64', backend: 'webgpu', adapter: 'llvmpipe', isSoftware: true, cpu: 'AMD EPYC', cores: 2 },
     node: 'v20.20.2',
     os: 'linux',
+    host: { load1: 0.5, cores: 2, busy: false },
     checks: [{ id: 'webgpu.software', status: 'warn', reason: 'software' }],
     figures: Object.entries(values).map(([id, v]) => figure(id, v)),
     envelope: { path: null, found: false },
@@ -26,6 +27,7 @@ function report(values: Record<string, number>, overrides: Partial<DoctorReport>
   };
 }
 
+const QUIET = { isSoftware: false, busy: false };
 const ENVELOPE: Envelope = deriveEnvelope([report({ 'upload.1mib': 10 }), report({ 'upload.1mib': 20 })], {
   margin: 0.5,
   machine: 'test',
@@ -44,19 +46,23 @@ describe('doctor envelopes', () => {
   });
 
   it('judge a figure: within is ok, below fails with the distance and what to check, above warns', () => {
-    expect(judgeFigure(figure('upload.1mib', 12), ENVELOPE, false)).toMatchObject({
+    expect(judgeFigure(figure('upload.1mib', 12), ENVELOPE, QUIET)).toMatchObject({
       status: 'ok',
       reason: expect.stringMatching(/within the range of webgpu-lavapipe-x64 \(5.00-30.0 GB\/s\)/),
     });
-    const below = judgeFigure(figure('upload.1mib', 2.9), ENVELOPE, false);
+    const below = judgeFigure(figure('upload.1mib', 2.9), ENVELOPE, QUIET);
     expect(below).toMatchObject({
       id: 'figure.upload.1mib',
       status: 'fail',
       reason: expect.stringMatching(/2.90 GB\/s: 42% below the range of webgpu-lavapipe-x64.*PCIe link/),
     });
-    expect(judgeFigure(figure('upload.1mib', 2.9), ENVELOPE, true).reason).toMatch(/software adapter the device is the CPU/);
-    expect(judgeFigure(figure('upload.1mib', 45), ENVELOPE, false)).toMatchObject({ status: 'warn', reason: expect.stringMatching(/50% above/) });
-    expect(judgeFigure(figure('copy.1mib', 1), ENVELOPE, false).status).toBe('info');
+    expect(judgeFigure(figure('upload.1mib', 2.9), ENVELOPE, { isSoftware: true, busy: false }).reason).toMatch(/software adapter the device is the CPU/);
+    expect(judgeFigure(figure('upload.1mib', 2.9), ENVELOPE, { isSoftware: false, busy: true })).toMatchObject({
+      status: 'warn',
+      reason: expect.stringMatching(/42% below.*host was busy/),
+    });
+    expect(judgeFigure(figure('upload.1mib', 45), ENVELOPE, QUIET)).toMatchObject({ status: 'warn', reason: expect.stringMatching(/50% above/) });
+    expect(judgeFigure(figure('copy.1mib', 1), ENVELOPE, QUIET).status).toBe('info');
   });
 
   it('refuse reports of mixed profiles or settings, or with failed setup checks (not failed figures)', () => {
@@ -65,6 +71,7 @@ describe('doctor envelopes', () => {
     expect(envelopeInputProblem([report({}), report({}, { settings: { backend: 'auto', quick: true, expectGpu: false } })])).toMatch(/--quick/);
     expect(envelopeInputProblem([report({}, { checks: [{ id: 'device.correct', status: 'fail', reason: 'x' }] })])).toMatch(/device.correct/);
     expect(envelopeInputProblem([report({}, { checks: [{ id: 'figure.copy.1mib', status: 'fail', reason: 'x' }] })])).toBeNull();
+    expect(envelopeInputProblem([report({}, { host: { load1: 4.4, cores: 2, busy: true } })])).toMatch(/busy host \(load 4.4 on 2 cores\)/);
     expect(() => deriveEnvelope([], { margin: 0.3, machine: '', git: null, note: '' })).toThrow(/no doctor reports/);
   });
 

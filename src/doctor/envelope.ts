@@ -46,8 +46,19 @@ function formatRange(range: FigureRange): string {
   return `${formatValue(range.lo)}-${formatValue(range.hi)}${unit}`;
 }
 
-/** Judges one figure against its profile's range: ok within, fail below (with what to check), warn above. */
-export function judgeFigure(figure: Figure, envelope: Envelope, isSoftware: boolean): Check {
+/** What a figure's judgment depends on besides the figure. */
+export interface JudgeContext {
+  /** The device is the CPU (a software adapter, wasm, cpu): host load is the first suspect. */
+  readonly isSoftware: boolean;
+  /** The host was busy when doctor started: a low figure may be the load, not the setup. */
+  readonly busy: boolean;
+}
+
+/**
+ * Judges one figure against its profile's range: ok within; below fails, naming the distance and
+ * what to check (a warning on a busy host, where load alone can explain it); above warns.
+ */
+export function judgeFigure(figure: Figure, envelope: Envelope, { isSoftware, busy }: JudgeContext): Check {
   const id = `figure.${figure.id}`;
   const range = envelope.figures[figure.id];
   const value = `${figure.label}: ${formatFigure(figure)}`;
@@ -56,7 +67,8 @@ export function judgeFigure(figure: Figure, envelope: Envelope, isSoftware: bool
   if (figure.value < range.lo) {
     const below = Math.round((100 * (range.lo - figure.value)) / range.lo);
     const hint = BELOW_HINTS[figure.id.split('.')[0]!] ?? 'check the setup';
-    return { id, status: 'fail', reason: `${value}: ${below}% below the range of ${envelope.profile} (${span}): ${isSoftware ? SOFTWARE_HINT : hint}` };
+    const look = busy ? 'the host was busy (see host.load): run doctor again on an idle machine' : isSoftware ? SOFTWARE_HINT : hint;
+    return { id, status: busy ? 'warn' : 'fail', reason: `${value}: ${below}% below the range of ${envelope.profile} (${span}): ${look}` };
   }
   if (figure.value > range.hi) {
     const above = Math.round((100 * (figure.value - range.hi)) / range.hi);
@@ -85,10 +97,12 @@ export interface DerivationOptions {
   readonly git: string | null;
   readonly note: string;
   readonly createdAt?: string;
+  /** Accept reports made on a busy host (the note should say so). */
+  readonly allowBusy?: boolean;
 }
 
 /** Refuses reports that cannot make an envelope: no profile, mixed profiles or settings, failed setup checks. */
-export function envelopeInputProblem(reports: readonly DoctorReport[]): string | null {
+export function envelopeInputProblem(reports: readonly DoctorReport[], { allowBusy = false } = {}): string | null {
   if (reports.length === 0) return 'no doctor reports';
   const ids = new Set(reports.map((r) => r.profile?.id ?? '(no backend)'));
   if (ids.size !== 1 || ids.has('(no backend)')) return `the reports are of ${[...ids].join(', ')}: an envelope is made from one profile's reports`;
@@ -97,6 +111,8 @@ export function envelopeInputProblem(reports: readonly DoctorReport[]): string |
     // Figure judgments against an older envelope may fail; setup checks must not.
     const failed = r.checks.filter((c) => c.status === 'fail' && !c.id.startsWith('figure.'));
     if (failed.length > 0) return `a report (${r.createdAt}) has failed checks: ${failed.map((c) => c.id).join(', ')}; fix the setup first`;
+    if (r.host.busy && !allowBusy)
+      return `a report (${r.createdAt}) was made on a busy host (load ${r.host.load1.toFixed(1)} on ${r.host.cores} cores): an envelope describes an idle machine`;
   }
   return null;
 }
@@ -107,7 +123,7 @@ export function envelopeInputProblem(reports: readonly DoctorReport[]): string |
  * the processes did not show (the next run can fall outside the observed span).
  */
 export function deriveEnvelope(reports: readonly DoctorReport[], options: DerivationOptions): Envelope {
-  const problem = envelopeInputProblem(reports);
+  const problem = envelopeInputProblem(reports, { allowBusy: options.allowBusy ?? false });
   if (problem) throw new RangeError(problem);
   const byId = new Map<string, Figure[]>();
   for (const figure of reports.flatMap((r) => r.figures)) byId.set(figure.id, [...(byId.get(figure.id) ?? []), figure]);

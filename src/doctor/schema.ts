@@ -67,6 +67,8 @@ export const doctorReportSchema = z
     profile: profileSummarySchema.nullable(),
     node: z.string(),
     os: z.string(),
+    /** The host's 1-minute load average when doctor started, and its CPU count: busy when load > cores. */
+    host: z.object({ load1: z.number().nonnegative(), cores: z.number().int().positive(), busy: z.boolean() }).strict(),
     checks: z.array(checkSchema),
     figures: z.array(figureSchema),
     /** The envelope the figures were judged against (path looked at; null profile when none). */
