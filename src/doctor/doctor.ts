@@ -159,7 +159,7 @@ export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink):
         for (const figure of figures) add(judgeFigure(figure, envelope, { isSoftware, busy }));
       } else {
         for (const figure of figures) add({ id: `figure.${figure.id}`, status: 'info', reason: `${figure.label}: ${formatFigure(figure)}` });
-        add(noEnvelopeCheck(profile.id, path));
+        add(noEnvelopeCheck(profile.id, path, options.backend === 'auto' ? null : options.backend));
       }
     }
   }

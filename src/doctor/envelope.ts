@@ -82,11 +82,12 @@ export function judgeFigure(figure: Figure, envelope: Envelope, { isSoftware, bu
 }
 
 /** What to say when a profile has no envelope, and how to make one. */
-export function noEnvelopeCheck(profileId: string, path: string): Check {
+export function noEnvelopeCheck(profileId: string, path: string, backendFlag: string | null): Check {
+  const backend = backendFlag ? ` --backend ${backendFlag}` : '';
   return {
     id: 'envelope',
     status: 'info',
-    reason: `no envelope for profile ${profileId} (${path}): figures are shown, not judged. Make one: \`npx tsx scripts/make-doctor-envelope.ts\` (doctor in 8 processes) and commit ${path}; from kit runs: \`npx tsx scripts/make-doctor-envelope.ts --from <doctor json>...\``,
+    reason: `no envelope for profile ${profileId} (${path}): figures are shown, not judged. Make one on an idle machine: \`npx tsx scripts/make-doctor-envelope.ts${backend}\` (doctor in 8 processes) and commit ${path}; from kit runs: \`npx tsx scripts/make-doctor-envelope.ts --from results/<time>/doctor-*.json\``,
   };
 }
 
