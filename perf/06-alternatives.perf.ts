@@ -1,0 +1,141 @@
+// Issue 13, "what users would write instead": device-normalize against the two things a tfjs
+// user writes without this harness, in the same interleaved rounds, synced with the device:
+// (a) the naive port `tf.tensor(u8, shape, 'int32').sub(127.5).div(127.5)` (4 bytes per pixel
+// on the wire) and (b) a tf.data pipeline (generator over the images, map normalize, batch).
+// A timed scenario: it asserts only that all three give the same values; the figures go to
+// the run record and are judged against baselines.
+import * as tf from '@tensorflow/tfjs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { BackendContext } from '../src/backend/types.js';
+import { BatchLoader } from '../src/data/loader.js';
+import { seededRng } from '../src/data/random.js';
+import { sampleInterleaved } from '../src/measure/paired.js';
+import { maxAbsDiff, median } from '../src/measure/statistics.js';
+import { CLOCK, timeSynced } from '../src/measure/timer.js';
+import { ratioFromPairs, timeMetric, type MetricInput } from '../src/results/metrics.js';
+import type { Scale } from '../src/run-config.js';
+import { recordMetrics } from '../src/suite/record.js';
+import { useBackend, useConfig, useMnist } from '../src/suite/session.js';
+import { ARTICLE_BATCH } from '../src/suite/sizes.js';
+import { naiveTfjsNormalize, tfDataNormalize, type RawBatch } from '../src/transfer/alternatives.js';
+import { ARTICLE_NORMALIZATION } from '../src/transfer/normalization.js';
+import { deviceNormalize, type PixelBatch } from '../src/transfer/strategies.js';
+
+/**
+ * Rounds per batch size and scale. Every round times device-normalize and the naive port; the
+ * first `slowRounds` also time tf.data (about 0.05-0.25 s a batch at MNIST size and 1.2-3 s at
+ * 32x224x224x3 on lavapipe, where device-normalize takes milliseconds).
+ */
+const ROUNDS: Record<Scale, Record<'mnist' | 'large', { rounds: number; slowRounds: number; warmupRounds: number }>> = {
+  quick: { mnist: { rounds: 100, slowRounds: 10, warmupRounds: 2 }, large: { rounds: 8, slowRounds: 3, warmupRounds: 1 } },
+  full: { mnist: { rounds: 500, slowRounds: 50, warmupRounds: 5 }, large: { rounds: 40, slowRounds: 10, warmupRounds: 2 } },
+};
+
+/** Times an async producer of a device tensor until the device has it (as timeSynced does for sync work). */
+async function timeSyncedAsync(context: BackendContext, work: () => Promise<tf.Tensor>): Promise<number> {
+  const start = performance.now();
+  const output = await work();
+  await context.sync(output);
+  const elapsed = performance.now() - start;
+  output.dispose();
+  return elapsed;
+}
+
+type VariantId = 'device-normalize' | 'naive-tfjs' | 'tf-data';
+
+/** Each way to get the normalized batch, timed synced; device-normalize with its fastest defaults. */
+function variants(context: BackendContext): Record<VariantId, (batch: RawBatch) => Promise<number>> {
+  const device = deviceNormalize(ARTICLE_NORMALIZATION);
+  return {
+    'device-normalize': (batch) => timeSynced(context, () => device.toDevice(batch as PixelBatch)),
+    'naive-tfjs': (batch) => timeSynced(context, () => naiveTfjsNormalize(batch)),
+    'tf-data': (batch) => timeSyncedAsync(context, () => tfDataNormalize(batch)),
+  };
+}
+
+/** The three give the same float32 values (they do the same arithmetic); checked once per batch size. */
+async function expectSameValues(batch: RawBatch): Promise<void> {
+  const read = async (t: tf.Tensor): Promise<Float32Array> => {
+    const values = (await t.data()) as Float32Array;
+    t.dispose();
+    return values;
+  };
+  const reference = await read(deviceNormalize(ARTICLE_NORMALIZATION).toDevice(batch as PixelBatch));
+  expect(maxAbsDiff(await read(naiveTfjsNormalize(batch)), reference)).toBe(0);
+  expect(maxAbsDiff(await read(await tfDataNormalize(batch)), reference)).toBe(0);
+}
+
+interface Measured {
+  readonly samples: Record<VariantId, number[]>;
+  readonly rounds: number;
+  readonly slowRounds: number;
+  readonly warmupRounds: number;
+}
+
+/**
+ * Interleaved rounds (order rotating): all three for the first slowRounds, then device-normalize
+ * and the naive port alone. Round r works on batchOf(r), whatever the order.
+ */
+async function measure(context: BackendContext, batchOf: (round: number) => RawBatch, size: 'mnist' | 'large'): Promise<Measured> {
+  const { rounds, slowRounds, warmupRounds } = ROUNDS[useConfig().scale][size];
+  const run = variants(context);
+  const timed = (id: VariantId) => (round: number) => run[id](batchOf(round));
+  const [d1, n1, t1] = await sampleInterleaved([timed('device-normalize'), timed('naive-tfjs'), timed('tf-data')], { warmupRounds, rounds: slowRounds });
+  const [d2, n2] = await sampleInterleaved([timed('device-normalize'), timed('naive-tfjs')], { warmupRounds: 0, rounds: rounds - slowRounds });
+  return {
+    samples: { 'device-normalize': [...d1!, ...d2!], 'naive-tfjs': [...n1!, ...n2!], 'tf-data': t1! },
+    rounds,
+    slowRounds,
+    warmupRounds,
+  };
+}
+
+/** Speedups of device-normalize over each alternative (ratioFromPairs, paired by round) and the three medians. */
+function alternativesMetrics(label: string, what: string, m: Measured): MetricInput[] {
+  const { samples } = m;
+  const device = samples['device-normalize'];
+  const rounds = `${m.rounds} interleaved rounds (+${m.warmupRounds} warm-up) of device-normalize and the naive port, tf.data in the first ${m.slowRounds} of them only (it is the slow one)`;
+  const labels = (quantity: string, variant: VariantId) => ({ table: 'alternatives', batch: label, quantity, variant });
+  const speedup = (variant: Exclude<VariantId, 'device-normalize'>, how: string): MetricInput => {
+    const alternative = samples[variant];
+    return ratioFromPairs(`alternatives.${label}.speedup-vs-${variant}`, { a: alternative, b: device.slice(0, alternative.length) }, {
+      detail: `median over rounds of time(${variant})/time(device-normalize), 95% percentile-bootstrap CI; ${how}; ${what}; ${rounds}; ${CLOCK}`,
+      labels: labels('speedup', variant),
+    });
+  };
+  const time = (variant: VariantId, how: string): MetricInput =>
+    timeMetric(`alternatives.${label}.time.${variant}`, median(samples[variant]), samples[variant].length, {
+      detail: `median; ${how}; ${what}; ${CLOCK}`,
+      labels: labels('time', variant),
+    });
+  const naive = "tf.tensor(u8, shape, 'int32').sub(127.5).div(127.5): 4 bytes per pixel on the wire, two kernels";
+  const data = `tf.data.generator over the images' bytes, map(tensor int32 .sub(127.5).div(127.5)) per image, batch(${label.split('x')[0]}): one upload and two kernels per image, then a stack`;
+  const ours = 'device-normalize: packed uint8 by writeBuffer (1 byte per pixel) + the vec4 normalize kernel';
+  return [speedup('naive-tfjs', naive), speedup('tf-data', data), time('device-normalize', ours), time('naive-tfjs', naive), time('tf-data', data)];
+}
+
+let context: BackendContext;
+
+beforeAll(async () => {
+  context = await useBackend();
+});
+
+describe('device-normalize vs what users would write instead (issue 13)', () => {
+  it('MNIST batch [64,28,28,1]: the naive tfjs port and a tf.data pipeline', async ({ task }) => {
+    const batches = [...new BatchLoader(await useMnist(), { ...ARTICLE_BATCH, dropLast: true }).epoch(0)];
+    const batchOf = (round: number): RawBatch => batches[round % batches.length]!;
+    await expectSameValues(batchOf(0));
+    const m = await measure(context, batchOf, 'mnist');
+    await recordMetrics(task, ...alternativesMetrics('64x28x28x1', 'one [64,28,28,1] MNIST batch from uint8 pixels to a normalized float32 tensor on the device', m));
+  });
+
+  it('large batch [32,224,224,3]: the naive tfjs port and a tf.data pipeline', async ({ task }) => {
+    const shape = [32, 224, 224, 3] as const;
+    const rng = seededRng(224);
+    const batches = [0, 1].map((): RawBatch => ({ images: Uint8Array.from({ length: 32 * 224 * 224 * 3 }, () => rng.int(256)), shape }));
+    const batchOf = (round: number): RawBatch => batches[round % batches.length]!;
+    await expectSameValues(batchOf(0));
+    const m = await measure(context, batchOf, 'large');
+    await recordMetrics(task, ...alternativesMetrics('32x224x224x3', 'one [32,224,224,3] batch of seeded random uint8 pixels to a normalized float32 tensor on the device', m));
+  });
+});
