@@ -10,6 +10,7 @@ import { calibrateCommand } from './calibrate.js';
 import { compareCommand } from './compare.js';
 import { runDoctor } from './doctor.js';
 import { perfCommand } from './perf.js';
+import { reportCommand } from './report.js';
 
 /** Runs one command of `npm run perf`, `perf:compare`, `perf:baseline`, `perf:calibrate`, `doctor`. */
 async function dispatch(args: CommandLine): Promise<number> {
@@ -22,7 +23,7 @@ async function dispatch(args: CommandLine): Promise<number> {
     case 'doctor':
       return runDoctor(args);
     case 'report':
-      throw new UsageError('report: not built yet');
+      return reportCommand(args);
     case 'calibrate':
       return calibrateCommand(args);
     case 'compare':

@@ -32,7 +32,12 @@ function strategyScale(present: Iterable<string>): { domain: string[]; range: st
   let other = 0;
   return { domain, range: domain.map((d) => STRATEGY_COLOR[d] ?? OTHER_COLORS[other++ % OTHER_COLORS.length]!) };
 }
-const CONFIG: vl.Config = { font: 'sans-serif', view: { stroke: '#ddd' }, axis: { labelFontSize: 11, titleFontSize: 12 }, legend: { orient: 'bottom' } };
+const CONFIG: vl.Config = {
+  font: 'sans-serif',
+  view: { stroke: '#ddd' },
+  axis: { labelFontSize: 11, titleFontSize: 12 },
+  legend: { orient: 'bottom', symbolOpacity: 1 },
+};
 
 /** Spec parts, named from vega-lite's own top-level type (its deep modules are not a public entry point). */
 type UnitSpec = Extract<vl.TopLevelSpec, { mark: unknown }>;
@@ -155,7 +160,7 @@ function trainingCurvesChart(record: RunRecord): ChartSpec | null {
       data: { values: accuracy },
       mark: { type: 'line', point: { size: 60, color: '#54a24b' }, color: '#54a24b' },
       encoding: {
-        x: { field: 'epoch', type: 'ordinal', title: 'epoch' },
+        x: { field: 'epoch', type: 'ordinal', title: 'epoch', axis: { labelAngle: 0 } },
         y: { field: 'accuracy', type: 'quantitative', title: 'accuracy', scale: { domain: [0, 1] }, axis: { format: '%' } },
       },
     });

@@ -1,3 +1,5 @@
+import { makeBaseline } from '../results/baseline.js';
+import { compareWithBaseline, type Comparison } from '../results/compare.js';
 import type { MetricInput } from '../results/metrics.js';
 import { ratioFromPairs, timeMetric, bytesMetric } from '../results/metrics.js';
 import { testRunRecord } from '../results/run-record.fixture.js';
@@ -98,4 +100,17 @@ export function reportTestRecord(): RunRecord {
     notes: ['The WebGPU adapter is a software rasterizer (lavapipe): its numbers describe it, not a GPU.'],
     errors: [{ scenario: 'kinetics-video', test: 'decodes clips', message: 'ffmpeg not found <script>alert(1)</script>\nsecond line' }],
   });
+}
+
+/**
+ * The fixture run judged against a baseline made from it with a few changes, so every kind of
+ * verdict shows: one exact metric regressed, one metric missing from the run, one new in it.
+ */
+export function reportTestComparison(record: RunRecord): Comparison {
+  const changed = record.metrics
+    .filter((m) => m.id !== 'sweep.b512.speedup')
+    .map((m) => (m.id === 'mnist-transfer.upload-bytes.cpu-normalize' ? { ...m, value: 50_176 } : m));
+  const gone: Metric = { id: 'memory.bytes.raw-batch', scenario: 'memory', kind: 'exact', value: 50_176, unit: 'B', source: 'computed' };
+  const baseline = makeBaseline({ ...record, metrics: [...changed, gone], errors: [] }, 'fixture', {}, '2026-12-01T10:00:00.000Z');
+  return compareWithBaseline(record, baseline, { allowProfileMismatch: false, gateTiming: false });
 }

@@ -1,0 +1,71 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { makeBaseline } from '../results/baseline.js';
+import { RecordFileError, writeJsonAtomic } from '../results/storage.js';
+import { testRunRecord } from '../results/run-record.fixture.js';
+import type { Metric } from '../results/schema.js';
+import { defaultHtmlPath, reportCommand } from './report.js';
+
+const bytes: Metric = {
+  id: 'mnist-transfer.upload-bytes.device-normalize',
+  scenario: 'device-normalize',
+  kind: 'exact',
+  value: 50_176,
+  unit: 'B',
+  source: 'measured',
+};
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'report-cmd-'));
+  vi.spyOn(console, 'log').mockImplementation(() => {});
+});
+afterAll(async () => {
+  vi.restoreAllMocks();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function writeRun(name: string, metrics: Metric[]): Promise<string> {
+  const path = join(dir, name);
+  await writeJsonAtomic(path, testRunRecord(metrics));
+  return path;
+}
+
+describe('reportCommand', () => {
+  it('writes the HTML beside the run record by default', async () => {
+    const run = await writeRun('run-a.json', [bytes]);
+    expect(defaultHtmlPath(run)).toBe(join(dir, 'run-a.html'));
+    const code = await reportCommand({ run, baseline: join(dir, 'none.json'), out: null }).catch((e: unknown) => e);
+    // An explicit baseline that cannot be read is bad input (main turns it into exit 2).
+    expect(code).toBeInstanceOf(RecordFileError);
+  });
+
+  it('exits 0 and says so when the profile has no baseline', async () => {
+    const record = testRunRecord([bytes]);
+    const run = join(dir, 'run-c.json');
+    await writeJsonAtomic(run, { ...record, profile: { ...record.profile, id: 'no-such-profile-x64' } });
+    expect(await reportCommand({ run, baseline: null, out: null })).toBe(0);
+    expect(await readFile(join(dir, 'run-c.html'), 'utf8')).toContain('No baseline for this profile');
+  });
+
+  it('exits 0 when the run passes its baseline, 1 when it regressed, 3 when the comparison is refused', async () => {
+    const run = await writeRun('run-b.json', [bytes]);
+    const same = join(dir, 'same.json');
+    await writeJsonAtomic(same, makeBaseline(testRunRecord([bytes]), 'x', {}));
+    const out = join(dir, 'b.html');
+    expect(await reportCommand({ run, baseline: same, out })).toBe(0);
+    expect(await readFile(out, 'utf8')).toContain('1 pass');
+
+    const other = join(dir, 'other.json');
+    await writeJsonAtomic(other, makeBaseline(testRunRecord([{ ...bytes, value: 200_704 }]), 'x', {}));
+    expect(await reportCommand({ run, baseline: other, out })).toBe(1);
+    expect(await readFile(out, 'utf8')).toContain('verdict-regressed');
+
+    const full = join(dir, 'full.json');
+    await writeJsonAtomic(full, makeBaseline(testRunRecord([bytes], { scale: 'full' }), 'x', {}));
+    expect(await reportCommand({ run, baseline: full, out })).toBe(3);
+    expect(await readFile(out, 'utf8')).toContain('Baseline comparison refused');
+  });
+});

@@ -1,0 +1,102 @@
+// The HTML report opened from disk in a real browser: Debian's headless Chromium driven by
+// playwright-core (no browser download is possible here; setup:system installs chromium and CI
+// runs this). Skipped, saying why, only where /usr/bin/chromium is absent.
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { chartSpecs } from './charts.js';
+import { htmlExporter, scenariosOf } from './html.js';
+import { reportTestComparison, reportTestRecord } from './report.fixture.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOT = join('results', 'report-screenshot.png');
+// The flags the project's facts list for Debian's chromium in a container without a GPU.
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** What the page shows, read in the browser. */
+interface PageFacts {
+  charts: Array<{ name: string; width: number; height: number; marks: number }>;
+  scenarioRows: Record<string, number>;
+  kernelTables: number;
+  scripts: number;
+  errorsShown: boolean;
+}
+
+describe('HTML report in headless Chromium', () => {
+  it('opens from disk with no console errors, every chart drawn with its marks, every scenario table present', async (ctx) => {
+    if (!existsSync(CHROMIUM)) ctx.skip(`${CHROMIUM} is absent: install Debian's chromium (npm run setup:system) to run the browser test`);
+    const record = reportTestRecord();
+    const html = await htmlExporter.render({ record, recordPath: 'results/fixture.json', comparison: reportTestComparison(record) }, { color: false });
+    const dir = await mkdtemp(join(tmpdir(), 'report-browser-'));
+    const file = join(dir, 'report.html');
+    await writeFile(file, html);
+    // A fresh profile each time (--user-data-dir): nothing cached or remembered from another run.
+    const browser = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM, headless: true, args: FLAGS });
+    try {
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+      });
+      page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+      page.on('request', (r) => {
+        if (!r.url().startsWith('file:')) problems.push(`network request: ${r.url()}`);
+      });
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+
+      const facts = await page.evaluate((): PageFacts => {
+        const charts = [...document.querySelectorAll<HTMLElement>('figure.chart')].map((f) => {
+          const svg = f.querySelector('svg');
+          const box = svg?.getBoundingClientRect();
+          // vega draws data as groups of role "mark" (axes, legends and titles have other roles).
+          const marks = f.querySelectorAll('g.role-mark > path, g.role-mark > line, g.role-mark > rect').length;
+          return { name: f.dataset.chart ?? '', width: box?.width ?? 0, height: box?.height ?? 0, marks };
+        });
+        const scenarioRows: Record<string, number> = {};
+        for (const t of document.querySelectorAll<HTMLTableElement>('table.metrics')) scenarioRows[t.dataset.scenario ?? ''] = t.tBodies[0]!.rows.length;
+        return {
+          charts,
+          scenarioRows,
+          kernelTables: document.querySelectorAll('table.kernel-table').length,
+          scripts: document.scripts.length,
+          errorsShown: document.querySelector('#errors')?.textContent?.includes('<script>alert(1)</script>') ?? false,
+        };
+      });
+
+      expect(problems).toEqual([]);
+      expect(facts.charts.map((c) => c.name)).toEqual(chartSpecs(record).map((c) => c.name));
+      for (const c of facts.charts) {
+        expect(c.width, c.name).toBeGreaterThan(100);
+        expect(c.height, c.name).toBeGreaterThan(100);
+        expect(c.marks, c.name).toBeGreaterThan(0);
+      }
+      const expected = Object.fromEntries(scenariosOf(record).map((s) => [s, record.metrics.filter((m) => m.scenario === s).length]));
+      expect(facts.scenarioRows).toEqual(expected);
+      expect(facts.kernelTables).toBe(Object.keys(record.kernelTables ?? {}).length);
+      // Text from the record is shown as text, never run.
+      expect(facts.scripts).toBe(0);
+      expect(facts.errorsShown).toBe(true);
+      expect(await page.locator('td.verdict-regressed').first().isVisible()).toBe(true);
+
+      await mkdir('results', { recursive: true });
+      await page.screenshot({ path: SCREENSHOT, fullPage: true });
+      expect(existsSync(SCREENSHOT)).toBe(true);
+    } finally {
+      await browser.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
