@@ -1,7 +1,7 @@
 // `npm run doctor` as a user runs it: a child process of the real CLI (the doctor starts its own
 // backend, which must not disturb the one this test process shares with the perf specs).
 import { execFile } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,9 +13,9 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
 const MAIN = join(ROOT, 'src/cli/main.ts');
 
-async function doctor(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function doctor(args: string[], cwd = ROOT): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(TSX, [MAIN, 'doctor', ...args], { cwd: ROOT, timeout: 90_000 });
+    const { stdout, stderr } = await promisify(execFile)(TSX, [MAIN, 'doctor', ...args], { cwd, timeout: 90_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: number; stdout: string; stderr: string };
@@ -58,6 +58,18 @@ describe('npm run doctor', () => {
     expect(strict.code).toBe(1);
     expect(strict.stdout).toMatch(/\[FAIL\] SOFTWARE adapter.*--expect-gpu/);
     expect(strict.stdout).toMatch(/Failed:\n {2}webgpu.software: /);
+  }, 120_000);
+
+  it('reports a corrupt envelope as a failed check naming the file, and still measures', async () => {
+    if (!report.profile) return;
+    const cwd = join(dir, 'corrupt');
+    await mkdir(join(cwd, 'baselines'), { recursive: true });
+    await writeFile(join(cwd, 'baselines', `${report.profile.id}.doctor.json`), '{"schemaVersion": 1, "kind": "gpu-tr');
+    const result = await doctor(['--quick'], cwd);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/\[FAIL\] baselines\/\S+\.doctor\.json: not valid JSON.*remake it/);
+    expect(result.stdout).toMatch(/\[info\] host->device 64 KiB: /);
+    expect(result.stderr).not.toMatch(/ at /);
   }, 120_000);
 
   it('refuses a --json that cannot be written, before measuring anything (exit 2)', async () => {

@@ -25,8 +25,9 @@ import {
 } from './checks.js';
 import { CUDA_LIBRARIES, locateLibraries, readLdconfigCache } from './cuda.js';
 import { envelopePathFor, formatFigure, judgeFigure, noEnvelopeCheck, readEnvelope } from './envelope.js';
+import { DoctorFileError } from './files.js';
 import { DEFAULT_PLAN, measureFigures, QUICK_PLAN } from './measurements.js';
-import { type Check, DOCTOR_REPORT_VERSION, type DoctorReport, type Figure, type ProfileSummary } from './schema.js';
+import { type Check, DOCTOR_REPORT_VERSION, type DoctorReport, type Envelope, type Figure, type ProfileSummary } from './schema.js';
 import { probeWebGpu, runningWebGpuFacts } from './webgpu-facts.js';
 
 /** What doctor is asked to do (from the command line). */
@@ -146,20 +147,27 @@ export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink):
     const correct = await checkNormalizeCorrect();
     add(correct);
     if (correct.status !== 'fail') {
+      // The envelope is read first: a broken file is a failed check, not a crash after measuring.
+      const path = envelopePathFor(profile.id);
+      let envelope: Envelope | null = null;
+      try {
+        envelope = await readEnvelope(path);
+      } catch (error) {
+        if (!(error instanceof DoctorFileError)) throw error;
+        add({ id: 'envelope', status: 'fail', reason: `${error.message}; remake it with scripts/make-doctor-envelope.ts` });
+      }
+      envelopeInfo = { path, found: envelope !== null };
       sink.note(
         `measuring on ${profile.id}${options.quick ? ' (--quick)' : ''}: host->device curve, readback, device copy, normalize kernel, speedup pairs (synced, medians of repeats; GB/s = 1e9 B/s)`,
       );
       figures = await measureFigures(context, options.quick ? QUICK_PLAN : DEFAULT_PLAN, facts?.maxBufferSize ?? null);
-      const path = envelopePathFor(profile.id);
-      const envelope = await readEnvelope(path);
-      envelopeInfo = { path, found: envelope !== null };
       if (envelope) {
         const isSoftware = profile.isSoftware === true || profile.backend === 'wasm' || profile.backend === 'cpu';
         add(checkHostLoad(host.load1, host.cores));
         for (const figure of figures) add(judgeFigure(figure, envelope, { isSoftware, busy }));
       } else {
         for (const figure of figures) add({ id: `figure.${figure.id}`, status: 'info', reason: `${figure.label}: ${formatFigure(figure)}` });
-        add(noEnvelopeCheck(profile.id, path, options.backend === 'auto' ? null : options.backend));
+        if (!checks.some((c) => c.id === 'envelope')) add(noEnvelopeCheck(profile.id, path, options.backend === 'auto' ? null : options.backend));
       }
     }
   }
