@@ -125,7 +125,11 @@ async function main() {
   }
 
   console.log(`\n== done: doctor exit ${doctorCode}, perf exit ${perfCode}`);
-  console.log(`run record: ${existsSync(record) ? record : '(none written)'}${report ? `\nHTML report: ${report}` : ''}`);
+  if (!existsSync(record)) {
+    console.log(`no run record was written (see ${join(dir, 'perf.log')})`);
+    return Math.max(doctorCode, perfCode, 1);
+  }
+  console.log(`run record: ${record}${report ? `\nHTML report: ${report}` : ''}`);
   console.log(`
 Bring ${dir}/ back to the repository, then:
   npm run perf:compare -- ${record}        # judge it against its profile's baseline
