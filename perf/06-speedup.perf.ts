@@ -12,7 +12,8 @@ import { median } from '../src/measure/statistics.js';
 import { CLOCK, timeSynced } from '../src/measure/timer.js';
 import { ratioFromPairs, timeMetric } from '../src/results/metrics.js';
 import { recordMetrics } from '../src/suite/record.js';
-import { useBackend, useMnist, useSizes } from '../src/suite/session.js';
+import { withExtraWork } from '../src/suite/extra-work.js';
+import { useBackend, useConfig, useMnist, useSizes } from '../src/suite/session.js';
 import { ARTICLE_BATCH } from '../src/suite/sizes.js';
 import { cpuNormalize, deviceNormalize } from '../src/transfer/strategies.js';
 
@@ -29,7 +30,9 @@ describe('speedup of device-normalize over cpu-normalize (section 6)', () => {
   it('times both strategies in interleaved pairs, synced with the device', async ({ task }) => {
     const sizes = useSizes();
     const host = cpuNormalize(context);
-    const device = deviceNormalize();
+    const plain = deviceNormalize();
+    // npm run perf:calibrate only: a device-normalize that does more real work, to see it caught.
+    const device = await withExtraWork(plain, useConfig().extraWork ?? 0, batches[0]!, () => timeSynced(context, () => plain.toDevice(batches[0]!)));
     // Each pair sends the same batch both ways, whichever goes first; the next pair the next batch.
     const batchOf = (round: number) => batches[round % batches.length]!;
     const samples = await samplePairs({

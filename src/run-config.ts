@@ -40,6 +40,8 @@ export interface RunConfig {
   readonly selection: readonly string[] | null;
   /** What each data set read, in words, by data set name (`mnist`, ...): part of the run record. */
   readonly datasets: Readonly<Record<string, string>>;
+  /** Calibration only: device-normalize in the speedup scenario does this fraction more real work (0: none). */
+  readonly extraWork?: number;
 }
 
 declare module 'vitest' {

@@ -51,7 +51,7 @@ export type CommandLine =
     }
   | ({ readonly command: 'doctor'; readonly expectGpu: boolean; readonly json: string | null; readonly quick: boolean } & BackendArgs)
   | { readonly command: 'report'; readonly run: string | null; readonly baseline: string | null; readonly out: string | null }
-  | ({ readonly command: 'calibrate' } & BackendArgs)
+  | ({ readonly command: 'calibrate'; readonly processes: number } & BackendArgs)
   | ({ readonly command: 'compare'; readonly run: string | null } & CompareArgs)
   | {
       readonly command: 'baseline';
@@ -174,7 +174,7 @@ const OPTIONS_BY_COMMAND = {
   },
   doctor: { ...RUN_OPTIONS, 'expect-gpu': { type: 'boolean' }, json: { type: 'string' }, quick: { type: 'boolean' } },
   report: { baseline: { type: 'string' }, out: { type: 'string' } },
-  calibrate: RUN_OPTIONS,
+  calibrate: { ...RUN_OPTIONS, processes: { type: 'string' } },
   compare: COMPARE_OPTIONS,
   baseline: { baseline: { type: 'string' }, 'allow-dirty': { type: 'boolean' }, 'allow-partial': { type: 'boolean' }, merge: { type: 'boolean' } },
 } as const satisfies Record<Command, ParseArgsConfig['options']>;
@@ -266,7 +266,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     case 'report':
       return { command, run: positionals[0] ?? null, baseline: str('baseline'), out: str('out') };
     case 'calibrate':
-      return { command, ...backendArgs() };
+      return { command, ...backendArgs(), processes: count('processes', 60) };
     case 'compare':
       return { command, run: positionals[0] ?? null, ...compareArgs() };
     case 'baseline':

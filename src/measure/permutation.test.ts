@@ -25,6 +25,11 @@ describe('permutation test', () => {
     expect(Math.abs(sampled - exact)).toBeLessThan(0.01);
   });
 
+  it('gives an unbounded interval when too few values could ever reject (2 + 2 at alpha 0.01)', () => {
+    const s = shiftWithInterval([1, 2], [5, 6], 0.01, { rng: rng() });
+    expect([s.lo, s.hi]).toEqual([-Infinity, Infinity]);
+  });
+
   it('inverts into an interval that holds the true shift and excludes 0 when the test rejects', () => {
     const a = [0.02, -0.01, 0.03, 0.0, -0.02, 0.01, 0.015, -0.005];
     const b = a.map((x, i) => x + 0.2 + (i % 2 ? 0.01 : -0.01));

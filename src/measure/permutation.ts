@@ -99,12 +99,18 @@ export interface ShiftEstimate {
 export function shiftWithInterval(a: readonly number[], b: readonly number[], alpha: number, options: PermutationOptions): ShiftEstimate {
   const estimate = mean(b) - mean(a);
   const p = permutationPValue(a, b, options);
+  // With few values no split is rare enough to reject at alpha: the interval is unbounded.
+  const smallestP = Math.min(1, 2 / binomial(a.length + b.length, b.length));
+  if (smallestP > alpha) return { estimate, lo: -Infinity, hi: Infinity, confidence: 1 - alpha, p };
   const accepts = (d0: number) => permutationPValue(a, b.map((x) => x - d0), options) > alpha;
   const spread = Math.max(...a, ...b) - Math.min(...a, ...b) || 1;
   const edge = (direction: 1 | -1): number => {
     let inside = estimate;
     let outside = estimate + direction * spread;
-    while (accepts(outside)) outside += direction * spread;
+    for (let step = spread; accepts(outside); step *= 2) {
+      if (step > 1e6 * spread) return direction * Infinity; // cannot happen once smallestP <= alpha; a guard against ties
+      outside += direction * step;
+    }
     for (let i = 0; i < 40; i++) {
       const mid = (inside + outside) / 2;
       if (accepts(mid)) inside = mid;

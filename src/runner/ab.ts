@@ -120,6 +120,7 @@ function perProcessValues(base: readonly RunRecord[], head: readonly RunRecord[]
  */
 export async function runAb(options: AbOptions): Promise<AbResult> {
   const started = performance.now();
+  await git(['worktree', 'prune']); // worktrees of an A/B that was killed
   const work = await mkdtemp(join(tmpdir(), 'gtp-ab-'));
   const worktrees: string[] = [];
   try {

@@ -1,151 +1,89 @@
-import type * as tf from '@tensorflow/tfjs';
 import Table from 'cli-table3';
-import { describeBackend, startBackend } from '../backend/start.js';
-import { BatchLoader, type Batch } from '../data/loader.js';
-import { loadMnistPackage } from '../data/mnist-package.js';
 import { seededRng } from '../data/random.js';
-import { sampleInterleaved, samplePairs } from '../measure/paired.js';
 import { median } from '../measure/statistics.js';
-import { CLOCK, timeSynced } from '../measure/timer.js';
-import { crossRunFalseAlarms, simulateCondition, toleranceWithoutFalseAlarms, type CalibrationPlan, type ConditionOutcome } from '../results/calibration.js';
-import type { Metric } from '../results/schema.js';
+import { betweenProcessSd, resampledDecision, tally, type DecisionOutcome, type DecisionPlan } from '../results/calibration.js';
+import { judgeProcesses } from '../results/process-verdict.js';
+import { DEFAULT_PROCESS_ALPHA } from '../results/process-verdict.js';
 import { writeJsonAtomic } from '../results/storage.js';
-import { DEFAULT_TOLERANCE } from '../results/verdict.js';
-import { ARTICLE_BATCH, SIZES } from '../suite/sizes.js';
-import { cpuNormalize, deviceNormalize } from '../transfer/strategies.js';
 import type { RunConfig } from '../run-config.js';
 import { runScenarios } from './run-scenarios.js';
 import { listScenarios, selectScenarios } from './scenarios.js';
 
-// Rounds measured; simulated runs resample them (with replacement).
-const POOL_ROUNDS = 1000;
-const WARMUP_ROUNDS = 20;
-// Separate processes for the A/A across processes.
-const CROSS_RUNS = 8;
-const PLAN: CalibrationPlan = { pairs: SIZES.quick.pairs, tolerance: DEFAULT_TOLERANCE.ratio, trials: 500, resamples: 1000 };
+const SPEEDUP = 'mnist-transfer.speedup';
+const PLAN: DecisionPlan = { perArm: 8, tolerance: 0.1, alpha: DEFAULT_PROCESS_ALPHA };
+const RESAMPLED_DECISIONS = 2000;
 
-let sink = 0; // keeps the injected work observable, so it cannot be optimized away
-
-/** Real extra work on the host: a checksum over `count` bytes, cycling through the batch. */
-function checksum(bytes: Uint8Array, count: number): void {
-  let s = sink;
-  for (let i = 0; i < count; i++) s = (Math.imul(s, 31) + bytes[i % bytes.length]!) | 0;
-  sink = s;
-}
-
-/** Milliseconds per checksummed byte (median of 15 timings over 1 MB). */
-function msPerByte(bytes: Uint8Array): number {
-  const n = 1 << 20;
-  const times = Array.from({ length: 15 }, () => {
-    const start = performance.now();
-    checksum(bytes, n);
-    return (performance.now() - start) / n;
-  });
-  return median(times);
-}
+/** A calibration condition: the head's device-normalize does `extraWork` more real work. */
+const CONDITIONS = [
+  { name: 'A', extraWork: 0 },
+  { name: "A'", extraWork: 0 },
+  { name: '+20%', extraWork: 0.2 },
+  { name: '+10%', extraWork: 0.1 },
+] as const;
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+const rate = (o: DecisionOutcome, k: keyof DecisionOutcome['rates']) => `${pct(o.rates[k].rate)} [${pct(o.rates[k].ci[0])}, ${pct(o.rates[k].ci[1])}]`;
 
 /**
- * `npm run perf:calibrate`: measures how trustworthy the ratio verdicts are on this machine.
- * Pools of real interleaved pairs are measured for four conditions (A/A, the real comparison,
- * and device-normalize slowed by 10% and 20% of real extra host work); many `npm run perf`
- * cycles are then simulated by resampling the pools and judged exactly as a run is.
+ * `npm run perf:calibrate`: measures, for real on this machine, how trustworthy the
+ * cross-process verdicts are. `perCondition` processes of the speedup scenario for each of four
+ * conditions (A and A' unchanged, head +20% and +10% real work in device-normalize), run one
+ * after another in rotating order; then (1) the within- and between-process spread, (2) the
+ * real decisions that disjoint blocks of 8 + 8 (+ 8 + 8) processes give, and (3) many decisions
+ * resampled from the pools, judged exactly as perf:ab and CI judge.
  */
-export async function runCalibrate(config: RunConfig): Promise<number> {
-  const context = await startBackend(config.backend, config.requireBackend);
-  console.log(describeBackend(context));
-  const batches = [...new BatchLoader(loadMnistPackage(), { ...ARTICLE_BATCH, dropLast: true }).epoch(0)];
-  const hostStrategy = cpuNormalize(context);
-  const device = deviceNormalize();
-
-  // Every variant of a round works on that round's batch, whatever the rotation.
-  const timeOn = (work: (b: Batch) => tf.Tensor) => (round: number): Promise<number> => timeSynced(context, () => work(batches[round % batches.length]!));
-  const slowed = (count: number) => (b: Batch) => {
-    checksum(b.images, count);
-    return device.toDevice(b);
-  };
-  // Size the injected work by feedback: measure the slowdown it causes against device-normalize
-  // in interleaved rounds and rescale, three times (JIT and caches make a one-shot estimate miss).
-  const sizeWork = async (target: number): Promise<number> => {
-    let count = Math.round((target * 0.3) / msPerByte(batches[0]!.images));
-    for (let i = 0; i < 3; i++) {
-      const [plain, extra] = await sampleInterleaved([timeOn((b) => device.toDevice(b)), timeOn(slowed(count))], { warmupRounds: 10, rounds: 150 });
-      const achieved = median(extra!) / median(plain!) - 1;
-      count = Math.max(1, Math.round((count * target) / Math.max(achieved, 0.01)));
-    }
-    return count;
-  };
-  const bytes10 = await sizeWork(0.1);
-  const bytes20 = await sizeWork(0.2);
-
-  console.log(`Measuring ${POOL_ROUNDS} interleaved rounds of 5 variants (${CLOCK})...`);
-  const started = performance.now();
-  // One round: cpu-normalize, device-normalize twice (for A/A), and device-normalize with +10%
-  // and +20% of extra host work, all on the same batch, in rotating order.
-  const [host, dev, dev2, dev10, dev20] = await sampleInterleaved(
-    [timeOn((b) => hostStrategy.toDevice(b)), timeOn((b) => device.toDevice(b)), timeOn((b) => device.toDevice(b)), timeOn(slowed(bytes10)), timeOn(slowed(bytes20))],
-    { warmupRounds: WARMUP_ROUNDS, rounds: POOL_ROUNDS },
-  ) as [number[], number[], number[], number[], number[]];
-  const measureSeconds = (performance.now() - started) / 1000;
-  const baseline = { a: host, b: dev };
-
-  // What one real run of the speedup scenario costs: its warm-up plus its pairs.
-  const runStart = performance.now();
-  await samplePairs({ warmupPairs: SIZES.quick.warmupPairs, pairs: SIZES.quick.pairs, runA: timeOn((b) => hostStrategy.toDevice(b)), runB: timeOn((b) => device.toDevice(b)) });
-  const runSeconds = (performance.now() - runStart) / 1000;
-
-  const rng = seededRng(20261202);
-  const conditions: Array<{ name: string; slowdown: number | null; outcome: ConditionOutcome }> = [
-    { name: 'A/A (device-normalize vs itself)', slowdown: null, outcome: simulateCondition({ a: dev, b: dev2 }, { a: dev, b: dev2 }, PLAN, rng) },
-    { name: 'no change (cpu- vs device-normalize)', slowdown: 0, outcome: simulateCondition(baseline, baseline, PLAN, rng) },
-    { name: 'device-normalize +10% work', slowdown: median(dev10) / median(dev) - 1, outcome: simulateCondition(baseline, { a: host, b: dev10 }, PLAN, rng) },
-    { name: 'device-normalize +20% work', slowdown: median(dev20) / median(dev) - 1, outcome: simulateCondition(baseline, { a: host, b: dev20 }, PLAN, rng) },
-  ];
-
-  const table = new Table({
-    head: ['condition', 'measured slowdown', 'flagged first', 'regressed (after re-measure)', 'improved', 'median CI width'],
-    style: { head: [], border: [] },
-  });
-  for (const c of conditions) {
-    const o = c.outcome;
-    table.push([c.name, c.slowdown === null ? '-' : pct(c.slowdown), pct(o.flaggedFirst), pct(o.regressed), pct(o.improved), pct(o.medianRelativeCIWidth)]);
-  }
-  const [aaRow, , s10, s20] = conditions;
-  console.log(`\nVerdict calibration on ${context.name}${context.adapter ? ` (${context.adapter.description})` : ''}: ${PLAN.trials} simulated runs per condition of ${PLAN.pairs} pairs, tolerance ${pct(PLAN.tolerance)}, ${PLAN.resamples} bootstrap resamples per CI`);
-  console.log(table.toString());
-  console.log(`False-alarm rate (A/A regressed): ${pct(aaRow!.outcome.regressed)} (goal <= 1%)`);
-  console.log(`Detection of +20%: ${pct(s20!.outcome.regressed)} (goal >= 95%); of +10%: ${pct(s10!.outcome.regressed)}`);
-  console.log(`Median 95% CI width of the speedup at ${PLAN.pairs} pairs: ${pct(conditions[1]!.outcome.medianRelativeCIWidth)} of the estimate`);
-  console.log(`Wall time of one quick-scale speedup measurement (${SIZES.quick.warmupPairs} warm-up + ${SIZES.quick.pairs} pairs): ${runSeconds.toFixed(2)} s; the pools took ${measureSeconds.toFixed(1)} s`);
-
-  // Between processes: what one process's pairs cannot show (JIT, allocator and driver state).
-  console.log(`\nRunning the speedup scenario in ${CROSS_RUNS} separate processes (A/A across processes)...`);
+export async function runCalibrate(config: RunConfig, perCondition = 60): Promise<number> {
+  if (perCondition < 4 * PLAN.perArm) throw new RangeError(`perf:calibrate: --processes must be at least ${4 * PLAN.perArm} (two looks of ${PLAN.perArm} per arm, drawn without replacement)`);
   const files = selectScenarios(listScenarios(), ['speedup']);
   const runConfig: RunConfig = { ...config, scale: 'quick', selection: files.map((f) => f.path) };
-  const runs: Metric[] = [];
-  for (let k = 0; k < CROSS_RUNS; k++) {
-    const record = await runScenarios(files, runConfig, { quiet: true });
-    const speedup = record?.metrics.find((m) => m.id === 'mnist-transfer.speedup');
-    if (!speedup) throw new Error(`speedup run ${k + 1} recorded no mnist-transfer.speedup: ${record?.errors[0]?.message ?? 'no record'}`);
-    runs.push(speedup);
+  const pools: number[][] = CONDITIONS.map(() => []);
+  const withinSe: number[] = [];
+  const started = performance.now();
+  for (let round = 0; round < perCondition; round++) {
+    for (let j = 0; j < CONDITIONS.length; j++) {
+      const c = (round + j) % CONDITIONS.length;
+      const record = await runScenarios(files, { ...runConfig, extraWork: CONDITIONS[c]!.extraWork }, { quiet: true });
+      const speedup = record?.metrics.find((m) => m.id === SPEEDUP);
+      if (!speedup) throw new Error(`process ${round + 1} (${CONDITIONS[c]!.name}) recorded no ${SPEEDUP}: ${record?.errors[0]?.message ?? 'no record'}`);
+      pools[c]!.push(speedup.value);
+      if (speedup.ci) withinSe.push((Math.log(speedup.ci[1]) - Math.log(speedup.ci[0])) / 3.92);
+    }
+    const done = round + 1;
+    const eta = ((performance.now() - started) / done) * (perCondition - done);
+    console.log(`[calibrate] round ${done}/${perCondition}: A ${pools[0]!.at(-1)!.toFixed(3)}, +20% ${pools[2]!.at(-1)!.toFixed(3)}; ~${(eta / 60_000).toFixed(1)} min left`);
   }
-  const cross = crossRunFalseAlarms(runs, PLAN.tolerance);
-  const runsTable = new Table({ head: ['process', 'speedup', '95% CI'], style: { head: [], border: [] } });
-  runs.forEach((m, k) => runsTable.push([k + 1, m.value.toFixed(3), `[${m.ci![0].toFixed(3)}, ${m.ci![1].toFixed(3)}]`]));
-  console.log(runsTable.toString());
-  console.log(
-    `Across processes: estimates ${cross.range[0].toFixed(2)}-${cross.range[1].toFixed(2)}; of ${cross.comparisons} run-vs-baseline comparisons ` +
-      `${pct(cross.flaggedFirst)} flagged, ${pct(cross.regressed)} regressed after re-measuring (false alarms), ${pct(cross.improved)} "improved" (false).`,
-  );
-  const safeTolerance = toleranceWithoutFalseAlarms(runs);
-  console.log(
-    `A ratio tolerance of ${pct(safeTolerance)} would have raised no false alarm across these processes; ` +
-      `put it in baselines/tolerances.json ("mnist-transfer.speedup": ${safeTolerance}) before gating timing (PERF_GATE_TIMING=1) on this machine.`,
-  );
+  const minutes = (performance.now() - started) / 60_000;
+  const secondsPerProcess = (minutes * 60) / (perCondition * CONDITIONS.length);
+  const [a, a2, s20, s10] = pools as [number[], number[], number[], number[]];
 
+  // Real decisions: disjoint blocks in time order, first look 8 + 8, second look 8 + 8 more.
+  const real = (head: number[]) => {
+    const out = [];
+    for (let i = 0; i + 2 * PLAN.perArm <= perCondition; i += 2 * PLAN.perArm) {
+      const opts = { tolerance: PLAN.tolerance, alpha: PLAN.alpha };
+      const first = judgeProcesses({ id: SPEEDUP, kind: 'ratio', base: a.slice(i, i + 8), head: head.slice(i, i + 8) }, opts);
+      out.push(first.verdict !== 'inconclusive' ? { verdict: first.verdict, processes: 16 } : { verdict: judgeProcesses({ id: SPEEDUP, kind: 'ratio', base: a.slice(i, i + 16), head: head.slice(i, i + 16) }, opts).verdict, processes: 32 });
+    }
+    return tally(out);
+  };
+  const rng = seededRng(20261202);
+  const resampled = (head: number[]) => tally(Array.from({ length: RESAMPLED_DECISIONS }, () => resampledDecision(a, head, PLAN, rng)));
+  const rows = [
+    { name: "A/A (A vs A')", real: real(a2), resampled: resampled(a2), slowdown: median(a2) / median(a) - 1 },
+    { name: 'device-normalize +20% work', real: real(s20), resampled: resampled(s20), slowdown: median(a) / median(s20) - 1 },
+    { name: 'device-normalize +10% work', real: real(s10), resampled: resampled(s10), slowdown: median(a) / median(s10) - 1 },
+  ];
+
+  const table = new Table({ head: ['condition', 'speedup moved', 'real decisions: regressed', `resampled (${RESAMPLED_DECISIONS}): regressed`, 'inconclusive', 'processes per decision', 'minutes per decision'], style: { head: [], border: [] } });
+  for (const r of rows) {
+    table.push([r.name, pct(r.slowdown), `${Math.round(r.real.rates.regressed.rate * r.real.decisions)}/${r.real.decisions}`, rate(r.resampled, 'regressed'), rate(r.resampled, 'inconclusive'), r.resampled.meanProcesses.toFixed(1), ((r.resampled.meanProcesses * secondsPerProcess) / 60).toFixed(1)]);
+  }
+  console.log(`\nCross-process calibration: ${perCondition} processes per condition (${(perCondition * CONDITIONS.length)} in all, ${minutes.toFixed(1)} min, ${secondsPerProcess.toFixed(1)} s each); decisions 8 + 8, then 8 + 8 more when inconclusive; tolerance ${pct(PLAN.tolerance)}, alpha ${PLAN.alpha} per look.`);
+  console.log(`Per-process speedup: A median ${median(a).toFixed(3)}; between-process SD ${pct(betweenProcessSd(a))} (log scale); within-process SE ${pct(median(withinSe))} (from each process's own CI).`);
+  console.log(table.toString());
+  console.log(`Goals: A/A false alarms <= 1% (got ${rate(rows[0]!.resampled, 'regressed')}); +20% caught >= 95% (got ${rate(rows[1]!.resampled, 'regressed')}); <= 5 CI minutes per decision.`);
   const path = `results/calibration-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
-  await writeJsonAtomic(path, { plan: PLAN, backend: context.name, adapter: context.adapter, poolRounds: POOL_ROUNDS, conditions, runSeconds, measureSeconds, crossProcess: { ...cross, safeTolerance, estimates: runs.map((m) => ({ value: m.value, ci: m.ci })) } });
+  await writeJsonAtomic(path, { plan: PLAN, perCondition, minutes, secondsPerProcess, pools: Object.fromEntries(CONDITIONS.map((c, k) => [c.name, pools[k]])), withinProcessSe: median(withinSe), betweenProcessSd: betweenProcessSd(a), rows });
   console.log(`Written: ${path}`);
   return 0;
 }
