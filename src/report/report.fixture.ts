@@ -49,6 +49,7 @@ function trainingResult(): TrainingResult {
     memoryBefore: { ...memory, bytesInUse: 0 },
     stepFootprint: { 'cpu-normalize': footprint, 'device-normalize': footprint },
     leakedTensors: 0,
+    poolRelease: null,
   };
 }
 

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import type { BackendContext } from '../backend/types.js';
 import type { ImageDataset } from '../data/dataset.js';
 import { BatchLoader, type Batch } from '../data/loader.js';
-import { deviceMemory, type DeviceMemory } from '../measure/device-memory.js';
+import { deviceMemory, releaseBufferPool, type DeviceMemory, type PoolRelease } from '../measure/device-memory.js';
 import { trainStep } from '../models/mnist-cnn.js';
 import { createArticleOptimizer, createTwoConvCnn } from '../models/two-conv-cnn.js';
 import type { Progress } from '../report/progress.js';
@@ -58,6 +58,8 @@ export interface TrainingResult {
   readonly stepFootprint: Readonly<Record<StrategyId, StepFootprint>>;
   /** Tensors left alive by the whole experiment once its models were disposed. */
   readonly leakedTensors: number;
+  /** Releasing the device buffer pool once the models were disposed (null off webgpu). */
+  readonly poolRelease: PoolRelease | null;
 }
 
 const STRATEGY_ARMS = ['cpu-normalize', 'device-normalize'] as const;
@@ -152,6 +154,8 @@ export async function runTrainingExperiment(
   makeProgress?: (totalSteps: number) => Progress,
 ): Promise<TrainingResult> {
   const tensorsAtStart = tf.memory().numTensors;
+  // From an empty pool, so the memory figures do not depend on the scenarios that ran before.
+  await releaseBufferPool();
   const strategies: Record<StrategyId, TransferStrategy> = { 'cpu-normalize': cpuNormalize(context), 'device-normalize': deviceNormalize() };
   const loader = new BatchLoader(data.train, { batchSize: plan.batchSize, shuffle: true, seed: plan.shuffleSeed, dropLast: false });
   const stepsPerEpoch = plan.stepsPerEpoch === null ? loader.batchesPerEpoch : Math.min(plan.stepsPerEpoch, loader.batchesPerEpoch);
@@ -192,7 +196,8 @@ export async function runTrainingExperiment(
     for (const arm of STRATEGY_ARMS) stepFootprint[arm] = await profileStep(trainers[arm], strategies[arm], firstBatch);
     progress?.finish();
     for (const arm of TRAINING_ARMS) disposeTrainer(trainers[arm]);
-    return { plan, stepsPerEpoch, epochs, memoryBefore, stepFootprint, leakedTensors: tf.memory().numTensors - tensorsAtStart };
+    const leakedTensors = tf.memory().numTensors - tensorsAtStart;
+    return { plan, stepsPerEpoch, epochs, memoryBefore, stepFootprint, leakedTensors, poolRelease: await releaseBufferPool() };
   } catch (error) {
     for (const arm of TRAINING_ARMS) disposeTrainer(trainers[arm]);
     throw error;
