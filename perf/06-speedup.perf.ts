@@ -15,6 +15,10 @@ import { recordMetrics } from '../src/suite/record.js';
 import { withExtraWork } from '../src/suite/extra-work.js';
 import { useBackend, useConfig, useMnist, useSizes } from '../src/suite/session.js';
 import { ARTICLE_BATCH } from '../src/suite/sizes.js';
+import { measureStages } from '../src/suite/media-transfer.js';
+import { timeStages } from '../src/measure/stages.js';
+import { ARTICLE_NORMALIZATION } from '../src/transfer/normalization.js';
+import { devicePackedNormalize, hostChannelNormalize } from '../src/transfer/staged-transfer.js';
 import { cpuNormalize, deviceNormalize } from '../src/transfer/strategies.js';
 
 let context: BackendContext;
@@ -50,12 +54,20 @@ describe('speedup of device-normalize over cpu-normalize (section 6)', () => {
       }),
       timeMetric('mnist-transfer.time.cpu-normalize', median(samples.a), samples.a.length, {
         detail: `median; normalize on the host + upload float32; ${what}; ${CLOCK}`,
-        labels: { strategy: 'cpu-normalize' },
+        labels: { strategy: 'cpu-normalize', table: 'stages', stage: 'total' },
       }),
       timeMetric('mnist-transfer.time.device-normalize', median(samples.b), samples.b.length, {
         detail: `median; upload packed uint8 + normalize kernel; ${what}; ${CLOCK}`,
-        labels: { strategy: 'device-normalize' },
+        labels: { strategy: 'device-normalize', table: 'stages', stage: 'total' },
       }),
     );
+  });
+
+  it('times each strategy stage by stage (host, upload, device compute) against the device limit', async ({ task }) => {
+    // The same two paths, cut into stages with a sync after each (src/transfer/staged-transfer.ts).
+    const staged = [hostChannelNormalize(context, { mean: [ARTICLE_NORMALIZATION.mean], std: [ARTICLE_NORMALIZATION.std] }), devicePackedNormalize(context, ARTICLE_NORMALIZATION)];
+    const inputs = batches.slice(0, 20).map((b) => ({ pixels: b.images, shape: b.shape }));
+    for (const t of staged) for (const input of inputs.slice(0, 3)) await timeStages(context, t, input.pixels, input.shape); // warm-up
+    await recordMetrics(task, ...(await measureStages(context, 'mnist-transfer', staged, inputs, 'one [64,28,28,1] batch')));
   });
 });

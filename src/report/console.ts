@@ -3,14 +3,16 @@ import type { RunRecord } from '../results/schema.js';
 import { renderComparison } from './comparison.js';
 import { renderDtypeSection } from './dtype-table.js';
 import type { Exporter } from './exporter.js';
+import { renderStageTables } from './stage-table.js';
 import { formatCI, formatValue, significant, speedupSentence } from './format.js';
 
 const SPEEDUP_ID = 'mnist-transfer.speedup';
 
 function metricTable(record: RunRecord, scenario: string): string {
   const table = new Table({ head: ['metric', 'value', '95% CI', 'n', 'source'], style: { head: [], border: [] } });
-  const metrics = record.metrics.filter((x) => x.scenario === scenario);
-  for (const m of metrics) table.push([m.id, formatValue(m), formatCI(m), m.n ?? '', m.source ?? '']);
+  // Stage figures are shown in the stage tables instead.
+  const metrics = record.metrics.filter((x) => x.scenario === scenario && x.labels?.table !== 'stages');
+  for (const m of metrics) table.push([m.id, formatValue(m), formatCI(m), m.processes ? `${m.processes.length} proc.` : (m.n ?? ''), m.source ?? '']);
   // What each figure measured and how, under its table (the run record keeps the same text).
   const how = metrics.filter((m) => m.detail).map((m) => `  ${m.id}: ${m.detail}`);
   return [table.toString(), ...how].join('\n');
@@ -39,6 +41,8 @@ function renderRunReport(record: RunRecord, recordPath: string | null): string {
   const scenarios = [...new Set(record.metrics.map((m) => m.scenario))];
   for (const s of scenarios) lines.push('', `[${s}]`, metricTable(record, s));
   for (const [name, t] of Object.entries(record.kernelTables ?? {})) lines.push('', kernelTableText(name, t));
+  const stages = renderStageTables(record.metrics);
+  if (stages) lines.push('', stages);
   const dtypes = renderDtypeSection(record);
   if (dtypes) lines.push('', dtypes);
   if (record.errors.length > 0) {

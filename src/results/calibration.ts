@@ -57,11 +57,12 @@ export function resampledDecision(basePool: readonly number[], headPool: readonl
   const base = draw(basePool, plan.perArm, takenBase, rng);
   const head = draw(headPool, plan.perArm, takenHead, rng);
   const options = { tolerance: plan.tolerance, alpha: plan.alpha };
-  const first = judgeProcesses({ id: 'calibration', kind: 'ratio', base, head }, options).verdict;
+  const fast = { interval: false }; // verdicts only: no interval edges to display
+  const first = judgeProcesses({ id: 'calibration', kind: 'ratio', base, head }, options, fast).verdict;
   if (first !== 'inconclusive') return { verdict: first, processes: 2 * plan.perArm };
   base.push(...draw(basePool, plan.perArm, takenBase, rng));
   head.push(...draw(headPool, plan.perArm, takenHead, rng));
-  return { verdict: judgeProcesses({ id: 'calibration', kind: 'ratio', base, head }, options).verdict, processes: 4 * plan.perArm };
+  return { verdict: judgeProcesses({ id: 'calibration', kind: 'ratio', base, head }, options, fast).verdict, processes: 4 * plan.perArm };
 }
 
 /** Tallies verdicts of decisions into rates with intervals. */

@@ -54,6 +54,9 @@ export async function runCalibrate(config: RunConfig, perCondition = 60): Promis
   }
   const minutes = (performance.now() - started) / 60_000;
   const secondsPerProcess = (minutes * 60) / (perCondition * CONDITIONS.length);
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  // The pools first: what took the minutes is kept even if the analysis below fails.
+  await writeJsonAtomic(`results/calibration-pools-${stamp}.json`, { perCondition, minutes, pools: Object.fromEntries(CONDITIONS.map((c, k) => [c.name, pools[k]])), withinSe });
   const [a, a2, s20, s10] = pools as [number[], number[], number[], number[]];
 
   // Real decisions: disjoint blocks in time order, first look 8 + 8, second look 8 + 8 more.
@@ -82,7 +85,7 @@ export async function runCalibrate(config: RunConfig, perCondition = 60): Promis
   console.log(`Per-process speedup: A median ${median(a).toFixed(3)}; between-process SD ${pct(betweenProcessSd(a))} (log scale); within-process SE ${pct(median(withinSe))} (from each process's own CI).`);
   console.log(table.toString());
   console.log(`Goals: A/A false alarms <= 1% (got ${rate(rows[0]!.resampled, 'regressed')}); +20% caught >= 95% (got ${rate(rows[1]!.resampled, 'regressed')}); <= 5 CI minutes per decision.`);
-  const path = `results/calibration-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
+  const path = `results/calibration-${stamp}.json`;
   await writeJsonAtomic(path, { plan: PLAN, perCondition, minutes, secondsPerProcess, pools: Object.fromEntries(CONDITIONS.map((c, k) => [c.name, pools[k]])), withinProcessSe: median(withinSe), betweenProcessSd: betweenProcessSd(a), rows });
   console.log(`Written: ${path}`);
   return 0;

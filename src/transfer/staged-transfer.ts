@@ -3,7 +3,8 @@ import type { BackendContext } from '../backend/types.js';
 import { CROP_MIRROR_NORMALIZE, hasFusedCropMirrorNormalize } from './crop-mirror-normalize-kernel.js';
 import { resolveCropMirrorNormalize, type CropMirrorNormalizeSpec } from './crop-mirror-normalize.js';
 import { DeviceUploadBuffers } from './device-upload.js';
-import { normalizationTable } from './normalization.js';
+import { normalizationTable, normalizeWithTable, type Normalization } from './normalization.js';
+import { NORMALIZE_PACKED_BYTES, type NormalizePackedAttrs } from './normalize-packed-kernel.js';
 import { packBytes } from './packed-bytes.js';
 import { sendFloat32, sendPacked, wordParts } from './send-payload.js';
 import type { StrategyId } from './strategies.js';
@@ -50,6 +51,7 @@ export function normalizeChannelsOnHost(pixels: Uint8Array, n: ChannelNormalizat
   if (n.std.length !== channels) throw new RangeError(`mean has ${channels} channels, std ${n.std.length}`);
   if (into.length !== pixels.length) throw new RangeError(`into has ${into.length} elements, pixels ${pixels.length}`);
   const tables = n.mean.map((mean, c) => normalizationTable({ mean, std: n.std[c]! }));
+  if (channels === 1) return normalizeWithTable(pixels, tables[0]!, into); // the 4-pixels-per-read path cpu-normalize uses
   for (let i = 0, c = 0; i < pixels.length; i++, c = c + 1 === channels ? 0 : c + 1) into[i] = tables[c]![pixels[i]!]!;
   return into;
 }
@@ -99,6 +101,23 @@ export function deviceChannelNormalize(context: BackendContext, n: ChannelNormal
       if (!hasFusedCropMirrorNormalize()) throw new Error(`backend ${tf.getBackend()} has no ${CROP_MIRROR_NORMALIZE} kernel`);
       resolveCropMirrorNormalize(spec(shape)); // validates the shape before dispatch
       return tf.engine().runKernel(CROP_MIRROR_NORMALIZE, { pixels: resident }, spec(shape) as unknown as tf.NamedAttrMap) as tf.Tensor;
+    },
+  };
+}
+
+/**
+ * device-normalize for the MNIST batches, staged: the packed bytes uploaded, then the
+ * NormalizePackedBytes kernel (the vec4 program where the backend has it) on the resident words.
+ */
+export function devicePackedNormalize(context: BackendContext, n: Normalization): StagedTransfer {
+  return {
+    id: 'device-normalize',
+    wireBytesPerElement: WIRE_BYTES.uint8,
+    prepare: (pixels) => pixels,
+    upload: (payload) => uploadPackedBytes(context, payload as Uint8Array),
+    compute(resident, shape) {
+      const attrs: NormalizePackedAttrs = { shape: [...shape], wire: 'uint8', mean: n.mean, std: n.std };
+      return tf.engine().runKernel(NORMALIZE_PACKED_BYTES, { packed: resident }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor;
     },
   };
 }
