@@ -8,8 +8,8 @@
  *   npx tsx scripts/make-doctor-envelope.ts --from a.json b.json # doctor --json reports (kit runs)
  *
  * Each figure's range is [min x (1 - margin), max x (1 + margin)] over the processes' values.
- * An envelope describes an idle machine: reports made while the host was busy (1-minute load
- * above its CPU count) are set aside unless --include-busy. Prints every figure's spread between
+ * An envelope describes an idle machine: reports made while the host was busy (other processes
+ * above 30% of its CPU time, src/doctor/host-load.ts) are set aside unless --include-busy. Prints every figure's spread between
  * processes, so the margin can be judged.
  */
 import { spawnSync } from 'node:child_process';
@@ -95,9 +95,9 @@ async function runDoctors(runs: number, quick: boolean, backend: string | null):
     }
     const report = await readDoctorReport(file);
     reports.push(report);
-    const load = `load ${report.host.load1.toFixed(1)} on ${report.host.cores} cores${report.host.busy ? ', BUSY' : ''}`;
+    const load = `others used ${Math.round(report.host.otherCpu * 100)}% of ${report.host.cores} cores${report.host.busy ? ', BUSY' : ''}`;
     console.log(`doctor ${i + 1}/${runs}: ${((performance.now() - started) / 1000).toFixed(1)} s, ${load} (${file})`);
-    // Let the load average settle between processes: doctor's own threads count in it.
+    // A pause, so that one doctor's exit (device teardown) does not count as the next one's load.
     await new Promise((r) => setTimeout(r, PAUSE_MS));
   }
   return reports;

@@ -99,9 +99,12 @@ describe('setup checks', () => {
     expect(checkCudaLibraries([{ ...missing[1]!, name: 'libcudart.so.11.0' }, missing[1]!], null, true, true).status).toBe('ok');
   });
 
-  it('host load: more runnable threads than cores is busy', () => {
-    expect(checkHostLoad(1.2, 2).status).toBe('ok');
-    expect(checkHostLoad(4.4, 2)).toMatchObject({ status: 'warn', reason: expect.stringMatching(/host load 4.4 on 2 cores.*busy/) });
+  it('host load: other processes holding the CPUs make the host busy', () => {
+    expect(checkHostLoad({ load1: 1.2, cores: 2, otherCpu: 0.05, busy: false }).status).toBe('ok');
+    expect(checkHostLoad({ load1: 6.1, cores: 2, otherCpu: 0.63, busy: true })).toMatchObject({
+      status: 'warn',
+      reason: expect.stringMatching(/other processes used 63% of 2 cores .*load average 6.1.*busy/),
+    });
   });
 
   it('--expect-gpu fails on a backend without a GPU', () => {

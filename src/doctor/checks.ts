@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LibraryLocation } from './cuda.js';
+import type { HostLoad } from './host-load.js';
 import type { Check } from './schema.js';
 
 /** The WebGPU adapter and device as Dawn reports them (GPUAdapterInfo getters, device limits). */
@@ -202,12 +203,12 @@ export function checkExpectGpu(backend: string, expectGpu: boolean): Check | nul
 }
 
 /**
- * Host load when doctor starts: with more runnable threads than cores (1-minute load average
- * above the CPU count), every timing is shared with other work, so a low figure says little.
+ * Host load when doctor starts: while other processes hold a good share of the CPUs, every
+ * timing is shared with them, so a low figure says little about the setup.
  */
-export function checkHostLoad(load1: number, cores: number): Check {
-  const text = `host load ${load1.toFixed(1)} on ${cores} cores (1-minute average)`;
-  return load1 > cores
+export function checkHostLoad(host: HostLoad): Check {
+  const text = `other processes used ${Math.round(host.otherCpu * 100)}% of ${host.cores} cores in the second before measuring (load average ${host.load1.toFixed(1)})`;
+  return host.busy
     ? { id: 'host.load', status: 'warn', reason: `${text}: busy; figures below their range are warnings, not failures; judge them on an idle machine` }
     : { id: 'host.load', status: 'ok', reason: `${text}: quiet enough to judge the figures` };
 }

@@ -26,6 +26,7 @@ import {
 import { CUDA_LIBRARIES, locateLibraries, readLdconfigCache } from './cuda.js';
 import { envelopePathFor, formatFigure, judgeFigure, noEnvelopeCheck, readEnvelope } from './envelope.js';
 import { DoctorFileError } from './files.js';
+import { measureHostLoad } from './host-load.js';
 import { DEFAULT_PLAN, measureFigures, QUICK_PLAN } from './measurements.js';
 import { type Check, DOCTOR_REPORT_VERSION, type DoctorReport, type Envelope, type Figure, type ProfileSummary } from './schema.js';
 import { probeWebGpu, runningWebGpuFacts } from './webgpu-facts.js';
@@ -106,8 +107,8 @@ export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink):
     sink.check(check);
   };
 
-  const host = { load1: os.loadavg()[0] ?? 0, cores: os.cpus().length || 1 };
-  const busy = host.load1 > host.cores;
+  // Sampled first, while nothing of doctor's own runs (no device threads yet).
+  const host = await measureHostLoad();
   add(checkNode(process.version));
   const manifest = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as Parameters<typeof checkPackages>[0];
   add(checkPackages(manifest, (name) => installedVersion(ROOT, name)));
@@ -163,8 +164,8 @@ export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink):
       figures = await measureFigures(context, options.quick ? QUICK_PLAN : DEFAULT_PLAN, facts?.maxBufferSize ?? null);
       if (envelope) {
         const isSoftware = profile.isSoftware === true || profile.backend === 'wasm' || profile.backend === 'cpu';
-        add(checkHostLoad(host.load1, host.cores));
-        for (const figure of figures) add(judgeFigure(figure, envelope, { isSoftware, busy }));
+        add(checkHostLoad(host));
+        for (const figure of figures) add(judgeFigure(figure, envelope, { isSoftware, busy: host.busy }));
       } else {
         for (const figure of figures) add({ id: `figure.${figure.id}`, status: 'info', reason: `${figure.label}: ${formatFigure(figure)}` });
         if (!checks.some((c) => c.id === 'envelope')) add(noEnvelopeCheck(profile.id, path, options.backend === 'auto' ? null : options.backend));
@@ -181,7 +182,7 @@ export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink):
     profile,
     node: process.version,
     os: `${os.platform()} ${os.release()} ${os.arch()}`,
-    host: { ...host, busy },
+    host,
     checks,
     figures,
     envelope: envelopeInfo,

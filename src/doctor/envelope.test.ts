@@ -17,7 +17,7 @@ function report(values: Record<string, number>, overrides: Partial<DoctorReport>
     profile: { id: 'webgpu-lavapipe-x64', backend: 'webgpu', adapter: 'llvmpipe', isSoftware: true, cpu: 'AMD EPYC', cores: 2 },
     node: 'v20.20.2',
     os: 'linux',
-    host: { load1: 0.5, cores: 2, busy: false },
+    host: { load1: 0.5, cores: 2, otherCpu: 0.02, busy: false },
     checks: [{ id: 'webgpu.software', status: 'warn', reason: 'software' }],
     figures: Object.entries(values).map(([id, v]) => figure(id, v)),
     envelope: { path: null, found: false },
@@ -71,7 +71,9 @@ describe('doctor envelopes', () => {
     expect(envelopeInputProblem([report({}), report({}, { settings: { backend: 'auto', quick: true, expectGpu: false } })])).toMatch(/--quick/);
     expect(envelopeInputProblem([report({}, { checks: [{ id: 'device.correct', status: 'fail', reason: 'x' }] })])).toMatch(/device.correct/);
     expect(envelopeInputProblem([report({}, { checks: [{ id: 'figure.copy.1mib', status: 'fail', reason: 'x' }] })])).toBeNull();
-    expect(envelopeInputProblem([report({}, { host: { load1: 4.4, cores: 2, busy: true } })])).toMatch(/busy host \(load 4.4 on 2 cores\)/);
+    expect(envelopeInputProblem([report({}, { host: { load1: 4.4, cores: 2, otherCpu: 0.6, busy: true } })])).toMatch(
+      /busy host \(other processes used 60% of 2 cores\)/,
+    );
     expect(() => deriveEnvelope([], { margin: 0.3, machine: '', git: null, note: '' })).toThrow(/no doctor reports/);
   });
 

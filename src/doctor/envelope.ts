@@ -113,7 +113,7 @@ export function envelopeInputProblem(reports: readonly DoctorReport[], { allowBu
     const failed = r.checks.filter((c) => c.status === 'fail' && !c.id.startsWith('figure.'));
     if (failed.length > 0) return `a report (${r.createdAt}) has failed checks: ${failed.map((c) => c.id).join(', ')}; fix the setup first`;
     if (r.host.busy && !allowBusy)
-      return `a report (${r.createdAt}) was made on a busy host (load ${r.host.load1.toFixed(1)} on ${r.host.cores} cores): an envelope describes an idle machine`;
+      return `a report (${r.createdAt}) was made on a busy host (other processes used ${Math.round(r.host.otherCpu * 100)}% of ${r.host.cores} cores): an envelope describes an idle machine`;
   }
   return null;
 }

@@ -67,8 +67,8 @@ export const doctorReportSchema = z
     profile: profileSummarySchema.nullable(),
     node: z.string(),
     os: z.string(),
-    /** The host's 1-minute load average when doctor started, and its CPU count: busy when load > cores. */
-    host: z.object({ load1: z.number().nonnegative(), cores: z.number().int().positive(), busy: z.boolean() }).strict(),
+    /** Other work on the host when doctor started (src/doctor/host-load.ts): busy hosts' low figures only warn. */
+    host: z.object({ load1: z.number().nonnegative(), cores: z.number().int().positive(), otherCpu: z.number().min(0).max(1), busy: z.boolean() }).strict(),
     checks: z.array(checkSchema),
     figures: z.array(figureSchema),
     /** The envelope the figures were judged against (path looked at; null profile when none). */
