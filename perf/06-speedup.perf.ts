@@ -15,10 +15,6 @@ import { recordMetrics } from '../src/suite/record.js';
 import { withExtraWork } from '../src/suite/extra-work.js';
 import { useBackend, useConfig, useMnist, useSizes } from '../src/suite/session.js';
 import { ARTICLE_BATCH } from '../src/suite/sizes.js';
-import { measureStages } from '../src/suite/media-transfer.js';
-import { timeStages } from '../src/measure/stages.js';
-import { ARTICLE_NORMALIZATION } from '../src/transfer/normalization.js';
-import { devicePackedNormalize, hostChannelNormalize } from '../src/transfer/staged-transfer.js';
 import { cpuNormalize, deviceNormalize } from '../src/transfer/strategies.js';
 
 let context: BackendContext;
@@ -63,11 +59,4 @@ describe('speedup of device-normalize over cpu-normalize (section 6)', () => {
     );
   });
 
-  it('times each strategy stage by stage (host, upload, device compute) against the device limit', async ({ task }) => {
-    // The same two paths, cut into stages with a sync after each (src/transfer/staged-transfer.ts).
-    const staged = [hostChannelNormalize(context, { mean: [ARTICLE_NORMALIZATION.mean], std: [ARTICLE_NORMALIZATION.std] }), devicePackedNormalize(context, ARTICLE_NORMALIZATION)];
-    const inputs = batches.slice(0, 20).map((b) => ({ pixels: b.images, shape: b.shape }));
-    for (const t of staged) for (const input of inputs.slice(0, 3)) await timeStages(context, t, input.pixels, input.shape); // warm-up
-    await recordMetrics(task, ...(await measureStages(context, 'mnist-transfer', staged, inputs, 'one [64,28,28,1] batch')));
-  });
 });

@@ -25,7 +25,12 @@ const STAGE_NOTES: Record<string, string> = {
  */
 export function renderStageTables(metrics: readonly Metric[]): string | null {
   const byScenario = new Map<string, Metric[]>();
-  for (const m of metrics) if (m.labels?.table === 'stages') byScenario.set(m.scenario, [...(byScenario.get(m.scenario) ?? []), m]);
+  // Grouped by the metric id's first part (mnist-transfer, coco, kinetics): a scenario's totals
+  // and its stages may come from different perf files.
+  for (const m of metrics) {
+    const key = m.id.split('.')[0]!;
+    if (m.labels?.table === 'stages') byScenario.set(key, [...(byScenario.get(key) ?? []), m]);
+  }
   if (byScenario.size === 0) return null;
   const out: string[] = [];
   for (const [scenario, ms] of byScenario) {
