@@ -93,7 +93,7 @@ describe('training on the uint8 path (section 10)', () => {
       await recordMetrics(
         ctx.task,
         exactMetric('training.steps', steps, 'steps', 'computed', {
-          detail: `train steps per run: ${result.epochs.length} epochs x ${result.stepsPerEpoch} steps of batch ${TRAIN_BATCH}${sizes.stepsPerEpoch === null ? '' : ' (the first batches of each shuffled epoch: quick scale)'}; three runs (${TRAINING_ARMS.join(', ')}) alternating epoch by epoch; ${data.description}`,
+          detail: `train steps per run: ${result.epochs.length} epochs x ${result.stepsPerEpoch} steps of batch ${TRAIN_BATCH}${sizes.stepsPerEpoch === null ? '' : ' (the first batches of each shuffled epoch: quick scale)'}; three runs (${TRAINING_ARMS.join(', ')}) interleaved step by step; ${data.description}`,
         }),
         ...perEpochMetrics(result, data.description),
         ...curveMetrics(result),

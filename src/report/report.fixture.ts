@@ -5,7 +5,7 @@ import { ratioFromPairs, timeMetric, bytesMetric } from '../results/metrics.js';
 import { testRunRecord } from '../results/run-record.fixture.js';
 import type { Metric, RunRecord } from '../results/schema.js';
 import { sweepMetrics, type SweepPoint } from '../suite/sweep.js';
-import { TRAINING_ARMS, type EpochResult, type TrainingResult } from '../train/experiment.js';
+import type { EpochResult, TrainingResult } from '../train/experiment.js';
 import { curveMetrics, flatMemoryMetrics, inputBoundMetrics, perEpochMetrics } from '../train/metrics.js';
 
 const stamp = (scenario: string, metrics: MetricInput[]): Metric[] => metrics.map((m) => ({ ...m, scenario }));
@@ -37,8 +37,7 @@ function trainingResult(): TrainingResult {
     const losses = Array.from({ length: 5 }, (_, i) => 2.3 - 0.07 * (5 * e + i));
     const run = (ms: number) => ({ losses, stepMs: around(ms, 5, 0.1, e), epochMs: 5 * ms, images: 320, newTensorsPerStep: [e === 0 ? 12 : 0, 0, 0, 0, 0] });
     const runs = { 'cpu-normalize': run(1100), 'device-normalize': run(1000), resident: run(900) };
-    const order = TRAINING_ARMS.map((_, k) => TRAINING_ARMS[(e + k) % 3]!);
-    return { epoch: e + 1, runs, order, accuracy: { correct: 130 + 120 * e, count: 400, accuracy: (130 + 120 * e) / 400 }, maxWeightDiff: 0, memory };
+    return { epoch: e + 1, runs, accuracy: { correct: 130 + 120 * e, count: 400, accuracy: (130 + 120 * e) / 400 }, maxWeightDiff: 0, memory };
   });
   const plan = { epochs: 2, stepsPerEpoch: 5, batchSize: 64, shuffleSeed: 10, modelSeed: 42, evalBatch: 200 };
   const footprint = { peakBytes: 59_772_688, newTensors: 0, newBytes: 0 };

@@ -8,7 +8,7 @@ import { createArticleOptimizer, createTwoConvCnn } from '../models/two-conv-cnn
 import type { Progress } from '../report/progress.js';
 import { cpuNormalize, deviceNormalize, type StrategyId, type TransferStrategy } from '../transfer/strategies.js';
 import { heldOutAccuracy, type Accuracy } from './evaluate.js';
-import { residentInputs, runEpoch, uploadedInputs, type EpochRun, type Trainer } from './loop.js';
+import { residentInputs, runInterleavedEpoch, uploadedInputs, type EpochRun, type Trainer } from './loop.js';
 
 /**
  * The three training runs of section 10: the two input strategies, and a reference whose every
@@ -31,8 +31,6 @@ export interface EpochResult {
   /** 1-based. */
   readonly epoch: number;
   readonly runs: Readonly<Record<TrainingArm, EpochRun>>;
-  /** The order the arms ran in this epoch (rotated each epoch). */
-  readonly order: readonly TrainingArm[];
   /** The device-normalize model on the held-out images after this epoch. */
   readonly accuracy: Accuracy;
   /** Largest |weight difference| between the cpu-normalize and device-normalize models after this epoch. */
@@ -143,9 +141,10 @@ async function profileStep(trainer: Trainer, strategy: TransferStrategy, batch: 
 /**
  * Article section 10: trains the article's second network three times from the same initial
  * weights on the same shuffled batches: fed by cpu-normalize, by device-normalize (both
- * double-buffered), and from batches already resident on the device. The runs alternate epoch
- * by epoch (rotating which goes first), so drift and background load hit all three alike.
- * After each epoch the device-normalize model is evaluated on the held-out images.
+ * double-buffered), and from batches already resident on the device. The runs alternate step
+ * by step (rotating which goes first), so drift and background load hit all three alike and
+ * their step times pair up. After each epoch the device-normalize model is evaluated on the
+ * held-out images.
  */
 export async function runTrainingExperiment(
   context: BackendContext,
@@ -170,26 +169,28 @@ export async function runTrainingExperiment(
   let done = 0;
   try {
     for (let e = 0; e < plan.epochs; e++) {
-      const order = TRAINING_ARMS.map((_, k) => TRAINING_ARMS[(e + k) % TRAINING_ARMS.length]!);
-      const runs = {} as Record<TrainingArm, EpochRun>;
-      for (const arm of order) {
-        const batches = () => take(loader.epoch(e), stepsPerEpoch);
-        const status = (loss: number) => `epoch ${e + 1}/${plan.epochs}, ${arm}, loss ${loss.toFixed(3)}`;
-        const onStep = (loss: number) => progress?.update(++done, status(loss));
-        if (arm === 'resident') {
-          const inputs = await uploadResident(context, batches(), strategies['device-normalize']);
-          try {
-            runs[arm] = await runEpoch(trainers[arm], residentInputs(inputs), () => tf.memory().numTensors, onStep);
-          } finally {
-            for (const input of inputs) input.x.dispose();
-          }
-        } else {
-          runs[arm] = await runEpoch(trainers[arm], uploadedInputs(batches(), strategies[arm]), () => tf.memory().numTensors, onStep);
-        }
+      const batches = () => take(loader.epoch(e), stepsPerEpoch);
+      // The reference's batches go to the device before the epoch, outside every clock.
+      const resident = await uploadResident(context, batches(), strategies['device-normalize']);
+      const lanes = TRAINING_ARMS.map((arm) => ({
+        trainer: trainers[arm],
+        next: arm === 'resident' ? residentInputs(resident) : uploadedInputs(batches(), strategies[arm]),
+      }));
+      let results: EpochRun[];
+      try {
+        results = await runInterleavedEpoch(
+          lanes,
+          e,
+          () => tf.memory().numTensors,
+          (lane, loss) => progress?.update(++done, `epoch ${e + 1}/${plan.epochs}, ${TRAINING_ARMS[lane]}, loss ${loss.toFixed(3)}`),
+        );
+      } finally {
+        for (const input of resident) input.x.dispose();
       }
+      const runs = Object.fromEntries(TRAINING_ARMS.map((arm, k) => [arm, results[k]!])) as Record<TrainingArm, EpochRun>;
       const accuracy = await heldOutAccuracy(trainers['device-normalize'].model, data.heldOut, strategies['device-normalize'], plan.evalBatch);
       const diff = await maxWeightDiff(trainers['cpu-normalize'].model, trainers['device-normalize'].model);
-      epochs.push({ epoch: e + 1, runs, order, accuracy, maxWeightDiff: diff, memory: deviceMemory() });
+      epochs.push({ epoch: e + 1, runs, accuracy, maxWeightDiff: diff, memory: deviceMemory() });
       progress?.update(done, `epoch ${e + 1}/${plan.epochs} done, held-out accuracy ${(100 * accuracy.accuracy).toFixed(1)}%`);
     }
     const stepFootprint = {} as Record<StrategyId, StepFootprint>;

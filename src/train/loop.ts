@@ -22,21 +22,30 @@ export interface StepInput {
 /** Where a loop's inputs come from: the next one, or null at the end of the epoch. */
 export type InputSource = () => StepInput | null;
 
-/** What one epoch of steps did. */
+/** What one epoch of steps did for one run. */
 export interface EpochRun {
   /** Cross-entropy of each step, read back from the device. */
   readonly losses: number[];
-  /** Each step's wall time: from issuing it until its loss was read, the next input's upload included. */
+  /**
+   * Each step's wall time: from issuing it (and, for the first, the epoch's first upload) until
+   * its loss was read back, the next input's upload included (host monotonic clock).
+   */
   readonly stepMs: number[];
-  /** The epoch's wall time, first input's upload included (host monotonic clock). */
+  /** The run's epoch time: the sum of its step times. */
   readonly epochMs: number;
   readonly images: number;
   /**
-   * Tensors each step left alive beyond those alive after the previous step (the epoch's start
-   * for the first), inputs still held excluded: a model's first step creates its optimizer's
-   * slots (Adam: two per trainable weight); any other step, 0 unless it leaks.
+   * Tensors each step left alive beyond those alive before it, inputs still held excluded: a
+   * model's first step creates its optimizer's slots (Adam: two per trainable weight); any
+   * other step, 0 unless it leaks.
    */
   readonly newTensorsPerStep: number[];
+}
+
+/** One run of an interleaved epoch: its model and where its inputs come from. */
+export interface Lane {
+  readonly trainer: Trainer;
+  readonly next: InputSource;
 }
 
 /** Inputs uploaded by `strategy` from the batches, one per call (the upload is issued inside toDevice). */
@@ -59,38 +68,53 @@ export function residentInputs(inputs: ReadonlyArray<{ x: tf.Tensor4D; labels: I
 }
 
 /**
- * One epoch of train steps, double-buffered as a real training loop's input pipeline is: while
- * step i runs on the device, the host assembles batch i+1 and issues its upload (and, for
- * device-normalize, its decode), so transfer and compute overlap as far as the device lets
- * them. Step i's loss is then read back (which waits for the device), as a loop logging
- * `loss.item()` does. Asynchronous on webgpu: tfjs only records and submits the step's
+ * One epoch of train steps for several runs at once, interleaved step by step (step i of every
+ * run, in an order rotated by i + `rotation`), so drift and background load hit all runs alike
+ * and their step times pair up. Each run is double-buffered as a real training loop's input
+ * pipeline is: while its step i runs on the device, the host assembles its batch i+1 and
+ * issues the upload (and, for device-normalize, the decode), so transfer and compute overlap as
+ * far as the device lets them; then step i's loss is read back (which waits for the device),
+ * as a loop logging `loss.item()` does. On webgpu tfjs only records and submits a step's
  * dispatches, so the next upload is issued before the step finishes.
  */
-export async function runEpoch(trainer: Trainer, next: InputSource, tensorCount: () => number, onStep?: (loss: number) => void): Promise<EpochRun> {
-  const losses: number[] = [];
-  const stepMs: number[] = [];
-  const newTensorsPerStep: number[] = [];
-  let images = 0;
+export async function runInterleavedEpoch(
+  lanes: readonly Lane[],
+  rotation: number,
+  tensorCount: () => number,
+  onStep?: (lane: number, loss: number) => void,
+): Promise<EpochRun[]> {
+  const runs = lanes.map(() => ({ losses: [] as number[], stepMs: [] as number[], images: 0, newTensorsPerStep: [] as number[] }));
+  const pending: Array<StepInput | null | undefined> = lanes.map(() => undefined);
+  const done = lanes.map(() => false);
+  const held = () => pending.reduce((sum, p) => sum + (p?.heldTensors ?? 0), 0);
   let alive = tensorCount();
-  const start = performance.now();
-  let current = next();
-  let stepStart = start;
-  while (current) {
-    const loss = trainStep(trainer.model, trainer.optimizer, current.x, current.labels);
-    const upcoming = next();
-    const value = (await loss.data())[0]!;
-    loss.dispose();
-    current.release();
-    images += current.labels.length;
-    const now = performance.now();
-    stepMs.push(now - stepStart);
-    stepStart = now;
-    losses.push(value);
-    const aliveNow = tensorCount() - (upcoming?.heldTensors ?? 0);
-    newTensorsPerStep.push(aliveNow - alive);
-    alive = aliveNow;
-    onStep?.(value);
-    current = upcoming;
+  for (let step = 0; done.some((d) => !d); step++) {
+    for (let k = 0; k < lanes.length; k++) {
+      const lane = (step + rotation + k) % lanes.length;
+      if (done[lane]) continue;
+      const { trainer, next } = lanes[lane]!;
+      const start = performance.now();
+      // The first input is fetched (uploaded) inside the run's first step; later ones were issued by the step before.
+      const current = pending[lane] === undefined ? next() : pending[lane];
+      if (!current) {
+        done[lane] = true;
+        continue;
+      }
+      const loss = trainStep(trainer.model, trainer.optimizer, current.x, current.labels);
+      pending[lane] = next();
+      const value = (await loss.data())[0]!;
+      loss.dispose();
+      current.release();
+      const run = runs[lane]!;
+      run.stepMs.push(performance.now() - start);
+      run.losses.push(value);
+      run.images += current.labels.length;
+      const aliveNow = tensorCount() - held();
+      run.newTensorsPerStep.push(aliveNow - alive);
+      alive = aliveNow;
+      if (!pending[lane]) done[lane] = true;
+      onStep?.(lane, value);
+    }
   }
-  return { losses, stepMs, epochMs: performance.now() - start, images, newTensorsPerStep };
+  return runs.map((r) => ({ ...r, epochMs: r.stepMs.reduce((a, b) => a + b, 0) }));
 }

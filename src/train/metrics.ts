@@ -60,7 +60,7 @@ export function perEpochMetrics(result: TrainingResult, data: string): MetricInp
       const how = arm === 'resident' ? 'every batch already on the device before the clock started' : `fed by ${arm}, next batch uploaded while the step runs`;
       metrics.push(
         timeMetric(id(`time.${arm}`), run.epochMs, run.stepMs.length, {
-          detail: `wall time of epoch ${e.epoch} (${steps}), ${how}; run order this epoch: ${e.order.join(', ')}; ${CLOCK}`,
+          detail: `epoch ${e.epoch} (${steps}): the sum of this run's step times, ${how}; the three runs' steps interleaved one by one in rotating order; ${CLOCK}`,
           labels: labels('time', arm),
         }),
         qualityMetric(
@@ -151,8 +151,8 @@ export function curveMetrics(result: TrainingResult): MetricInput[] {
 
 /**
  * The input-bound fraction over all epochs, and per-step time ratios against the resident run
- * with a 95% bootstrap CI (step i of each epoch fed by the strategy vs the same step resident;
- * the runs alternate epoch by epoch, not step by step).
+ * with a 95% bootstrap CI (step i fed by the strategy vs the same step with its batch resident,
+ * run next to each other).
  */
 export function inputBoundMetrics(result: TrainingResult): MetricInput[] {
   const stepMs = (arm: TrainingArm) => result.epochs.flatMap((e) => e.runs[arm].stepMs);
@@ -171,7 +171,7 @@ export function inputBoundMetrics(result: TrainingResult): MetricInput[] {
       `training.step-time-vs-resident.${arm}`,
       { a: stepMs(arm), b: resident },
       {
-        detail: `median over steps of time(step fed by ${arm}) / time(same step, batch resident), 95% percentile-bootstrap CI; above 1: the input pipeline costs time; ${CLOCK}`,
+        detail: `median over ${stepMs(arm).length} steps of time(step fed by ${arm}) / time(the same step with its batch resident, run beside it), 95% percentile-bootstrap CI; above 1: the input pipeline costs time; ${CLOCK}`,
         labels: { table: 'training', quantity: 'step-time-vs-resident', a: arm, b: 'resident' },
       },
     ),
