@@ -79,6 +79,13 @@ describe('training on the uint8 path (section 10)', () => {
   it(
     `trains both strategies and a resident reference from the same weights on the same batches (${scale} scale)`,
     async (ctx) => {
+      // Said in the run record either way: a backend that cannot train is reported, not faked.
+      await recordMetrics(
+        ctx.task,
+        exactMetric('training.backend-can-train', cannotTrain ? 0 : 1, '', 'measured', {
+          detail: cannotTrain ?? `backend ${context.name} has every kernel a train step of this network needs (Conv2DBackpropFilter included)`,
+        }),
+      );
       if (cannotTrain) ctx.skip(cannotTrain);
       const plan = {
         epochs: sizes.epochs,
