@@ -24,7 +24,9 @@ describe('MNIST loader (section 1)', () => {
     expect(first.labels).toHaveLength(64);
     await recordMetrics(
       task,
-      exactMetric('mnist-loader.batch-bytes', first.images.byteLength, 'B', 'computed', { detail: `byteLength of one [64,28,28,1] uint8 batch from ${mnist.source}` }),
+      exactMetric('mnist-loader.batch-bytes', first.images.byteLength, 'B', 'computed', {
+        detail: `byteLength of one [64,28,28,1] uint8 batch from ${mnist.source}`,
+      }),
     );
   });
 
@@ -33,7 +35,7 @@ describe('MNIST loader (section 1)', () => {
     const seen = new Uint8Array(mnist.count);
     let batches = 0;
     for (const batch of loader.epoch(0)) {
-      batch.indices.forEach((i) => seen[i]!++);
+      for (const i of batch.indices) seen[i]!++;
       batches++;
     }
     expect(seen.every((n) => n === 1)).toBe(true);
@@ -43,7 +45,9 @@ describe('MNIST loader (section 1)', () => {
     expect(loader.epoch(1).next().value!.indices).not.toEqual(again.indices);
     await recordMetrics(
       task,
-      exactMetric('mnist-loader.batches-per-epoch', batches, 'batches', 'computed', { detail: `${mnist.count} images from ${mnist.source}, batch 64, last partial batch kept` }),
+      exactMetric('mnist-loader.batches-per-epoch', batches, 'batches', 'computed', {
+        detail: `${mnist.count} images from ${mnist.source}, batch 64, last partial batch kept`,
+      }),
     );
   });
 });

@@ -26,9 +26,14 @@ describe('both strategies give the same tensor', () => {
     expect(diff).toBeLessThanOrEqual(1e-6);
     await recordMetrics(
       task,
-      qualityMetric('mnist-transfer.max-abs-diff', diff, { max: 1e-6 }, {
-        detail: 'largest elementwise difference between the two strategies, both read back from the device',
-      }),
+      qualityMetric(
+        'mnist-transfer.max-abs-diff',
+        diff,
+        { max: 1e-6 },
+        {
+          detail: 'largest elementwise difference between the two strategies, both read back from the device',
+        },
+      ),
     );
   });
 });

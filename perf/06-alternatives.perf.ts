@@ -4,7 +4,7 @@
 // on the wire) and (b) a tf.data pipeline (generator over the images, map normalize, batch).
 // A timed scenario: it asserts only that all three give the same values; the figures go to
 // the run record and are judged against baselines.
-import * as tf from '@tensorflow/tfjs';
+import type * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BackendContext } from '../src/backend/types.js';
 import { BatchLoader } from '../src/data/loader.js';
@@ -98,10 +98,14 @@ function alternativesMetrics(label: string, what: string, m: Measured): MetricIn
   const labels = (quantity: string, variant: VariantId) => ({ table: 'alternatives', batch: label, quantity, variant });
   const speedup = (variant: Exclude<VariantId, 'device-normalize'>, how: string): MetricInput => {
     const alternative = samples[variant];
-    return ratioFromPairs(`alternatives.${label}.speedup-vs-${variant}`, { a: alternative, b: device.slice(0, alternative.length) }, {
-      detail: `median over rounds of time(${variant})/time(device-normalize), 95% percentile-bootstrap CI; ${how}; ${what}; ${rounds}; ${CLOCK}`,
-      labels: labels('speedup', variant),
-    });
+    return ratioFromPairs(
+      `alternatives.${label}.speedup-vs-${variant}`,
+      { a: alternative, b: device.slice(0, alternative.length) },
+      {
+        detail: `median over rounds of time(${variant})/time(device-normalize), 95% percentile-bootstrap CI; ${how}; ${what}; ${rounds}; ${CLOCK}`,
+        labels: labels('speedup', variant),
+      },
+    );
   };
   const time = (variant: VariantId, how: string): MetricInput =>
     timeMetric(`alternatives.${label}.time.${variant}`, median(samples[variant]), samples[variant].length, {
@@ -126,7 +130,10 @@ describe('device-normalize vs what users would write instead (issue 13)', () => 
     const batchOf = (round: number): RawBatch => batches[round % batches.length]!;
     await expectSameValues(batchOf(0));
     const m = await measure(context, batchOf, 'mnist');
-    await recordMetrics(task, ...alternativesMetrics('64x28x28x1', 'one [64,28,28,1] MNIST batch from uint8 pixels to a normalized float32 tensor on the device', m));
+    await recordMetrics(
+      task,
+      ...alternativesMetrics('64x28x28x1', 'one [64,28,28,1] MNIST batch from uint8 pixels to a normalized float32 tensor on the device', m),
+    );
   });
 
   it('large batch [32,224,224,3]: the naive tfjs port and a tf.data pipeline', async ({ task }) => {
@@ -136,6 +143,9 @@ describe('device-normalize vs what users would write instead (issue 13)', () => 
     const batchOf = (round: number): RawBatch => batches[round % batches.length]!;
     await expectSameValues(batchOf(0));
     const m = await measure(context, batchOf, 'large');
-    await recordMetrics(task, ...alternativesMetrics('32x224x224x3', 'one [32,224,224,3] batch of seeded random uint8 pixels to a normalized float32 tensor on the device', m));
+    await recordMetrics(
+      task,
+      ...alternativesMetrics('32x224x224x3', 'one [32,224,224,3] batch of seeded random uint8 pixels to a normalized float32 tensor on the device', m),
+    );
   });
 });

@@ -17,6 +17,14 @@ const pixels = batches[0]!.images.length;
 describe('section 6: one [64,28,28,1] uint8 batch to a normalized float32 tensor on the device', () => {
   const host = cpuNormalize(context);
   const device = deviceNormalize();
-  bench(benchName('cpu-normalize', pixels * host.wireBytesPerPixel()), syncedBench(context, batches, (b) => host.toDevice(b)), BENCH_OPTIONS);
-  bench(benchName('device-normalize', pixels * device.wireBytesPerPixel()), syncedBench(context, batches, (b) => device.toDevice(b)), BENCH_OPTIONS);
+  bench(
+    benchName('cpu-normalize', pixels * host.wireBytesPerPixel()),
+    syncedBench(context, batches, (b) => host.toDevice(b)),
+    BENCH_OPTIONS,
+  );
+  bench(
+    benchName('device-normalize', pixels * device.wireBytesPerPixel()),
+    syncedBench(context, batches, (b) => device.toDevice(b)),
+    BENCH_OPTIONS,
+  );
 });

@@ -58,5 +58,4 @@ describe('speedup of device-normalize over cpu-normalize (section 6)', () => {
       }),
     );
   });
-
 });

@@ -24,7 +24,10 @@ beforeAll(async () => {
 
 describe('where the time of one MNIST batch goes (section 6)', () => {
   it('times each strategy stage by stage against the device limit', async ({ task }) => {
-    const staged = [hostChannelNormalize(context, { mean: [ARTICLE_NORMALIZATION.mean], std: [ARTICLE_NORMALIZATION.std] }), devicePackedNormalize(context, ARTICLE_NORMALIZATION)];
+    const staged = [
+      hostChannelNormalize(context, { mean: [ARTICLE_NORMALIZATION.mean], std: [ARTICLE_NORMALIZATION.std] }),
+      devicePackedNormalize(context, ARTICLE_NORMALIZATION),
+    ];
     const inputs = batches.map((b) => ({ pixels: b.images, shape: b.shape }));
     for (const t of staged) for (const input of inputs.slice(0, 3)) await timeStages(context, t, input.pixels, input.shape); // warm-up
     await recordMetrics(task, ...(await measureStages(context, 'mnist-transfer', staged, inputs, 'one [64,28,28,1] batch')));

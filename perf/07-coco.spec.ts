@@ -64,8 +64,15 @@ describe('COCO segmentation (section 7)', () => {
     expect([...masks.values]).toEqual([...first.batch.targets.masks]);
     await recordMetrics(
       task,
-      qualityMetric('coco.max-abs-diff', diff, { max: MEDIA_MAX_DIFF }, { detail: 'largest |cpu-normalize - device-normalize| over one batch of ImageNet-normalized pixels, both read back from the device' }),
-      bytesMetric('coco.upload-bytes.masks', masks.bytes.dataBytes, 'measured', { detail: `the batch's class masks [${first.batch.targets.shape.join(',')}] as packed bytes (both strategies); counted at ${context.transfers.boundary}` }),
+      qualityMetric(
+        'coco.max-abs-diff',
+        diff,
+        { max: MEDIA_MAX_DIFF },
+        { detail: 'largest |cpu-normalize - device-normalize| over one batch of ImageNet-normalized pixels, both read back from the device' },
+      ),
+      bytesMetric('coco.upload-bytes.masks', masks.bytes.dataBytes, 'measured', {
+        detail: `the batch's class masks [${first.batch.targets.shape.join(',')}] as packed bytes (both strategies); counted at ${context.transfers.boundary}`,
+      }),
     );
   });
 
@@ -83,7 +90,16 @@ describe('COCO segmentation (section 7)', () => {
     const steps = [];
     for (const t of strategies) {
       const build = () => createSegmentationFcn(side, classes);
-      steps.push(await profiledTrainStep(t, build, pixels, shape, (model, x) => segmentationLoss(model, x, masks, classes), `one Adam step of the segmentation FCN on [${shape.join(',')}]`));
+      steps.push(
+        await profiledTrainStep(
+          t,
+          build,
+          pixels,
+          shape,
+          (model, x) => segmentationLoss(model, x, masks, classes),
+          `one Adam step of the segmentation FCN on [${shape.join(',')}]`,
+        ),
+      );
     }
     masks.dispose();
     const [host, device] = steps as [(typeof steps)[0], (typeof steps)[0]];
@@ -92,7 +108,15 @@ describe('COCO segmentation (section 7)', () => {
     expect(gap).toBeLessThanOrEqual(1e-5);
     await recordKernelTable(task, 'coco-cpu-normalize-train-step', host.table);
     await recordKernelTable(task, 'coco-device-normalize-train-step', device.table);
-    await recordMetrics(task, qualityMetric('coco.train-step-loss-gap', gap, { max: 1e-5 }, { detail: `|loss(cpu-normalize) - loss(device-normalize)| / |loss| after one Adam step from the same seeded weights (loss ${host.loss.toFixed(5)})` }));
+    await recordMetrics(
+      task,
+      qualityMetric(
+        'coco.train-step-loss-gap',
+        gap,
+        { max: 1e-5 },
+        { detail: `|loss(cpu-normalize) - loss(device-normalize)| / |loss| after one Adam step from the same seeded weights (loss ${host.loss.toFixed(5)})` },
+      ),
+    );
   });
 
   itLeavesNoTensors(() => leaks);

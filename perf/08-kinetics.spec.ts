@@ -58,7 +58,12 @@ describe('Kinetics video classification (section 8)', () => {
     expect(reads[1]!.bytes.dataBytes).toBe(Math.ceil(pixels.length / 4) * 4);
     await recordMetrics(
       task,
-      qualityMetric('kinetics.max-abs-diff', diff, { max: MEDIA_MAX_DIFF }, { detail: 'largest |cpu-normalize - device-normalize| over one batch of ImageNet-normalized clips, both read back from the device' }),
+      qualityMetric(
+        'kinetics.max-abs-diff',
+        diff,
+        { max: MEDIA_MAX_DIFF },
+        { detail: 'largest |cpu-normalize - device-normalize| over one batch of ImageNet-normalized clips, both read back from the device' },
+      ),
     );
   });
 
@@ -75,7 +80,16 @@ describe('Kinetics video classification (section 8)', () => {
     const steps = [];
     for (const t of strategies) {
       const build = () => createVideoClassifier(frames, height, width, classes);
-      steps.push(await profiledTrainStep(t, build, pixels, shape, (model, x) => videoLoss(model, x, labels, classes), `one Adam step of the (2+1)D classifier on [${shape.join(',')}]`));
+      steps.push(
+        await profiledTrainStep(
+          t,
+          build,
+          pixels,
+          shape,
+          (model, x) => videoLoss(model, x, labels, classes),
+          `one Adam step of the (2+1)D classifier on [${shape.join(',')}]`,
+        ),
+      );
     }
     const [host, device] = steps as [(typeof steps)[0], (typeof steps)[0]];
     expect(Number.isFinite(host.loss)).toBe(true);
@@ -83,7 +97,15 @@ describe('Kinetics video classification (section 8)', () => {
     expect(gap).toBeLessThanOrEqual(1e-5);
     await recordKernelTable(task, 'kinetics-cpu-normalize-train-step', host.table);
     await recordKernelTable(task, 'kinetics-device-normalize-train-step', device.table);
-    await recordMetrics(task, qualityMetric('kinetics.train-step-loss-gap', gap, { max: 1e-5 }, { detail: `|loss(cpu-normalize) - loss(device-normalize)| / |loss| after one Adam step from the same seeded weights (loss ${host.loss.toFixed(5)})` }));
+    await recordMetrics(
+      task,
+      qualityMetric(
+        'kinetics.train-step-loss-gap',
+        gap,
+        { max: 1e-5 },
+        { detail: `|loss(cpu-normalize) - loss(device-normalize)| / |loss| after one Adam step from the same seeded weights (loss ${host.loss.toFixed(5)})` },
+      ),
+    );
   });
 
   itLeavesNoTensors(() => leaks);

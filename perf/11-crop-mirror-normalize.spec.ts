@@ -17,11 +17,7 @@ import {
   resolveCropMirrorNormalize,
   type CropMirrorNormalizeSpec,
 } from '../src/transfer/crop-mirror-normalize.js';
-import {
-  CROP_MIRROR_NORMALIZE,
-  cropMirrorNormalize,
-  cropMirrorNormalizeComposed,
-} from '../src/transfer/crop-mirror-normalize-kernel.js';
+import { CROP_MIRROR_NORMALIZE, cropMirrorNormalize, cropMirrorNormalizeComposed } from '../src/transfer/crop-mirror-normalize-kernel.js';
 import { wireByteLength } from '../src/transfer/wire-dtypes.js';
 import { itLeavesNoTensors } from '../src/suite/leak-spec.js';
 
@@ -81,7 +77,12 @@ describe('fused crop-mirror-normalize kernel', () => {
       expect(error).toBeLessThanOrEqual(MAX_ERROR);
       await recordMetrics(
         task,
-        qualityMetric(`crop-mirror-normalize.max-abs-diff.case-${i + 1}`, error, { max: MAX_ERROR }, { detail: `largest |fused kernel - float64 CPU reference|, ${name}` }),
+        qualityMetric(
+          `crop-mirror-normalize.max-abs-diff.case-${i + 1}`,
+          error,
+          { max: MAX_ERROR },
+          { detail: `largest |fused kernel - float64 CPU reference|, ${name}` },
+        ),
       );
     });
   });

@@ -34,11 +34,7 @@ beforeAll(async () => {
 });
 
 /** Times the four types in interleaved rounds over `batches` and returns the batch's metrics. */
-async function measureBatch(
-  batch: DtypeBatch,
-  batches: readonly EncodedBatch[],
-  rounds: { rounds: number; warmupRounds: number },
-): Promise<MetricInput[]> {
+async function measureBatch(batch: DtypeBatch, batches: readonly EncodedBatch[], rounds: { rounds: number; warmupRounds: number }): Promise<MetricInput[]> {
   const elements = tf.util.sizeFromShape([...batch.shape]);
   const metrics: MetricInput[] = [];
   const labels = (quantity: string, dtype: WireDtype) => ({ table: 'dtypes', batch: batch.id, quantity, dtype });
@@ -71,10 +67,14 @@ async function measureBatch(
     metrics.push(timeMetric(`dtypes.${batch.id}.time.${dtype}`, median(times), times.length, { detail: `median; ${what}`, labels: labels('time', dtype) }));
     if (dtype === 'float32') return;
     metrics.push(
-      ratioFromPairs(`dtypes.${batch.id}.speedup-vs-float32.${dtype}`, { a: float32, b: times }, {
-        detail: `median over interleaved rounds of time(float32)/time(${dtype}), 95% percentile-bootstrap CI; above 1: ${dtype} is faster; ${what}`,
-        labels: labels('speedup-vs-float32', dtype),
-      }),
+      ratioFromPairs(
+        `dtypes.${batch.id}.speedup-vs-float32.${dtype}`,
+        { a: float32, b: times },
+        {
+          detail: `median over interleaved rounds of time(float32)/time(${dtype}), 95% percentile-bootstrap CI; above 1: ${dtype} is faster; ${what}`,
+          labels: labels('speedup-vs-float32', dtype),
+        },
+      ),
     );
   });
   metrics.push(...(await measureEncoding(batch, batches[0]!, { rounds: Math.min(MAX_ENCODE_ROUNDS, rounds.rounds), warmupRounds: 1 })));
@@ -86,11 +86,7 @@ async function measureBatch(
  * transfer times above): none for uint8 (a view), x ^ 0x80 for int8, normalize and round to
  * half for float16, normalize for float32 (the article's CPU-normalize step).
  */
-async function measureEncoding(
-  batch: DtypeBatch,
-  encoded: EncodedBatch,
-  rounds: { rounds: number; warmupRounds: number },
-): Promise<MetricInput[]> {
+async function measureEncoding(batch: DtypeBatch, encoded: EncodedBatch, rounds: { rounds: number; warmupRounds: number }): Promise<MetricInput[]> {
   const pixels = encoded.uint8.payload.values as Uint8Array;
   const variants = WIRE_DTYPES.map((dtype) => async () => {
     const start = performance.now();

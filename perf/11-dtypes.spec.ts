@@ -41,7 +41,9 @@ beforeAll(async () => {
 
 describe('data types on the wire (section 11)', () => {
   for (const dtype of WIRE_DTYPES) {
-    it(`${dtype}: ${ARTICLE_BATCH_BYTES[dtype].toLocaleString('en-US')} B per [64,28,28,1] batch, decoded on the device to (x - 127.5) / 127.5`, async ({ task }) => {
+    it(`${dtype}: ${ARTICLE_BATCH_BYTES[dtype].toLocaleString('en-US')} B per [64,28,28,1] batch, decoded on the device to (x - 127.5) / 127.5`, async ({
+      task,
+    }) => {
       const { payload, deviceNormalization } = encodePixels(dtype, batch.images, batch.shape, ARTICLE_NORMALIZATION);
       const { bytes, values, shape } = await sendAndRead(context, payload, deviceNormalization);
       expect(bytes.dataBytes).toBe(ARTICLE_BATCH_BYTES[dtype]);
@@ -59,10 +61,15 @@ describe('data types on the wire (section 11)', () => {
       }
       await recordMetrics(
         task,
-        qualityMetric(`dtypes.max-abs-diff.${dtype}`, error, { max: MAX_ERROR[dtype] }, {
-          detail: `largest |decoded on the device - float64 host (x - 127.5) / 127.5| over the article batch sent as ${dtype}`,
-          labels: { dtype },
-        }),
+        qualityMetric(
+          `dtypes.max-abs-diff.${dtype}`,
+          error,
+          { max: MAX_ERROR[dtype] },
+          {
+            detail: `largest |decoded on the device - float64 host (x - 127.5) / 127.5| over the article batch sent as ${dtype}`,
+            labels: { dtype },
+          },
+        ),
       );
     });
   }

@@ -78,13 +78,23 @@ describe('memory stays flat under load (section 13)', () => {
         exactMetric(`soak.leaked-tensors.${id}`, leaks.leakedTensors(), 'tensors', 'measured', { detail: `tf.memory().numTensors change ${how}`, labels }),
         bytesMetric(`soak.tensor-bytes-growth.${id}`, after.numBytes - before.numBytes, 'measured', { detail: `tf.memory().numBytes change ${how}`, labels }),
         ...(after.numBytesInGPU !== null && before.numBytesInGPU !== null
-          ? [bytesMetric(`soak.device-bytes-growth.${id}`, after.numBytesInGPU - before.numBytesInGPU, 'measured', { detail: `tf.memory().numBytesInGPU (device buffers in use) change ${how}`, labels })]
+          ? [
+              bytesMetric(`soak.device-bytes-growth.${id}`, after.numBytesInGPU - before.numBytesInGPU, 'measured', {
+                detail: `tf.memory().numBytesInGPU (device buffers in use) change ${how}`,
+                labels,
+              }),
+            ]
           : []),
-        qualityMetric(`soak.heap-growth.${id}`, heapGrowth, { max: HEAP_BOUND }, {
-          unit: 'B',
-          detail: `process.memoryUsage().heapUsed after two full GCs, change ${how}; allocated device bytes incl. the buffer pool at the end: ${pooled ?? 'n/a on this backend'}`,
-          labels,
-        }),
+        qualityMetric(
+          `soak.heap-growth.${id}`,
+          heapGrowth,
+          { max: HEAP_BOUND },
+          {
+            unit: 'B',
+            detail: `process.memoryUsage().heapUsed after two full GCs, change ${how}; allocated device bytes incl. the buffer pool at the end: ${pooled ?? 'n/a on this backend'}`,
+            labels,
+          },
+        ),
       );
     });
   }

@@ -24,9 +24,19 @@ import { seededRng } from '../src/data/random.js';
 import { estimateSpeedup, sampleInterleaved } from '../src/measure/paired.js';
 import { maxAbsDiff, median } from '../src/measure/statistics.js';
 import { timeSynced } from '../src/measure/timer.js';
-import { cropMirrorNormalizeOnHost, IMAGENET_NORMALIZATION, resolveCropMirrorNormalize, type CropMirrorNormalizeSpec } from '../src/transfer/crop-mirror-normalize.js';
+import {
+  cropMirrorNormalizeOnHost,
+  IMAGENET_NORMALIZATION,
+  resolveCropMirrorNormalize,
+  type CropMirrorNormalizeSpec,
+} from '../src/transfer/crop-mirror-normalize.js';
 import { ChannelAffineVec4Program } from '../src/transfer/crop-mirror-normalize-flat-program.js';
-import { CROP_MIRROR_NORMALIZE, cropMirrorNormalize, type CropMirrorNormalizeAttrs, type CropMirrorNormalizeOptions } from '../src/transfer/crop-mirror-normalize-kernel.js';
+import {
+  CROP_MIRROR_NORMALIZE,
+  cropMirrorNormalize,
+  type CropMirrorNormalizeAttrs,
+  type CropMirrorNormalizeOptions,
+} from '../src/transfer/crop-mirror-normalize-kernel.js';
 import { DeviceUploadBuffers } from '../src/transfer/device-upload.js';
 import { COPY_SHADER, EXPAND_COPY_SHADER, RawDispatch, referenceWorkgroups } from '../src/transfer/reference-shaders.js';
 import { wordParts } from '../src/transfer/send-payload.js';
@@ -88,7 +98,13 @@ async function checkVariants(context: BackendContext, variants: readonly Variant
   if (tf.memory().numTensors !== before) throw new Error(`variants leaked ${tf.memory().numTensors - before} tensors`);
 }
 
-async function compare(context: BackendContext, title: string, variants: readonly Variant[], comparisons: ReadonlyArray<[string, string]>, rounds: number): Promise<void> {
+async function compare(
+  context: BackendContext,
+  title: string,
+  variants: readonly Variant[],
+  comparisons: ReadonlyArray<[string, string]>,
+  rounds: number,
+): Promise<void> {
   const inputSize = resolveCropMirrorNormalize(variants[0]!.spec).inputSize;
   const batches = [randomBytes(inputSize, 7), randomBytes(inputSize, 11)];
   await checkVariants(context, variants, batches[0]!);
@@ -145,13 +161,19 @@ async function scenarioCase(context: BackendContext, shape: number[], rounds: nu
     { name: 'whole: tfjs upload + first program', spec, kind: 'whole', options: { upload: 'tfjs', program: 'scalar' } },
     { name: 'whole: writeBuffer + vec4 program (now)', spec, kind: 'whole' },
   ];
-  await compare(context, `[${shape.join(',')}] HWC, whole frame, ImageNet mean/std`, variants, [
-    ['stage: vec4 program (tfjs dispatch)', OLD_STAGE],
-    [NEW_STAGE, OLD_STAGE],
-    ['whole: writeBuffer + vec4 program (now)', 'whole: tfjs upload + first program'],
-    [OLD_STAGE, 'host: per-channel table into a reused array'],
-    [NEW_STAGE, 'host: per-channel table into a reused array'],
-  ], rounds);
+  await compare(
+    context,
+    `[${shape.join(',')}] HWC, whole frame, ImageNet mean/std`,
+    variants,
+    [
+      ['stage: vec4 program (tfjs dispatch)', OLD_STAGE],
+      [NEW_STAGE, OLD_STAGE],
+      ['whole: writeBuffer + vec4 program (now)', 'whole: tfjs upload + first program'],
+      [OLD_STAGE, 'host: per-channel table into a reused array'],
+      [NEW_STAGE, 'host: per-channel table into a reused array'],
+    ],
+    rounds,
+  );
 }
 
 /** Crop, mirror and HWC -> CHW: the rows program against the first program. */
@@ -169,7 +191,13 @@ async function generalCases(context: BackendContext, shape: number[], rounds: nu
       { name: `${label}: first program`, spec, kind: 'stage', options: { program: 'scalar' } },
       { name: `${label}: rows program`, spec, kind: 'stage' },
     ];
-    await compare(context, `[${shape.join(',')}] ${label} (crop ${crop.height}x${crop.width} at (${crop.y}, ${crop.x}) where cropped)`, variants, [[variants[1]!.name, variants[0]!.name]], rounds);
+    await compare(
+      context,
+      `[${shape.join(',')}] ${label} (crop ${crop.height}x${crop.width} at (${crop.y}, ${crop.x}) where cropped)`,
+      variants,
+      [[variants[1]!.name, variants[0]!.name]],
+      rounds,
+    );
   }
 }
 
@@ -208,8 +236,12 @@ async function copyBandwidth(shape: number[], rounds: number): Promise<void> {
   const vsCopy = estimateSpeedup({ a: copy!, b: kernel! });
   const vsExpand = estimateSpeedup({ a: expand!, b: kernel! });
   const pct = (x: number): string => `${fmt(100 * x, 0)}%`;
-  console.log(`  kernel bandwidth / copy bandwidth: ${pct((5 / 8) * vsCopy.ratio.estimate)} [${pct((5 / 8) * vsCopy.ratio.lo)}, ${pct((5 / 8) * vsCopy.ratio.hi)}]`);
-  console.log(`  kernel bandwidth / expand-copy bandwidth (same bytes): ${pct(vsExpand.ratio.estimate)} [${pct(vsExpand.ratio.lo)}, ${pct(vsExpand.ratio.hi)}]`);
+  console.log(
+    `  kernel bandwidth / copy bandwidth: ${pct((5 / 8) * vsCopy.ratio.estimate)} [${pct((5 / 8) * vsCopy.ratio.lo)}, ${pct((5 / 8) * vsCopy.ratio.hi)}]`,
+  );
+  console.log(
+    `  kernel bandwidth / expand-copy bandwidth (same bytes): ${pct(vsExpand.ratio.estimate)} [${pct(vsExpand.ratio.lo)}, ${pct(vsExpand.ratio.hi)}]`,
+  );
 }
 
 async function main(): Promise<void> {

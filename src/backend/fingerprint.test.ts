@@ -34,8 +34,6 @@ describe('hardware fingerprint', () => {
     expect(profileId({ ...base, backend: 'webgpu', adapter: h200 })).toBe('webgpu-nvidia-h200-x64');
     expect(profileId({ ...base, backend: 'wasm', adapter: null })).toBe('wasm-amd-epyc-x64');
     expect(profileId({ ...base, backend: 'tensorflow', adapter: null, isUsingGpuDevice: true })).toBe('tensorflow-cuda-x64');
-    expect(profileId({ ...base, backend: 'tensorflow', adapter: null, isUsingGpuDevice: false })).toBe(
-      'tensorflow-cpu-amd-epyc-x64',
-    );
+    expect(profileId({ ...base, backend: 'tensorflow', adapter: null, isUsingGpuDevice: false })).toBe('tensorflow-cpu-amd-epyc-x64');
   });
 });

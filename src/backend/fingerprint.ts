@@ -45,7 +45,9 @@ export function adapterSlug(info: AdapterInfoFields): string {
 
 /** Shortens a CPU model to its first three words: 'AMD EPYC 7B13 64-Core' -> 'amd-epyc-7b13'. */
 export function cpuSlug(model: string): string {
-  const words = slug(model.replace(/\(r\)|\(tm\)|cpu|processor|@.*$/gi, ' ')).split('-').filter(Boolean);
+  const words = slug(model.replace(/\(r\)|\(tm\)|cpu|processor|@.*$/gi, ' '))
+    .split('-')
+    .filter(Boolean);
   return words.slice(0, 3).join('-') || 'unknown-cpu';
 }
 

@@ -32,7 +32,11 @@ export async function startCpu(reason: string): Promise<BackendContext> {
     reason,
     adapter: null,
     isUsingGpuDevice: null,
-    transfers: installBackendWriteCounter(tf.engine(), tf.backend(), 'tfjs backend.write of host arrays (tf.tensor): arrays handed to the cpu backend (kept by reference, not copied)'),
+    transfers: installBackendWriteCounter(
+      tf.engine(),
+      tf.backend(),
+      'tfjs backend.write of host arrays (tf.tensor): arrays handed to the cpu backend (kept by reference, not copied)',
+    ),
     upload: alreadyUploaded,
     sync: alreadySynchronous,
   };

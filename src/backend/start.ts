@@ -29,9 +29,7 @@ async function startAuto(): Promise<BackendContext> {
 export async function startBackend(choice: BackendChoice, required: BackendName | null): Promise<BackendContext> {
   const context = choice === 'auto' ? await startAuto() : await starters[choice](`asked for --backend ${choice}`);
   if (required && context.name !== required) {
-    throw new BackendUnavailableError(
-      `PERF_REQUIRE_BACKEND=${required} but the run would use ${context.name}: ${context.reason}`,
-    );
+    throw new BackendUnavailableError(`PERF_REQUIRE_BACKEND=${required} but the run would use ${context.name}: ${context.reason}`);
   }
   return context;
 }

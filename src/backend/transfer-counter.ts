@@ -36,10 +36,7 @@ function transferDelta(before: TransferTotals, after: TransferTotals): TransferT
 }
 
 /** Runs `fn` and returns its result with the traffic it caused (await it for async work). */
-export async function countTransfers<T>(
-  counter: TransferCounter,
-  fn: () => Promise<T>,
-): Promise<{ result: T; bytes: TransferTotals }> {
+export async function countTransfers<T>(counter: TransferCounter, fn: () => Promise<T>): Promise<{ result: T; bytes: TransferTotals }> {
   const before = counter.totals();
   const result = await fn();
   return { result, bytes: transferDelta(before, counter.totals()) };

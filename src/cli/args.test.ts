@@ -41,7 +41,14 @@ describe('command line', () => {
       allowProfileMismatch: true,
       json: 'v.json',
     });
-    expect(parseCommandLine(['baseline', 'r.json', '--allow-dirty'], {})).toEqual({ command: 'baseline', run: 'r.json', target: null, allowDirty: true, allowPartial: false, merge: false });
+    expect(parseCommandLine(['baseline', 'r.json', '--allow-dirty'], {})).toEqual({
+      command: 'baseline',
+      run: 'r.json',
+      target: null,
+      allowDirty: true,
+      allowPartial: false,
+      merge: false,
+    });
     expect(parseCommandLine(['compare', '--help'], {})).toEqual({ command: 'help' });
   });
 

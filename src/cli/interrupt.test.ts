@@ -12,7 +12,9 @@ const ROOT = resolve(import.meta.dirname, '../..');
 
 /** Starts `npm run perf` on the timed scenarios, signals it once it is measuring, resolves with its exit. */
 function interruptedRun(out: string, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), [join(ROOT, 'src/cli/main.ts'), 'perf', '--scenario', '6', '--scenario', '11', '--out', out], { cwd: ROOT });
+  const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), [join(ROOT, 'src/cli/main.ts'), 'perf', '--scenario', '6', '--scenario', '11', '--out', out], {
+    cwd: ROOT,
+  });
   let sent = false;
   child.stdout.on('data', (chunk: Buffer) => {
     // The backend line appears when the first scenario reaches the device: measuring has begun.
@@ -25,10 +27,14 @@ function interruptedRun(out: string, signal: NodeJS.Signals): Promise<{ code: nu
 }
 
 describe('interrupting npm run perf', () => {
-  it.each(['SIGINT', 'SIGTERM'] as const)('%s leaves no record or a valid one, never half a file', async (signal) => {
-    const out = join(await mkdtemp(join(tmpdir(), 'gtp-interrupt-')), 'run.json');
-    const { code, signal: killedBy } = await interruptedRun(out, signal);
-    expect(code === 0 && killedBy === null).toBe(false);
-    if (existsSync(out)) await expect(readRunRecord(out)).resolves.toMatchObject({ selection: expect.any(Array) });
-  }, 120_000);
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    '%s leaves no record or a valid one, never half a file',
+    async (signal) => {
+      const out = join(await mkdtemp(join(tmpdir(), 'gtp-interrupt-')), 'run.json');
+      const { code, signal: killedBy } = await interruptedRun(out, signal);
+      expect(code === 0 && killedBy === null).toBe(false);
+      if (existsSync(out)) await expect(readRunRecord(out)).resolves.toMatchObject({ selection: expect.any(Array) });
+    },
+    120_000,
+  );
 });

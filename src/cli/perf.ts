@@ -49,7 +49,14 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
   }
   const input = { record: outcome.record, recordPath: outcome.recordPath, comparison: outcome.comparison };
   console.log(`\n${await consoleExporter.render(input, { color: process.stdout.isTTY === true })}`);
-  await writeExports(input, [{ exporter: markdownExporter, path: args.markdown }, { exporter: jsonExporter, path: args.json }], process.env);
+  await writeExports(
+    input,
+    [
+      { exporter: markdownExporter, path: args.markdown },
+      { exporter: jsonExporter, path: args.json },
+    ],
+    process.env,
+  );
 
   const scenarioCode = outcome.record.errors.length > 0 || outcome.fallbackFrom ? EXIT.regression : EXIT.pass;
   if (!outcome.comparison) {

@@ -65,8 +65,7 @@ export function makeImageDataset(fields: ImageDataset): ImageDataset {
   const expectedBytes = count * height * width * channels;
   if (images.length !== expectedBytes) {
     throw new RangeError(
-      `ImageDataset from ${source}: images holds ${images.length} bytes, but ` +
-        `${count}x${height}x${width}x${channels} needs ${expectedBytes}`,
+      `ImageDataset from ${source}: images holds ${images.length} bytes, but ` + `${count}x${height}x${width}x${channels} needs ${expectedBytes}`,
     );
   }
   if (labels.length !== count) {

@@ -16,12 +16,12 @@ export class IdxFormatError extends Error {
 
 const UNSIGNED_BYTE = 0x08;
 const TYPE_NAMES: Readonly<Record<number, string>> = {
-  0x08: 'unsigned byte',
-  0x09: 'signed byte',
-  0x0b: 'int16',
-  0x0c: 'int32',
-  0x0d: 'float32',
-  0x0e: 'float64',
+  8: 'unsigned byte',
+  9: 'signed byte',
+  11: 'int16',
+  12: 'int32',
+  13: 'float32',
+  14: 'float64',
 };
 const MAX_DIM = 0xffff_ffff;
 
@@ -43,10 +43,7 @@ export function parseIdx(bytes: Uint8Array, fileName: string, expectedMagic?: nu
   }
   const [zero0, zero1, type, ndims] = [bytes[0]!, bytes[1]!, bytes[2]!, bytes[3]!];
   if (zero0 !== 0 || zero1 !== 0) {
-    throw new IdxFormatError(
-      fileName,
-      `bad magic ${[zero0, zero1, type, ndims].map(hex).join(' ')}: an IDX file starts with two zero bytes`,
-    );
+    throw new IdxFormatError(fileName, `bad magic ${[zero0, zero1, type, ndims].map(hex).join(' ')}: an IDX file starts with two zero bytes`);
   }
   const magic = (type << 8) | ndims;
   if (expectedMagic !== undefined && magic !== expectedMagic) {
@@ -70,10 +67,7 @@ export function parseIdx(bytes: Uint8Array, fileName: string, expectedMagic?: nu
   }
   const headerLength = 4 + 4 * ndims;
   if (bytes.length < headerLength) {
-    throw new IdxFormatError(
-      fileName,
-      `truncated header: ${ndims} dimensions need ${headerLength} header bytes, the file has ${bytes.length}`,
-    );
+    throw new IdxFormatError(fileName, `truncated header: ${ndims} dimensions need ${headerLength} header bytes, the file has ${bytes.length}`);
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, headerLength);
   const dims: number[] = [];
@@ -85,16 +79,10 @@ export function parseIdx(bytes: Uint8Array, fileName: string, expectedMagic?: nu
   }
   const found = bytes.length - headerLength;
   if (found < expected) {
-    throw new IdxFormatError(
-      fileName,
-      `truncated: expected ${expected} bytes of data for dims [${dims.join(', ')}], found ${found}`,
-    );
+    throw new IdxFormatError(fileName, `truncated: expected ${expected} bytes of data for dims [${dims.join(', ')}], found ${found}`);
   }
   if (found > expected) {
-    throw new IdxFormatError(
-      fileName,
-      `${found - expected} trailing bytes after the ${expected} bytes of data for dims [${dims.join(', ')}]`,
-    );
+    throw new IdxFormatError(fileName, `${found - expected} trailing bytes after the ${expected} bytes of data for dims [${dims.join(', ')}]`);
   }
   // A plain Uint8Array view (even when `bytes` is a Buffer): no copy of tens of megabytes.
   return { dims, data: new Uint8Array(bytes.buffer, bytes.byteOffset + headerLength, expected) };
@@ -120,7 +108,7 @@ export function encodeIdx(dims: number[], data: Uint8Array): Uint8Array {
   const view = new DataView(out.buffer);
   out[2] = UNSIGNED_BYTE;
   out[3] = dims.length;
-  dims.forEach((dim, i) => view.setUint32(4 + 4 * i, dim, false));
+  for (const [i, dim] of dims.entries()) view.setUint32(4 + 4 * i, dim, false);
   out.set(data, headerLength);
   return out;
 }

@@ -55,9 +55,7 @@ describe('BatchLoader on the mnist package (DataLoader(batch_size=64, shuffle=Tr
   it('copies image indices[k] and its label into slot k', () => {
     const batch = loader.epoch(5).next().value as Batch;
     batch.indices.forEach((index, k) => {
-      expect(batch.images.subarray(k * IMAGE_BYTES, (k + 1) * IMAGE_BYTES)).toEqual(
-        ds.images.subarray(index * IMAGE_BYTES, (index + 1) * IMAGE_BYTES),
-      );
+      expect(batch.images.subarray(k * IMAGE_BYTES, (k + 1) * IMAGE_BYTES)).toEqual(ds.images.subarray(index * IMAGE_BYTES, (index + 1) * IMAGE_BYTES));
       expect(batch.labels[k]).toBe(ds.labels[index]);
     });
   });

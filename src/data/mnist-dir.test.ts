@@ -30,9 +30,7 @@ function expectMatchesPackage(ds: ImageDataset): void {
   expect([ds.count, ds.height, ds.width, ds.channels]).toEqual([100, 28, 28, 1]);
   indices.forEach((index, k) => {
     expect(ds.labels[k]).toBe(pkg.labels[index]);
-    expect(ds.images.subarray(k * IMAGE_BYTES, (k + 1) * IMAGE_BYTES)).toEqual(
-      pkg.images.subarray(index * IMAGE_BYTES, (index + 1) * IMAGE_BYTES),
-    );
+    expect(ds.images.subarray(k * IMAGE_BYTES, (k + 1) * IMAGE_BYTES)).toEqual(pkg.images.subarray(index * IMAGE_BYTES, (index + 1) * IMAGE_BYTES));
   });
 }
 
@@ -56,7 +54,10 @@ describe('loadMnistDir errors name the file', () => {
     for (const dir of dirs) await rm(dir, { recursive: true, force: true });
   });
 
-  const images = encodeIdx([3, 2, 2], Uint8Array.from({ length: 12 }, (_, i) => i));
+  const images = encodeIdx(
+    [3, 2, 2],
+    Uint8Array.from({ length: 12 }, (_, i) => i),
+  );
   const labels = encodeIdx([3], Uint8Array.of(0, 5, 9));
 
   /** A fresh temp dir holding `files`. */

@@ -7,8 +7,7 @@ import { MNIST_MAGIC, parseIdx } from './idx.js';
 
 const gunzipAsync = promisify(gunzip);
 
-const TORCHVISION_HINT =
-  "torchvision.datasets.MNIST(root='data', download=True) leaves them in data/MNIST/raw; pass that folder";
+const TORCHVISION_HINT = "torchvision.datasets.MNIST(root='data', download=True) leaves them in data/MNIST/raw; pass that folder";
 
 /** Thrown when an MNIST folder or its files are missing or hold something unexpected. */
 export class MnistDirError extends Error {
@@ -37,14 +36,10 @@ async function readMaybeGzipped(dir: string, base: string, lookedFor: string[]):
     try {
       return { path: gz, bytes: await gunzipAsync(compressed) };
     } catch (error) {
-      throw new MnistDirError(
-        `${gz}: not a valid gzip file (${(error as Error).message}); delete it and download it again, or gunzip it by hand to check`,
-      );
+      throw new MnistDirError(`${gz}: not a valid gzip file (${(error as Error).message}); delete it and download it again, or gunzip it by hand to check`);
     }
   }
-  throw new MnistDirError(
-    `${dir}: found neither ${base} nor ${base}.gz (looking for ${lookedFor.join(', ')}). ${TORCHVISION_HINT}.`,
-  );
+  throw new MnistDirError(`${dir}: found neither ${base} nor ${base}.gz (looking for ${lookedFor.join(', ')}). ${TORCHVISION_HINT}.`);
 }
 
 /** The images and labels of one MNIST split read from IDX files (plain or .gz) in `dir`. */
@@ -74,9 +69,7 @@ export async function loadMnistDir(dir: string, split: MnistSplit = 'train'): Pr
     );
   }
   if (labels.dims.length !== 1) {
-    throw new MnistDirError(
-      `${labelsFile.path}: expected label dims [count] (magic 2049), found [${labels.dims.join(', ')}]; is this an images file?`,
-    );
+    throw new MnistDirError(`${labelsFile.path}: expected label dims [count] (magic 2049), found [${labels.dims.join(', ')}]; is this an images file?`);
   }
   if (labels.dims[0] !== count) {
     throw new MnistDirError(
@@ -86,9 +79,7 @@ export async function loadMnistDir(dir: string, split: MnistSplit = 'train'): Pr
   }
   const bad = labels.data.findIndex((label) => label > 9);
   if (bad !== -1) {
-    throw new MnistDirError(
-      `${labelsFile.path}: label ${labels.data[bad]} at index ${bad} is not a digit 0..9; the file is corrupt or not MNIST`,
-    );
+    throw new MnistDirError(`${labelsFile.path}: label ${labels.data[bad]} at index ${bad} is not a digit 0..9; the file is corrupt or not MNIST`);
   }
 
   return makeImageDataset({

@@ -10,7 +10,11 @@ describe('interleaved sampling', () => {
     };
     const samples = await sampleInterleaved([variant('A', 1), variant('B', 2), variant('C', 3)], { warmupRounds: 1, rounds: 2 });
     expect(order.join(' ')).toBe('A0 B0 C0 B1 C1 A1 C2 A2 B2');
-    expect(samples).toEqual([[1, 1], [2, 2], [3, 3]]);
+    expect(samples).toEqual([
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ]);
   });
 
   it('pairs alternate AB, BA and ratios are A/B', async () => {
@@ -19,8 +23,14 @@ describe('interleaved sampling', () => {
     const pairs = await samplePairs({
       warmupPairs: 0,
       pairs: 2,
-      runA: async () => (order.push('A'), 4 + t++),
-      runB: async () => (order.push('B'), 2),
+      runA: async () => {
+        order.push('A');
+        return 4 + t++;
+      },
+      runB: async () => {
+        order.push('B');
+        return 2;
+      },
     });
     expect(order.join('')).toBe('ABBA');
     expect(pairRatios(pairs)).toEqual([2, 2.5]);

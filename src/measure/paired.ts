@@ -31,7 +31,7 @@ export async function sampleInterleaved(
       const v = (r + k) % variants.length;
       times[v] = await variants[v]!(r);
     }
-    if (r >= warmupRounds) times.forEach((t, v) => samples[v]!.push(t));
+    if (r >= warmupRounds) for (const [v, t] of times.entries()) samples[v]!.push(t);
   }
   return samples;
 }

@@ -20,7 +20,10 @@ export function binomial(n: number, k: number): number {
 function forEachSubset(n: number, k: number, visit: (inSubset: Uint8Array) => void): void {
   const mask = new Uint8Array(n);
   const rec = (start: number, left: number): void => {
-    if (left === 0) return visit(mask);
+    if (left === 0) {
+      visit(mask);
+      return;
+    }
     for (let i = start; i <= n - left; i++) {
       mask[i] = 1;
       rec(i + 1, left - 1);
@@ -102,7 +105,12 @@ export function shiftWithInterval(a: readonly number[], b: readonly number[], al
   // With few values no split is rare enough to reject at alpha: the interval is unbounded.
   const smallestP = Math.min(1, 2 / binomial(a.length + b.length, b.length));
   if (smallestP > alpha) return { estimate, lo: -Infinity, hi: Infinity, confidence: 1 - alpha, p };
-  const accepts = (d0: number) => permutationPValue(a, b.map((x) => x - d0), options) > alpha;
+  const accepts = (d0: number) =>
+    permutationPValue(
+      a,
+      b.map((x) => x - d0),
+      options,
+    ) > alpha;
   const spread = Math.max(...a, ...b) - Math.min(...a, ...b) || 1;
   const edge = (direction: 1 | -1): number => {
     let inside = estimate;

@@ -11,7 +11,15 @@ export function createSegmentationFcn(side: number, classes: number, seed = 7): 
   const init = (k: number) => tf.initializers.glorotUniform({ seed: seed + k });
   return tf.sequential({
     layers: [
-      tf.layers.conv2d({ inputShape: [side, side, 3], filters: 16, kernelSize: 3, strides: 2, padding: 'same', activation: 'relu', kernelInitializer: init(0) }),
+      tf.layers.conv2d({
+        inputShape: [side, side, 3],
+        filters: 16,
+        kernelSize: 3,
+        strides: 2,
+        padding: 'same',
+        activation: 'relu',
+        kernelInitializer: init(0),
+      }),
       tf.layers.conv2d({ filters: 32, kernelSize: 3, strides: 2, padding: 'same', activation: 'relu', kernelInitializer: init(1) }),
       tf.layers.upSampling2d({ size: [2, 2] }),
       tf.layers.conv2d({ filters: 16, kernelSize: 3, padding: 'same', activation: 'relu', kernelInitializer: init(2) }),

@@ -12,8 +12,12 @@ export function createVideoClassifier(frames: number, height: number, width: num
   const input = tf.input({ shape: [frames, height, width, 3] });
   let x = input as tf.SymbolicTensor;
   for (const [k, filters] of [16, 32].entries()) {
-    x = tf.layers.conv3d({ filters, kernelSize: [1, 3, 3], strides: [1, 2, 2], padding: 'same', activation: 'relu', kernelInitializer: init(2 * k) }).apply(x) as tf.SymbolicTensor;
-    x = tf.layers.conv3d({ filters, kernelSize: [3, 1, 1], strides: [2, 1, 1], padding: 'same', activation: 'relu', kernelInitializer: init(2 * k + 1) }).apply(x) as tf.SymbolicTensor;
+    x = tf.layers
+      .conv3d({ filters, kernelSize: [1, 3, 3], strides: [1, 2, 2], padding: 'same', activation: 'relu', kernelInitializer: init(2 * k) })
+      .apply(x) as tf.SymbolicTensor;
+    x = tf.layers
+      .conv3d({ filters, kernelSize: [3, 1, 1], strides: [2, 1, 1], padding: 'same', activation: 'relu', kernelInitializer: init(2 * k + 1) })
+      .apply(x) as tf.SymbolicTensor;
   }
   const [, t, h, w] = x.shape as [null, number, number, number, number];
   x = tf.layers.averagePooling3d({ poolSize: [t, h, w] }).apply(x) as tf.SymbolicTensor;

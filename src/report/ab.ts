@@ -31,7 +31,9 @@ export function abMarkdown(r: AbResult): string {
     '',
     '| metric | base | head | change [interval] | p | verdict |',
     '|---|---|---|---|---|---|',
-    ...r.verdicts.map((v) => `| \`${v.id}\` | ${value(v, v.base)} | ${value(v, v.head)} | ${change(v)} | ${v.p.toPrecision(2)} | ${icon[v.verdict]} ${v.verdict} |`),
+    ...r.verdicts.map(
+      (v) => `| \`${v.id}\` | ${value(v, v.base)} | ${value(v, v.head)} | ${change(v)} | ${v.p.toPrecision(2)} | ${icon[v.verdict]} ${v.verdict} |`,
+    ),
     '',
     ...r.errors.map((e) => `> ERROR ${e.replace(/\|/g, '\\|')}`),
     '',

@@ -40,7 +40,11 @@ function exactDiff(comparison: Comparison, color: boolean): string {
   const exact = comparison.verdicts.filter((v) => v.kind === 'exact' && v.verdict !== 'pass');
   if (exact.length === 0) return '';
   const side = (pick: (v: Verdict) => Metric | null) => Object.fromEntries(exact.flatMap((v) => (pick(v) ? [[v.id, pick(v)!.value]] : [])));
-  return diffString(side((v) => v.baseline), side((v) => v.current), { color });
+  return diffString(
+    side((v) => v.baseline),
+    side((v) => v.current),
+    { color },
+  );
 }
 
 /** The comparison as a terminal table (coloured when `color`), with the exact-metric diff and notes. */
@@ -58,18 +62,24 @@ export function renderComparison(c: Comparison, color: boolean): string {
   if (shown.length > 0) lines.push(table.toString());
   for (const v of shown.filter((v) => v.verdict !== 'pass' && v.verdict !== 'new')) lines.push(`  ${paint(v, verdictLabel(v))} ${v.id}: ${v.reason}`);
   const missingGating = c.verdicts.filter((v) => v.verdict === 'missing' && v.gates);
-  for (const v of missingGating.filter((v) => c.exitCode !== 0 && (v.baseline?.kind === 'exact' || v.baseline?.kind === 'quality'))) lines.push(`  ${paint(v, 'missing')} ${v.id}: ${v.reason}`);
+  for (const v of missingGating.filter((v) => c.exitCode !== 0 && (v.baseline?.kind === 'exact' || v.baseline?.kind === 'quality')))
+    lines.push(`  ${paint(v, 'missing')} ${v.id}: ${v.reason}`);
   const count = (pick: (v: Verdict) => boolean) => c.verdicts.filter(pick).length;
   const passed = count((v) => (v.kind === 'exact' || v.kind === 'quality') && v.verdict === 'pass');
   const times = count((v) => v.kind === 'time' && !v.gates && v.current !== null);
   const notRun = count((v) => v.current === null);
   const added = count((v) => v.verdict === 'new' && v.kind !== 'ratio');
   if (passed > 0) lines.push(`${passed} exact and quality metrics equal to the baseline or within their bounds.`);
-  if (times > 0) lines.push(`${times} absolute times not judged: they differ by 50-100% between processes and machines of one kind; judge them with npm run perf:ab (same machine, one job).`);
-  if (notRun > 0) lines.push(`${notRun} baseline metrics not in this run${c.verdicts.some((v) => v.current === null && v.gates) ? '' : ' (scenarios not selected)'}.`);
+  if (times > 0)
+    lines.push(
+      `${times} absolute times not judged: they differ by 50-100% between processes and machines of one kind; judge them with npm run perf:ab (same machine, one job).`,
+    );
+  if (notRun > 0)
+    lines.push(`${notRun} baseline metrics not in this run${c.verdicts.some((v) => v.current === null && v.gates) ? '' : ' (scenarios not selected)'}.`);
   if (added > 0) lines.push(`${added} metrics not in the baseline yet (accept a new baseline to judge them).`);
   const diff = exactDiff(c, color);
-  if (diff && c.verdicts.some((v) => v.kind === 'exact' && v.verdict === 'regressed')) lines.push('Exact metrics that changed (baseline -> new):', diff.trimEnd());
+  if (diff && c.verdicts.some((v) => v.kind === 'exact' && v.verdict === 'regressed'))
+    lines.push('Exact metrics that changed (baseline -> new):', diff.trimEnd());
   for (const n of c.notes) lines.push(`NOTE: ${n}`);
   lines.push(summaryLine(c));
   return lines.join('\n');
@@ -78,7 +88,10 @@ export function renderComparison(c: Comparison, color: boolean): string {
 /** The run's own errors, first: a run with errors fails whatever its metrics say. */
 export function errorLines(c: Pick<Comparison, 'errors'>): string[] {
   if (c.errors.length === 0) return [];
-  return [`The run has ${c.errors.length} error(s), so it fails whatever its metrics say:`, ...c.errors.map((e) => `  [${e.scenario}] ${e.test}: ${e.message.split('\n')[0]}`)];
+  return [
+    `The run has ${c.errors.length} error(s), so it fails whatever its metrics say:`,
+    ...c.errors.map((e) => `  [${e.scenario}] ${e.test}: ${e.message.split('\n')[0]}`),
+  ];
 }
 
 /** One line: how many of each verdict, and what gates. */
@@ -90,4 +103,3 @@ export function summaryLine(c: Comparison): string {
   const errors = c.errors.length > 0 ? `${c.errors.length} run error(s); ` : '';
   return `Verdicts: ${errors}${parts || 'none'}; exact and quality metrics gate, ${gate}; exit ${c.exitCode}.`;
 }
-

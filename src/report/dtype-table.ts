@@ -57,8 +57,20 @@ export function renderDtypeTables(metrics: readonly Metric[]): string | null {
     const types = [...rows.keys()].sort((a, b) => TYPE_ORDER.indexOf(a) - TYPE_ORDER.indexOf(b));
     for (const type of types) {
       const { bytes, time, speedup, encode } = rows.get(type)!;
-      const ratio = type === 'float32' ? '1 (reference)' : speedup ? `${speedup.value.toFixed(2)}x${speedup.ci ? ` [${speedup.ci[0].toFixed(2)}, ${speedup.ci[1].toFixed(2)}]` : ''}` : '';
-      table.push([type, bytes ? formatValue(bytes) : '', time ? significant(time.value) : '', ratio, speedup ? verdict(speedup) : '', encode ? significant(encode.value) : '']);
+      const ratio =
+        type === 'float32'
+          ? '1 (reference)'
+          : speedup
+            ? `${speedup.value.toFixed(2)}x${speedup.ci ? ` [${speedup.ci[0].toFixed(2)}, ${speedup.ci[1].toFixed(2)}]` : ''}`
+            : '';
+      table.push([
+        type,
+        bytes ? formatValue(bytes) : '',
+        time ? significant(time.value) : '',
+        ratio,
+        speedup ? verdict(speedup) : '',
+        encode ? significant(encode.value) : '',
+      ]);
     }
     const n = [...rows.values()].find((r) => r.speedup?.n)?.speedup?.n;
     out.push(`Data types on the wire (article section 11), batch ${batch}${n ? `, ${n} interleaved rounds` : ''}\n${table.toString()}`);

@@ -19,7 +19,11 @@ export interface Exporter {
 }
 
 /** Writes each requested format to its file (atomically) and, in GitHub Actions, the Markdown to the job summary. */
-export async function writeExports(input: ReportInput, targets: ReadonlyArray<{ exporter: Exporter; path: string | null }>, env: NodeJS.ProcessEnv): Promise<void> {
+export async function writeExports(
+  input: ReportInput,
+  targets: ReadonlyArray<{ exporter: Exporter; path: string | null }>,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
   for (const { exporter, path } of targets) {
     if (path) await writeTextAtomic(path, await exporter.render(input, { color: false }));
   }

@@ -11,7 +11,8 @@ function comparisonMarkdown(c: Comparison): string {
   if (c.refused) return [`### gpu-transfer-perf`, '', ...errors, '', `Baseline comparison refused: ${mdCell(c.refused)}.`, ''].join('\n');
   const icon: Record<VerdictName, string> = { pass: '✅', regressed: '❌', improved: '⬆️', inconclusive: '❔', new: '🆕', missing: '⚠️' };
   const rows = c.verdicts.map(
-    (v) => `| \`${v.id}\` | ${mdCell(valueWithCI(v.baseline))} | ${mdCell(valueWithCI(v.current))} | ${relativeChange(v)} | ${icon[v.verdict]} ${verdictLabel(v)} |`,
+    (v) =>
+      `| \`${v.id}\` | ${mdCell(valueWithCI(v.baseline))} | ${mdCell(valueWithCI(v.current))} | ${relativeChange(v)} | ${icon[v.verdict]} ${verdictLabel(v)} |`,
   );
   const reasons = c.verdicts.filter((v) => v.verdict !== 'pass' && v.verdict !== 'new').map((v) => `- \`${v.id}\` ${v.verdict}: ${mdCell(v.reason)}`);
   return [

@@ -12,7 +12,8 @@ const STAGE_NOTES: Record<string, string> = {
   host: 'normalize/encode on the CPU, host clock',
   upload: 'host payload to resident device tensor, synced (contains one sync floor)',
   compute: 'resident tensor to model input on the device, synced (contains one sync floor)',
-  kernels: 'GPU timestamp queries of the compute stage, profiled apart (tfjs then gives each kernel its own pass and its regular dispatch, so this can exceed the compute stage)',
+  kernels:
+    'GPU timestamp queries of the compute stage, profiled apart (tfjs then gives each kernel its own pass and its regular dispatch, so this can exceed the compute stage)',
   'sync-floor': 'an empty submit and wait on the same device',
   total: 'all stages without syncs in between (what a pipeline does), synced at the end',
   limit: "the device's limit: sync floor + bytes at measured writeBuffer bandwidth + one pass at measured shader bandwidth (computed)",

@@ -1,5 +1,14 @@
 import type { MetricInput } from './metrics.js';
-import { runRecordSchema, SCHEMA_VERSION, type Diagnostics, type KernelTableRecord, type Metric, type RunError, type RunProfile, type RunRecord } from './schema.js';
+import {
+  runRecordSchema,
+  SCHEMA_VERSION,
+  type Diagnostics,
+  type KernelTableRecord,
+  type Metric,
+  type RunError,
+  type RunProfile,
+  type RunRecord,
+} from './schema.js';
 
 /** What one test hands to the run record (through vitest's task.meta). */
 export interface RecordedByTest {
@@ -41,7 +50,9 @@ function profileNotes(profile: RunProfile): string[] {
   }
   if (profile.backend !== 'webgpu') notes.push(`webgpu was NOT exercised: ${profile.backendReason}.`);
   if (profile.backend === 'tensorflow') {
-    notes.push('The tensorflow (tfjs-node-gpu) backend is an optional peer dependency and is NOT exercised in CI: treat these figures as unverified by the project.');
+    notes.push(
+      'The tensorflow (tfjs-node-gpu) backend is an optional peer dependency and is NOT exercised in CI: treat these figures as unverified by the project.',
+    );
     if (!profile.isUsingGpuDevice) notes.push('TensorFlow found no GPU (CUDA 11.2 / cuDNN 8.1 missing?): it ran on the CPU.');
   } else {
     notes.push('The tensorflow (CUDA, tfjs-node-gpu) backend was not exercised in this run; CI never exercises it.');

@@ -17,7 +17,9 @@ describe('refusalReason (what perf:baseline will not accept)', () => {
   });
 
   it('refuses runs with errors, from a dirty tree, of another profile or scale', () => {
-    expect(refusalReason(run({ errors: [{ scenario: 's', test: 't', message: 'boom\nstack' }] }), existing, allow)).toMatch(/1 error\(s\) \(first: \[s\] boom\)/);
+    expect(refusalReason(run({ errors: [{ scenario: 's', test: 't', message: 'boom\nstack' }] }), existing, allow)).toMatch(
+      /1 error\(s\) \(first: \[s\] boom\)/,
+    );
     expect(refusalReason(run({ git: { commit: 'abc', dirty: true } }), existing, allow)).toMatch(/uncommitted changes/);
     expect(refusalReason(run({ git: { commit: 'abc', dirty: true } }), existing, { ...allow, dirty: true })).toBeNull();
     expect(refusalReason(run({ profile: { ...run().profile, id: 'wasm-amd-epyc-x64' } }), existing, allow)).toMatch(/for profile webgpu-lavapipe-x64/);

@@ -88,7 +88,8 @@ export function refusalReason(
   allow: { dirty: boolean; partial: boolean },
   defaultTargetData: Readonly<Record<string, string>> | null = null,
 ): string | null {
-  if (run.errors.length > 0) return `the run has ${run.errors.length} error(s) (first: [${run.errors[0]!.scenario}] ${run.errors[0]!.message.split('\n')[0]}); fix them and run again`;
+  if (run.errors.length > 0)
+    return `the run has ${run.errors.length} error(s) (first: [${run.errors[0]!.scenario}] ${run.errors[0]!.message.split('\n')[0]}); fix them and run again`;
   if (run.git.dirty && !allow.dirty) return 'the run was made from a working tree with uncommitted changes; commit first, or pass --allow-dirty';
   if (existing && existing.profile.id !== run.profile.id) return `the baseline there is for profile ${existing.profile.id}, the run is ${run.profile.id}`;
   if (existing && existing.scale !== run.scale) return `the baseline there is for the ${existing.scale} scale, the run is ${run.scale}`;
@@ -99,7 +100,8 @@ export function refusalReason(
   if (!allow.partial) {
     if (run.selection !== null) return `the run covers only ${run.selection.join(', ')}; accept a run of every scenario, or pass --allow-partial`;
     const lost = existing?.metrics.filter((m) => !run.metrics.some((r) => r.id === m.id)).map((m) => m.id) ?? [];
-    if (lost.length > 0) return `the run lacks ${lost.length} metric(s) of the current baseline (${lost.slice(0, 3).join(', ')}${lost.length > 3 ? ', ...' : ''}); pass --allow-partial to drop them`;
+    if (lost.length > 0)
+      return `the run lacks ${lost.length} metric(s) of the current baseline (${lost.slice(0, 3).join(', ')}${lost.length > 3 ? ', ...' : ''}); pass --allow-partial to drop them`;
   }
   return null;
 }
@@ -114,7 +116,10 @@ export function mergeBaselines(existing: Baseline, update: Baseline): Baseline {
     ...existing,
     metrics: [...existing.metrics.filter((m) => !replaced.has(m.id)), ...update.metrics],
     kernelTables: { ...existing.kernelTables, ...update.kernelTables },
-    notes: [...existing.notes.filter((n) => !n.startsWith('Merged: ')), `Merged: ${update.metrics.length} metric(s) from ${update.accepted.from} (${update.git.commit ?? 'no commit'}) at ${update.accepted.at}`],
+    notes: [
+      ...existing.notes.filter((n) => !n.startsWith('Merged: ')),
+      `Merged: ${update.metrics.length} metric(s) from ${update.accepted.from} (${update.git.commit ?? 'no commit'}) at ${update.accepted.at}`,
+    ],
     diagnostics: [...(existing.diagnostics ?? []), ...(update.diagnostics ?? [])],
   });
 }

@@ -51,7 +51,12 @@ function draw(pool: readonly number[], k: number, taken: Set<number>, rng: Rng):
  * One sequential decision resampled from pools (no process used twice within a decision):
  * 8 + 8, and if inconclusive 8 + 8 more, judged on all; returns the verdict and processes used.
  */
-export function resampledDecision(basePool: readonly number[], headPool: readonly number[], plan: DecisionPlan, rng: Rng): { verdict: ProcessVerdictName; processes: number } {
+export function resampledDecision(
+  basePool: readonly number[],
+  headPool: readonly number[],
+  plan: DecisionPlan,
+  rng: Rng,
+): { verdict: ProcessVerdictName; processes: number } {
   const takenBase = new Set<number>();
   const takenHead = basePool === headPool ? takenBase : new Set<number>();
   const base = draw(basePool, plan.perArm, takenBase, rng);

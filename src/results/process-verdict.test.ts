@@ -34,7 +34,13 @@ describe('judgeProcesses', () => {
   });
 
   it('gives the same verdict whether or not the interval edges are computed (the fast path calibration uses)', () => {
-    const heads = [base.map((x) => x * 0.75), base.map((x) => x * 1.25), base.map((x) => x * 0.96), [0.8, 1.3, 0.9, 1.2, 0.7, 1.4, 1.0, 0.85], [1.05, 1.03, 1.06, 1.04, 1.07, 1.02, 1.05, 1.06]];
+    const heads = [
+      base.map((x) => x * 0.75),
+      base.map((x) => x * 1.25),
+      base.map((x) => x * 0.96),
+      [0.8, 1.3, 0.9, 1.2, 0.7, 1.4, 1.0, 0.85],
+      [1.05, 1.03, 1.06, 1.04, 1.07, 1.02, 1.05, 1.06],
+    ];
     for (const head of heads) {
       const full = judgeProcesses({ id: 'x', kind: 'ratio', base, head }, options);
       const fast = judgeProcesses({ id: 'x', kind: 'ratio', base, head }, options, { interval: false });

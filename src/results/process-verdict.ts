@@ -69,12 +69,24 @@ export function judgeProcesses(s: ProcessSamples, o: ProcessJudgeOptions, detail
   // one test at that shift (test inversion), so the interval's edges are computed for display only.
   const shift = detail.interval
     ? shiftWithInterval(a, b, 2 * o.alpha, options)
-    : { estimate: b.reduce((x, y) => x + y, 0) / b.length - a.reduce((x, y) => x + y, 0) / a.length, lo: Number.NaN, hi: Number.NaN, p: permutationPValue(a, b, options) };
+    : {
+        estimate: b.reduce((x, y) => x + y, 0) / b.length - a.reduce((x, y) => x + y, 0) / a.length,
+        lo: Number.NaN,
+        hi: Number.NaN,
+        p: permutationPValue(a, b, options),
+      };
   const change = Math.exp(shift.estimate) - 1;
   const ci = [Math.exp(shift.lo) - 1, Math.exp(shift.hi) - 1] as const;
   const badChange = bad * change;
   const dBad = Math.log(1 + bad * 2 * o.tolerance);
-  const ruledOut = bad * shift.estimate < bad * dBad && permutationPValue(a, b.map((x) => x - dBad), options) <= 2 * o.alpha;
+  const ruledOut =
+    bad * shift.estimate < bad * dBad &&
+    permutationPValue(
+      a,
+      b.map((x) => x - dBad),
+      options,
+    ) <=
+      2 * o.alpha;
   const badBound = detail.interval ? (s.kind === 'ratio' ? -ci[0] : ci[1]) : ruledOut ? 0 : Number.POSITIVE_INFINITY;
   const significant = shift.p < o.alpha;
   const head = `${pct(change)} [${pct(ci[0])}, ${pct(ci[1])}] (${Math.round(100 * (1 - 2 * o.alpha))}% interval), p = ${shift.p.toPrecision(2)}`;

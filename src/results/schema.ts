@@ -77,9 +77,7 @@ export type RunProfile = z.infer<typeof runProfileSchema>;
 export type KernelTableRecord = z.infer<typeof kernelTableSchema>;
 export const kernelTableSchema = z
   .object({
-    rows: z.array(
-      z.object({ name: z.string(), calls: z.number().int(), totalMs: z.number(), meanMs: z.number(), percent: z.number() }).strict(),
-    ),
+    rows: z.array(z.object({ name: z.string(), calls: z.number().int(), totalMs: z.number(), meanMs: z.number(), percent: z.number() }).strict()),
     kernelCount: z.number().int(),
     totalKernelMs: z.number(),
     step: z.string(),

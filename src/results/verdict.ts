@@ -79,9 +79,7 @@ function judgeQuality(b: Metric, c: Metric): Pick<Verdict, 'verdict' | 'reason'>
   const okMin = bound.min === undefined || c.value >= bound.min;
   const okMax = bound.max === undefined || c.value <= bound.max;
   const range = `[${bound.min ?? '-inf'}, ${bound.max ?? 'inf'}]`;
-  return okMin && okMax
-    ? { verdict: 'pass', reason: `${c.value} within ${range}` }
-    : { verdict: 'regressed', reason: `${c.value} outside ${range}` };
+  return okMin && okMax ? { verdict: 'pass', reason: `${c.value} within ${range}` } : { verdict: 'regressed', reason: `${c.value} outside ${range}` };
 }
 
 /** Judges one metric; either side may be absent (new or missing). */

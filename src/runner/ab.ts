@@ -62,7 +62,8 @@ async function checkout(ref: string, into: string): Promise<string> {
     throw new RunInputError(`--base/--head ${ref}: not a commit, branch or tag of this repository`);
   }
   await git(['worktree', 'add', '--detach', into, commit]);
-  const sameLock = existsSync(join(into, 'package-lock.json')) && (await readFile(join(into, 'package-lock.json'), 'utf8')) === (await readFile('package-lock.json', 'utf8'));
+  const sameLock =
+    existsSync(join(into, 'package-lock.json')) && (await readFile(join(into, 'package-lock.json'), 'utf8')) === (await readFile('package-lock.json', 'utf8'));
   if (sameLock) await symlink(resolve('node_modules'), join(into, 'node_modules'), 'dir');
   else await run('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: into, maxBuffer: 64 * 1024 * 1024 });
   return commit;
@@ -76,7 +77,11 @@ function runProcess(arm: Arm, options: AbOptions, out: string): Promise<RunRecor
   delete env.PERF_REQUIRE_BASELINE;
   delete env.PERF_GATE_TIMING;
   delete env.PERF_REQUIRE_BACKEND;
-  const child = spawn(join(arm.dir, 'node_modules/.bin/tsx'), ['src/cli/main.ts', 'perf', ...scenarios, '--backend', options.backend, '--out', out], { cwd: arm.dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(join(arm.dir, 'node_modules/.bin/tsx'), ['src/cli/main.ts', 'perf', ...scenarios, '--backend', options.backend, '--out', out], {
+    cwd: arm.dir,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
@@ -86,7 +91,11 @@ function runProcess(arm: Arm, options: AbOptions, out: string): Promise<RunRecor
       try {
         done(await readRunRecord(out)); // older schemas are migrated on read
       } catch (error) {
-        fail(new Error(`${arm.label}: the process wrote no run record (${(error as Error).message}); its stderr ended: ${stderr.split('\n').slice(-5).join(' | ')}`));
+        fail(
+          new Error(
+            `${arm.label}: the process wrote no run record (${(error as Error).message}); its stderr ended: ${stderr.split('\n').slice(-5).join(' | ')}`,
+          ),
+        );
       }
     });
   });
@@ -104,13 +113,18 @@ async function measureArms(arms: readonly [Arm, Arm], options: AbOptions, work: 
 }
 
 /** Per-process values of every ratio and time metric present in every process of both arms. */
-function perProcessValues(base: readonly RunRecord[], head: readonly RunRecord[]): Array<{ id: string; kind: 'ratio' | 'time'; base: number[]; head: number[] }> {
+function perProcessValues(
+  base: readonly RunRecord[],
+  head: readonly RunRecord[],
+): Array<{ id: string; kind: 'ratio' | 'time'; base: number[]; head: number[] }> {
   const first = base[0]?.metrics ?? [];
   const valuesOf = (records: readonly RunRecord[], id: string) => records.map((r) => r.metrics.find((m) => m.id === id)?.value);
   return first
     .filter((m): m is typeof m & { kind: 'ratio' | 'time' } => m.kind === 'ratio' || m.kind === 'time')
     .map((m) => ({ id: m.id, kind: m.kind, base: valuesOf(base, m.id), head: valuesOf(head, m.id) }))
-    .filter((x): x is { id: string; kind: 'ratio' | 'time'; base: number[]; head: number[] } => [...x.base, ...x.head].every((v) => typeof v === 'number' && v > 0));
+    .filter((x): x is { id: string; kind: 'ratio' | 'time'; base: number[]; head: number[] } =>
+      [...x.base, ...x.head].every((v) => typeof v === 'number' && v > 0),
+    );
 }
 
 /**
@@ -140,15 +154,24 @@ export async function runAb(options: AbOptions): Promise<AbResult> {
     ];
     const overrides = await readToleranceOverrides();
     const judge = () =>
-      perProcessValues(arms[0].records, arms[1].records).map((s) => judgeProcesses(s, { tolerance: overrides[s.id] ?? AB_TOLERANCE, alpha: DEFAULT_PROCESS_ALPHA }));
+      perProcessValues(arms[0].records, arms[1].records).map((s) =>
+        judgeProcesses(s, { tolerance: overrides[s.id] ?? AB_TOLERANCE, alpha: DEFAULT_PROCESS_ALPHA }),
+      );
     await measureArms(arms, options, work, 1);
     let verdicts = judge();
     if (verdicts.some((v) => v.verdict === 'inconclusive')) {
-      console.log(`[perf:ab] inconclusive: ${verdicts.filter((v) => v.verdict === 'inconclusive').map((v) => v.id).join(', ')}; ${options.processes} more processes per arm, once`);
+      console.log(
+        `[perf:ab] inconclusive: ${verdicts
+          .filter((v) => v.verdict === 'inconclusive')
+          .map((v) => v.id)
+          .join(', ')}; ${options.processes} more processes per arm, once`,
+      );
       await measureArms(arms, options, work, 2);
       verdicts = judge();
     }
-    const errors = arms.flatMap((a) => a.records.flatMap((r, k) => r.errors.map((e) => `${a.name} process ${k + 1}: [${e.scenario}] ${e.test}: ${e.message.split('\n')[0]}`)));
+    const errors = arms.flatMap((a) =>
+      a.records.flatMap((r, k) => r.errors.map((e) => `${a.name} process ${k + 1}: [${e.scenario}] ${e.test}: ${e.message.split('\n')[0]}`)),
+    );
     const regressed = verdicts.some((v) => v.verdict === 'regressed');
     return {
       base: arms[0].label,

@@ -33,9 +33,17 @@ export class BenchThroughputReporter implements Reporter {
       for (const test of module.children.allTests()) {
         // vitest keeps a bench's statistics (ms, from its bundled tinybench) on the task's result.
         const result = (this.vitest?.state.idMap.get(test.id)?.result as { benchmark?: BenchStatistics } | undefined)?.benchmark;
-        if (!result || !result.sampleCount) continue;
+        if (!result?.sampleCount) continue;
         const bytes = bytesPerOpOf(test.name);
-        table.push([test.name, ms(result.median), ms(result.p75), ms(result.p99), `±${result.rme.toFixed(2)}%`, result.hz.toFixed(0), bytes ? gbps(bytes * result.hz) : '']);
+        table.push([
+          test.name,
+          ms(result.median),
+          ms(result.p75),
+          ms(result.p99),
+          `±${result.rme.toFixed(2)}%`,
+          result.hz.toFixed(0),
+          bytes ? gbps(bytes * result.hz) : '',
+        ]);
       }
     }
     if (table.length > 0) console.log(`\nLatency per operation, each stopped after a device sync (host clock):\n${table.toString()}`);

@@ -33,7 +33,8 @@ const rate = (o: DecisionOutcome, k: keyof DecisionOutcome['rates']) => `${pct(o
  * resampled from the pools, judged exactly as perf:ab and CI judge.
  */
 export async function runCalibrate(config: RunConfig, perCondition = 60): Promise<number> {
-  if (perCondition < 4 * PLAN.perArm) throw new RangeError(`perf:calibrate: --processes must be at least ${4 * PLAN.perArm} (two looks of ${PLAN.perArm} per arm, drawn without replacement)`);
+  if (perCondition < 4 * PLAN.perArm)
+    throw new RangeError(`perf:calibrate: --processes must be at least ${4 * PLAN.perArm} (two looks of ${PLAN.perArm} per arm, drawn without replacement)`);
   const files = selectScenarios(listScenarios(), ['speedup']);
   const runConfig: RunConfig = { ...config, scale: 'quick', selection: files.map((f) => f.path) };
   const pools: number[][] = CONDITIONS.map(() => []);
@@ -50,13 +51,20 @@ export async function runCalibrate(config: RunConfig, perCondition = 60): Promis
     }
     const done = round + 1;
     const eta = ((performance.now() - started) / done) * (perCondition - done);
-    console.log(`[calibrate] round ${done}/${perCondition}: A ${pools[0]!.at(-1)!.toFixed(3)}, +20% ${pools[2]!.at(-1)!.toFixed(3)}; ~${(eta / 60_000).toFixed(1)} min left`);
+    console.log(
+      `[calibrate] round ${done}/${perCondition}: A ${pools[0]!.at(-1)!.toFixed(3)}, +20% ${pools[2]!.at(-1)!.toFixed(3)}; ~${(eta / 60_000).toFixed(1)} min left`,
+    );
   }
   const minutes = (performance.now() - started) / 60_000;
   const secondsPerProcess = (minutes * 60) / (perCondition * CONDITIONS.length);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   // The pools first: what took the minutes is kept even if the analysis below fails.
-  await writeJsonAtomic(`results/calibration-pools-${stamp}.json`, { perCondition, minutes, pools: Object.fromEntries(CONDITIONS.map((c, k) => [c.name, pools[k]])), withinSe });
+  await writeJsonAtomic(`results/calibration-pools-${stamp}.json`, {
+    perCondition,
+    minutes,
+    pools: Object.fromEntries(CONDITIONS.map((c, k) => [c.name, pools[k]])),
+    withinSe,
+  });
   const [a, a2, s20, s10] = pools as [number[], number[], number[], number[]];
 
   // Real decisions: disjoint blocks in time order, first look 8 + 8, second look 8 + 8 more.
@@ -65,7 +73,11 @@ export async function runCalibrate(config: RunConfig, perCondition = 60): Promis
     for (let i = 0; i + 2 * PLAN.perArm <= perCondition; i += 2 * PLAN.perArm) {
       const opts = { tolerance: PLAN.tolerance, alpha: PLAN.alpha };
       const first = judgeProcesses({ id: SPEEDUP, kind: 'ratio', base: a.slice(i, i + 8), head: head.slice(i, i + 8) }, opts);
-      out.push(first.verdict !== 'inconclusive' ? { verdict: first.verdict, processes: 16 } : { verdict: judgeProcesses({ id: SPEEDUP, kind: 'ratio', base: a.slice(i, i + 16), head: head.slice(i, i + 16) }, opts).verdict, processes: 32 });
+      out.push(
+        first.verdict !== 'inconclusive'
+          ? { verdict: first.verdict, processes: 16 }
+          : { verdict: judgeProcesses({ id: SPEEDUP, kind: 'ratio', base: a.slice(i, i + 16), head: head.slice(i, i + 16) }, opts).verdict, processes: 32 },
+      );
     }
     return tally(out);
   };
@@ -77,16 +89,50 @@ export async function runCalibrate(config: RunConfig, perCondition = 60): Promis
     { name: 'device-normalize +10% work', real: real(s10), resampled: resampled(s10), slowdown: median(a) / median(s10) - 1 },
   ];
 
-  const table = new Table({ head: ['condition', 'speedup moved', 'real decisions: regressed', `resampled (${RESAMPLED_DECISIONS}): regressed`, 'inconclusive', 'processes per decision', 'minutes per decision'], style: { head: [], border: [] } });
+  const table = new Table({
+    head: [
+      'condition',
+      'speedup moved',
+      'real decisions: regressed',
+      `resampled (${RESAMPLED_DECISIONS}): regressed`,
+      'inconclusive',
+      'processes per decision',
+      'minutes per decision',
+    ],
+    style: { head: [], border: [] },
+  });
   for (const r of rows) {
-    table.push([r.name, pct(r.slowdown), `${Math.round(r.real.rates.regressed.rate * r.real.decisions)}/${r.real.decisions}`, rate(r.resampled, 'regressed'), rate(r.resampled, 'inconclusive'), r.resampled.meanProcesses.toFixed(1), ((r.resampled.meanProcesses * secondsPerProcess) / 60).toFixed(1)]);
+    table.push([
+      r.name,
+      pct(r.slowdown),
+      `${Math.round(r.real.rates.regressed.rate * r.real.decisions)}/${r.real.decisions}`,
+      rate(r.resampled, 'regressed'),
+      rate(r.resampled, 'inconclusive'),
+      r.resampled.meanProcesses.toFixed(1),
+      ((r.resampled.meanProcesses * secondsPerProcess) / 60).toFixed(1),
+    ]);
   }
-  console.log(`\nCross-process calibration: ${perCondition} processes per condition (${(perCondition * CONDITIONS.length)} in all, ${minutes.toFixed(1)} min, ${secondsPerProcess.toFixed(1)} s each); decisions 8 + 8, then 8 + 8 more when inconclusive; tolerance ${pct(PLAN.tolerance)}, alpha ${PLAN.alpha} per look.`);
-  console.log(`Per-process speedup: A median ${median(a).toFixed(3)}; between-process SD ${pct(betweenProcessSd(a))} (log scale); within-process SE ${pct(median(withinSe))} (from each process's own CI).`);
+  console.log(
+    `\nCross-process calibration: ${perCondition} processes per condition (${perCondition * CONDITIONS.length} in all, ${minutes.toFixed(1)} min, ${secondsPerProcess.toFixed(1)} s each); decisions 8 + 8, then 8 + 8 more when inconclusive; tolerance ${pct(PLAN.tolerance)}, alpha ${PLAN.alpha} per look.`,
+  );
+  console.log(
+    `Per-process speedup: A median ${median(a).toFixed(3)}; between-process SD ${pct(betweenProcessSd(a))} (log scale); within-process SE ${pct(median(withinSe))} (from each process's own CI).`,
+  );
   console.log(table.toString());
-  console.log(`Goals: A/A false alarms <= 1% (got ${rate(rows[0]!.resampled, 'regressed')}); +20% caught >= 95% (got ${rate(rows[1]!.resampled, 'regressed')}); <= 5 CI minutes per decision.`);
+  console.log(
+    `Goals: A/A false alarms <= 1% (got ${rate(rows[0]!.resampled, 'regressed')}); +20% caught >= 95% (got ${rate(rows[1]!.resampled, 'regressed')}); <= 5 CI minutes per decision.`,
+  );
   const path = `results/calibration-${stamp}.json`;
-  await writeJsonAtomic(path, { plan: PLAN, perCondition, minutes, secondsPerProcess, pools: Object.fromEntries(CONDITIONS.map((c, k) => [c.name, pools[k]])), withinProcessSe: median(withinSe), betweenProcessSd: betweenProcessSd(a), rows });
+  await writeJsonAtomic(path, {
+    plan: PLAN,
+    perCondition,
+    minutes,
+    secondsPerProcess,
+    pools: Object.fromEntries(CONDITIONS.map((c, k) => [c.name, pools[k]])),
+    withinProcessSe: median(withinSe),
+    betweenProcessSd: betweenProcessSd(a),
+    rows,
+  });
   console.log(`Written: ${path}`);
   return 0;
 }

@@ -64,7 +64,9 @@ export async function describeDatasets(data: DataSources, files: readonly Scenar
   if (needed.has('kinetics')) {
     const kinetics = await readData(() => loadKinetics({ root: sources.kineticsRoot, size: { height: 8, width: 8 } }));
     const s = kinetics.summary;
-    out.kinetics = data.kineticsRoot ? `Kinetics ${s.splitFolder} (${s.videos} videos, ${s.classes.length} classes, ${s.clips} clips of 32 frames)` : FIXTURE_DATASETS.kinetics;
+    out.kinetics = data.kineticsRoot
+      ? `Kinetics ${s.splitFolder} (${s.videos} videos, ${s.classes.length} classes, ${s.clips} clips of 32 frames)`
+      : FIXTURE_DATASETS.kinetics;
   }
   return out;
 }

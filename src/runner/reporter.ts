@@ -25,7 +25,8 @@ function collect(modules: ReadonlyArray<TestModule>): CollectedTest[] {
       ...module.errors().map((e) => ({ where: '(file)', message: e.message })),
       ...[...module.children.allSuites()].flatMap((suite) => suite.errors().map((e) => ({ where: suite.fullName, message: e.message }))),
     ];
-    for (const { where, message } of hookErrors) tests.push({ scenario: scenarioOfPath(module.moduleId), name: `${where} (setup or teardown)`, state: 'failed', errors: [message] });
+    for (const { where, message } of hookErrors)
+      tests.push({ scenario: scenarioOfPath(module.moduleId), name: `${where} (setup or teardown)`, state: 'failed', errors: [message] });
     if (hookErrors.length === 0 && module.state() === 'failed' && ![...module.children.allTests('failed')].length) {
       tests.push({ scenario: scenarioOfPath(module.moduleId), name: '(file)', state: 'failed', errors: ['the file failed without a test failing'] });
     }

@@ -11,9 +11,14 @@ import { SCENARIO_GLOBS, type ScenarioFile } from './scenarios.js';
  */
 export async function runScenarios(files: readonly ScenarioFile[], config: RunConfig, options: { quiet?: boolean } = {}): Promise<RunRecord | null> {
   const reporter = new RunRecordReporter();
-  const vitest = await startVitest('test', files.map((f) => f.path), { run: true, watch: false }, {
-    test: { include: [...SCENARIO_GLOBS], reporters: options.quiet ? [reporter] : ['default', reporter], provide: { runConfig: config } },
-  });
+  const vitest = await startVitest(
+    'test',
+    files.map((f) => f.path),
+    { run: true, watch: false },
+    {
+      test: { include: [...SCENARIO_GLOBS], reporters: options.quiet ? [reporter] : ['default', reporter], provide: { runConfig: config } },
+    },
+  );
   await vitest.close();
   return reporter.record;
 }

@@ -50,13 +50,11 @@ export function selectScenarios(all: readonly ScenarioFile[], wanted: readonly s
   if (wanted.length === 0) return [...all];
   const selected = new Set<ScenarioFile>();
   for (const w of wanted) {
-    const hits = all.filter(
-      (s) => s.id === w || s.number === w.padStart(2, '0') || s.path.endsWith(`/${w}`) || `${s.number}-${s.id}` === w,
-    );
+    const hits = all.filter((s) => s.id === w || s.number === w.padStart(2, '0') || s.path.endsWith(`/${w}`) || `${s.number}-${s.id}` === w);
     if (hits.length === 0) {
       throw new RangeError(`unknown scenario '${w}'. Known: ${all.map((s) => `${s.id} (${s.number})`).join(', ')}`);
     }
-    hits.forEach((h) => selected.add(h));
+    for (const h of hits) selected.add(h);
   }
   return all.filter((s) => selected.has(s));
 }

@@ -30,5 +30,11 @@ export async function withExtraWork(strategy: TransferStrategy, fraction: number
     }),
   );
   const count = Math.max(1, Math.round((fraction * base) / perByte));
-  return { ...strategy, toDevice: (b) => (checksum(b.images, count), strategy.toDevice(b)) };
+  return {
+    ...strategy,
+    toDevice: (b) => {
+      checksum(b.images, count);
+      return strategy.toDevice(b);
+    },
+  };
 }

@@ -22,7 +22,11 @@ export async function kineticsLoader(): Promise<{ dataset: KineticsDataset; load
   const dataset = await useKinetics();
   const { batch, frames, height, width } = useMediaSizes().kinetics;
   const loader = new DatasetLoader(dataset, collateClips, { batchSize: batch, shuffle: true, seed: SEED, dropLast: false });
-  return { dataset, loader, what: `${batch} Kinetics clips of ${frames} frames scaled to ${height}x${width} by ffmpeg, [${batch},${frames},${height},${width},3]` };
+  return {
+    dataset,
+    loader,
+    what: `${batch} Kinetics clips of ${frames} frames scaled to ${height}x${width} by ffmpeg, [${batch},${frames},${height},${width},3]`,
+  };
 }
 
 /** The COCO summary as exact metrics: what a user checks against pycocotools. */
@@ -37,19 +41,38 @@ export function cocoSummaryMetrics(dataset: CocoDataset): MetricInput[] {
     count('skipped', s.skipped.length, 'items', `items skipped, by reason: ${JSON.stringify(s.skippedByReason)}`),
     ...s.classes
       .filter((c) => c.classIndex > 0)
-      .map((c) => count(`mask-area.${c.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`, c.maskArea, 'px', `sum of pycocotools annToMask(ann).sum() over the ${c.name} annotations, native resolution`, { category: c.name })),
+      .map((c) =>
+        count(
+          `mask-area.${c.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`,
+          c.maskArea,
+          'px',
+          `sum of pycocotools annToMask(ann).sum() over the ${c.name} annotations, native resolution`,
+          { category: c.name },
+        ),
+      ),
   ];
 }
 
 /** The Kinetics summary as exact metrics. */
 export function kineticsSummaryMetrics(dataset: KineticsDataset): MetricInput[] {
   const s = dataset.summary;
-  const count = (id: string, value: number, unit: string, detail: string) => exactMetric(`kinetics.data.${id}`, value, unit, 'measured', { detail: `${detail} (${s.splitFolder})` });
+  const count = (id: string, value: number, unit: string, detail: string) =>
+    exactMetric(`kinetics.data.${id}`, value, unit, 'measured', { detail: `${detail} (${s.splitFolder})` });
   return [
     count('videos', s.videos, 'videos', 'videos that decode, short ones included'),
     count('frames-decoded', s.framesDecoded, 'frames', 'frames counted by decoding every video (ffprobe -count_frames)'),
-    count('clips', s.clips, 'clips', `clips of ${s.framesPerClip} frames, step ${s.stepBetweenClips} (torchvision VideoClips: F - ${s.framesPerClip - 1} per video of F frames)`),
-    count('short-videos', s.shortVideos.length, 'videos', `videos shorter than one clip: ${s.shortVideos.map((v) => `${v.path} (${v.frames} frames)`).join(', ') || 'none'}`),
+    count(
+      'clips',
+      s.clips,
+      'clips',
+      `clips of ${s.framesPerClip} frames, step ${s.stepBetweenClips} (torchvision VideoClips: F - ${s.framesPerClip - 1} per video of F frames)`,
+    ),
+    count(
+      'short-videos',
+      s.shortVideos.length,
+      'videos',
+      `videos shorter than one clip: ${s.shortVideos.map((v) => `${v.path} (${v.frames} frames)`).join(', ') || 'none'}`,
+    ),
     count('skipped', s.skipped.length, 'items', `videos skipped, by reason: ${JSON.stringify(s.skippedByReason)}`),
   ];
 }

@@ -21,7 +21,12 @@ export function stagedAndRead(context: BackendContext, t: StagedTransfer, pixels
 }
 
 /** Both strategies give the same model input: asserts shape and closeness; returns the largest difference. */
-export async function expectSameInput(context: BackendContext, strategies: readonly StagedTransfer[], pixels: Uint8Array, shape: readonly number[]): Promise<{ diff: number; reads: Readback[] }> {
+export async function expectSameInput(
+  context: BackendContext,
+  strategies: readonly StagedTransfer[],
+  pixels: Uint8Array,
+  shape: readonly number[],
+): Promise<{ diff: number; reads: Readback[] }> {
   const reads: Readback[] = [];
   for (const t of strategies) reads.push(await stagedAndRead(context, t, pixels, shape));
   const [a, b] = reads as [Readback, Readback];

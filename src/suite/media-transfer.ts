@@ -45,11 +45,18 @@ export async function measureStages(
   const first = inputs[0]!;
   const elements = first.pixels.length;
   const metrics: MetricInput[] = [
-    timeMetric(`${prefix}.stage-ms.sync-floor`, floor, 50, { detail: 'a submit and wait with nothing queued on the same device: the least any synced figure here contains; median', labels: { table: 'stages', strategy: 'both', stage: 'sync-floor' } }),
+    timeMetric(`${prefix}.stage-ms.sync-floor`, floor, 50, {
+      detail: 'a submit and wait with nothing queued on the same device: the least any synced figure here contains; median',
+      labels: { table: 'stages', strategy: 'both', stage: 'sync-floor' },
+    }),
   ];
   if (bandwidth) {
     // Upload: each strategy's bytes; pass: device-normalize reads its bytes and writes float32.
-    const costs = strategies.map((t) => ({ id: t.id, uploadBytes: elements * t.wireBytesPerElement, passBytes: t.wireBytesPerElement < 4 ? elements * (t.wireBytesPerElement + 4) : 0 }));
+    const costs = strategies.map((t) => ({
+      id: t.id,
+      uploadBytes: elements * t.wireBytesPerElement,
+      passBytes: t.wireBytesPerElement < 4 ? elements * (t.wireBytesPerElement + 4) : 0,
+    }));
     metrics.push(...limitMetrics(prefix, bandwidth, floor, costs));
   }
   for (const [k, t] of strategies.entries()) {
@@ -57,11 +64,21 @@ export async function measureStages(
     for (const stage of STAGES) {
       const values = samples[k]!.map((s) => s[`${stage}Ms`]);
       const how = stage === 'host' ? 'host clock, no device work' : `synced after the stage (includes one sync floor); ${CLOCK}`;
-      metrics.push(timeMetric(`${prefix}.stage-ms.${stage}.${t.id}`, median(values), values.length, { detail: `median ${stage} stage of ${t.id}, ${what}; ${how}`, labels: labels(stage) }));
+      metrics.push(
+        timeMetric(`${prefix}.stage-ms.${stage}.${t.id}`, median(values), values.length, {
+          detail: `median ${stage} stage of ${t.id}, ${what}; ${how}`,
+          labels: labels(stage),
+        }),
+      );
     }
     const kernels = await computeKernelMs(context, t, first.pixels, first.shape);
     if (kernels !== null) {
-      metrics.push(timeMetric(`${prefix}.stage-ms.kernels.${t.id}`, kernels, 1, { detail: `GPU timestamp-query time of the compute stage's kernels (tf.time kernelMs), one batch`, labels: labels('kernels') }));
+      metrics.push(
+        timeMetric(`${prefix}.stage-ms.kernels.${t.id}`, kernels, 1, {
+          detail: `GPU timestamp-query time of the compute stage's kernels (tf.time kernelMs), one batch`,
+          labels: labels('kernels'),
+        }),
+      );
     }
   }
   return metrics;
@@ -95,7 +112,12 @@ export async function measureMediaTransfer<Targets>(context: BackendContext, c: 
       return out;
     });
     result.dispose();
-    metrics.push(bytesMetric(`${c.prefix}.upload-bytes.${t.id}`, bytes.dataBytes, 'measured', { detail: `pixel data host->device for ${c.what}; counted at ${context.transfers.boundary}`, labels: { strategy: t.id } }));
+    metrics.push(
+      bytesMetric(`${c.prefix}.upload-bytes.${t.id}`, bytes.dataBytes, 'measured', {
+        detail: `pixel data host->device for ${c.what}; counted at ${context.transfers.boundary}`,
+        labels: { strategy: t.id },
+      }),
+    );
   }
 
   const decode: number[] = [];
@@ -111,7 +133,7 @@ export async function measureMediaTransfer<Targets>(context: BackendContext, c: 
     collate.push(collateMs);
     // A few of the batches are timed again stage by stage below (memory: keep at most 8).
     if (kept.length < 8) kept.push({ pixels: batch.pixels, shape: batch.shape });
-    c.strategies.forEach((t, k) => totals[k]!.push(times.get(t)!));
+    for (const [k, t] of c.strategies.entries()) totals[k]!.push(times.get(t)!);
   }
 
   const n = c.rounds;
@@ -130,13 +152,23 @@ export async function measureMediaTransfer<Targets>(context: BackendContext, c: 
         labels: { a: a.id, b: b.id, part: 'batch' },
       },
     ),
-    timeMetric(`${c.prefix}.stage-ms.decode`, median(decode), n, { detail: `reading and decoding the files of one batch (${c.what}); host clock`, labels: { table: 'stages', strategy: 'both', stage: 'decode' } }),
-    timeMetric(`${c.prefix}.stage-ms.collate`, median(collate), n, { detail: `resizing/letterboxing and copying into one contiguous uint8 buffer; host clock`, labels: { table: 'stages', strategy: 'both', stage: 'collate' } }),
+    timeMetric(`${c.prefix}.stage-ms.decode`, median(decode), n, {
+      detail: `reading and decoding the files of one batch (${c.what}); host clock`,
+      labels: { table: 'stages', strategy: 'both', stage: 'decode' },
+    }),
+    timeMetric(`${c.prefix}.stage-ms.collate`, median(collate), n, {
+      detail: `resizing/letterboxing and copying into one contiguous uint8 buffer; host clock`,
+      labels: { table: 'stages', strategy: 'both', stage: 'collate' },
+    }),
   );
   for (const [k, t] of c.strategies.entries()) {
-    metrics.push(timeMetric(`${c.prefix}.time.${t.id}`, median(totals[k]!), n, { detail: `median total, stages not synced in between (what a pipeline does); ${c.what}; ${CLOCK}`, labels: { table: 'stages', strategy: t.id, stage: 'total' } }));
+    metrics.push(
+      timeMetric(`${c.prefix}.time.${t.id}`, median(totals[k]!), n, {
+        detail: `median total, stages not synced in between (what a pipeline does); ${c.what}; ${CLOCK}`,
+        labels: { table: 'stages', strategy: t.id, stage: 'total' },
+      }),
+    );
   }
   metrics.push(...(await measureStages(context, c.prefix, c.strategies, kept, c.what)));
   return metrics;
 }
-

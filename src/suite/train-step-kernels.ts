@@ -38,12 +38,17 @@ export async function trainStepKernels(strategy: TransferStrategy, batch: Batch,
     }
     const names = new Set<string>();
     let lossValue = Number.NaN;
-    const table = await profileKernels(() => step(), 10, stepName, async (info) => {
-      info.kernelNames.forEach((n: string) => names.add(n));
-      const loss = info.result as tf.Scalar;
-      lossValue = (await loss.data())[0]!;
-      loss.dispose();
-    });
+    const table = await profileKernels(
+      () => step(),
+      10,
+      stepName,
+      async (info) => {
+        for (const n of info.kernelNames) names.add(n);
+        const loss = info.result as tf.Scalar;
+        lossValue = (await loss.data())[0]!;
+        loss.dispose();
+      },
+    );
     return { table, kernelNames: names, loss: lossValue };
   } finally {
     optimizer.dispose();

@@ -69,10 +69,15 @@ export function describeStrategyTransfer(id: StrategyId, expected: { expectedUpl
     expect(diff).toBeLessThanOrEqual(1e-6);
     await recordMetrics(
       task,
-      qualityMetric(`mnist-transfer.max-abs-diff-vs-host.${id}`, diff, { max: 1e-6 }, {
-        detail: 'largest |device result - float64 host reference rounded to float32| over the batch',
-        labels: { strategy: id },
-      }),
+      qualityMetric(
+        `mnist-transfer.max-abs-diff-vs-host.${id}`,
+        diff,
+        { max: 1e-6 },
+        {
+          detail: 'largest |device result - float64 host reference rounded to float32| over the batch',
+          labels: { strategy: id },
+        },
+      ),
     );
   });
 

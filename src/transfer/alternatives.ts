@@ -18,7 +18,12 @@ export interface RawBatch {
  * elementwise kernels normalize it. The caller syncs and disposes.
  */
 export function naiveTfjsNormalize(batch: RawBatch, n: Normalization = ARTICLE_NORMALIZATION): tf.Tensor {
-  return tf.tidy(() => tf.tensor(batch.images, [...batch.shape], 'int32').sub(n.mean).div(n.std));
+  return tf.tidy(() =>
+    tf
+      .tensor(batch.images, [...batch.shape], 'int32')
+      .sub(n.mean)
+      .div(n.std),
+  );
 }
 
 /**
@@ -34,7 +39,14 @@ export async function tfDataNormalize(batch: RawBatch, n: Normalization = ARTICL
     .generator(function* () {
       for (let i = 0; i < count; i++) yield images.subarray(i * pixelsPerImage, (i + 1) * pixelsPerImage);
     })
-    .map((image) => tf.tidy(() => tf.tensor(image as Uint8Array, imageShape, 'int32').sub(n.mean).div(n.std)))
+    .map((image) =>
+      tf.tidy(() =>
+        tf
+          .tensor(image as Uint8Array, imageShape, 'int32')
+          .sub(n.mean)
+          .div(n.std),
+      ),
+    )
     .batch(batchSize);
   const iterator = await dataset.iterator();
   const { value, done } = await iterator.next();

@@ -64,7 +64,8 @@ export function describeCapabilities(context: BackendContext): Record<string, Ca
     },
     'timestamp-query': {
       supported: features.includes('timestamp-query'),
-      detail: context.name === 'webgpu' ? 'GPU timestamps for per-kernel device times in profiles' : 'not a WebGPU backend: kernel times come from the host clock',
+      detail:
+        context.name === 'webgpu' ? 'GPU timestamps for per-kernel device times in profiles' : 'not a WebGPU backend: kernel times come from the host clock',
     },
     'shader-f16': {
       supported: adapterF16,
@@ -78,7 +79,7 @@ export function describeCapabilities(context: BackendContext): Record<string, Ca
       supported: false,
       detail:
         `tfjs ${tf.version_core} has no float16 dtype and no autocast (backend floatPrecision() = ${tf.backend().floatPrecision()}): ` +
-        'models compute in float32 whatever crossed the wire, so the article\'s mixed-precision advice (section 13) cannot be applied; float16 helps only on the wire',
+        "models compute in float32 whatever crossed the wire, so the article's mixed-precision advice (section 13) cannot be applied; float16 helps only on the wire",
     },
   };
 }

@@ -2,7 +2,12 @@ import * as tf from '@tensorflow/tfjs';
 import type { MathBackendCPU } from '@tensorflow/tfjs-backend-cpu';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
-import { cropMirrorNormalizeOnHost, resolveCropMirrorNormalize, type CropMirrorNormalizeGeometry, type CropMirrorNormalizeSpec } from './crop-mirror-normalize.js';
+import {
+  cropMirrorNormalizeOnHost,
+  resolveCropMirrorNormalize,
+  type CropMirrorNormalizeGeometry,
+  type CropMirrorNormalizeSpec,
+} from './crop-mirror-normalize.js';
 import { ChannelAffineVec4Program, isChannelAffine } from './crop-mirror-normalize-flat-program.js';
 import { CropMirrorNormalizeProgram } from './crop-mirror-normalize-program.js';
 import { CropMirrorNormalizeRowsProgram, fitsRowsProgram } from './crop-mirror-normalize-rows-program.js';
@@ -44,7 +49,7 @@ type KernelArgs = { inputs: tf.NamedTensorInfoMap; backend: unknown; attrs?: tf.
 
 function unpackArgs(args: KernelArgs): { pixels: tf.TensorInfo; spec: CropMirrorNormalizeAttrs; geometry: CropMirrorNormalizeGeometry } {
   const pixels = args.inputs.pixels;
-  if (!pixels || pixels.dtype !== 'int32') throw new Error(`${CROP_MIRROR_NORMALIZE} needs an int32 input named 'pixels'`);
+  if (pixels?.dtype !== 'int32') throw new Error(`${CROP_MIRROR_NORMALIZE} needs an int32 input named 'pixels'`);
   const spec = args.attrs as unknown as CropMirrorNormalizeAttrs;
   const geometry = resolveCropMirrorNormalize(spec);
   // Upload buffers may be larger than the words (device-upload.ts 'at-least'), never smaller.

@@ -67,9 +67,7 @@ export class CropMirrorNormalizeRowsProgram implements WebGPUProgram {
     const { channels: C, mirror, layout, mean, std } = this.geometry;
     const hwc = layout === 'HWC';
     // Row r of the output: HWC rows are (frame, y); CHW rows are (frame, c, y).
-    const rowCoords = hwc
-      ? 'let f = r / h; let y = r - f * h; let c = 0;'
-      : `let q = r / h; let y = r - q * h; let f = q / ${C}; let c = q - f * ${C};`;
+    const rowCoords = hwc ? 'let f = r / h; let y = r - f * h; let c = 0;' : `let q = r / h; let y = r - q * h; let f = q / ${C}; let c = q - f * ${C};`;
     // Lane offsets along the row of the 4 elements of vec4 j, and their source bytes.
     const source = (j: number): string => {
       const lanes = `let off = vec4<i32>(off0 + ${4 * j}) + vec4<i32>(0, 1, 2, 3);

@@ -28,11 +28,7 @@ function normalization(channels: number): { mean: number[]; std: number[] } {
 /** `count` bytes that run through every value 0..255, shifted so no two channels see the same sequence. */
 const everyByte = (count: number): Uint8Array => Uint8Array.from({ length: count }, (_, i) => (i * 97 + 13) % 256);
 
-const VARIANTS: ReadonlyArray<CropMirrorNormalizeOptions> = [
-  { program: 'vec4' },
-  { program: 'vec4', dispatch: 'tfjs' },
-  { program: 'vec4', upload: 'tfjs' },
-];
+const VARIANTS: ReadonlyArray<CropMirrorNormalizeOptions> = [{ program: 'vec4' }, { program: 'vec4', dispatch: 'tfjs' }, { program: 'vec4', upload: 'tfjs' }];
 
 let context: BackendContext;
 let leaks: LeakCheck;
@@ -54,7 +50,11 @@ function device(): GPUDevice | null {
  * and the device's validation errors are collected and must be none.
  */
 async function run(pixels: Uint8Array, spec: CropMirrorNormalizeSpec, options: CropMirrorNormalizeOptions): Promise<Float32Array> {
-  cropMirrorNormalize(pixels.map((x) => 255 - x), spec, { program: 'scalar' }).dispose();
+  cropMirrorNormalize(
+    pixels.map((x) => 255 - x),
+    spec,
+    { program: 'scalar' },
+  ).dispose();
   device()?.pushErrorScope('validation');
   const out = cropMirrorNormalize(pixels, spec, options);
   expect(out.shape).toEqual(resolveCropMirrorNormalize(spec).outputShape);
@@ -118,7 +118,10 @@ describe('channel-affine program (whole frame, no mirror, channels in input orde
   });
 
   it('ignores the words beyond the pixels (upload buffers may be larger, padding bytes garbage)', async () => {
-    for (const inputShape of [[1, 5, 7, 3], [2, 31, 17, 3]]) {
+    for (const inputShape of [
+      [1, 5, 7, 3],
+      [2, 31, 17, 3],
+    ]) {
       const spec: CropMirrorNormalizeSpec = { inputShape, layout: 'HWC', ...IMAGENET_NORMALIZATION };
       const pixels = everyByte(resolveCropMirrorNormalize(spec).inputSize);
       const words = new Int32Array(packBytes(pixels).words.length + 9);
@@ -160,7 +163,13 @@ describe('rows program (crop, mirror, HWC -> CHW)', () => {
   }
 
   it('rows shorter than 16 elements take the first program', async () => {
-    const spec: CropMirrorNormalizeSpec = { inputShape: [2, 6, 9, 3], crop: { y: 1, x: 2, height: 3, width: 5 }, mirror: true, layout: 'CHW', ...IMAGENET_NORMALIZATION };
+    const spec: CropMirrorNormalizeSpec = {
+      inputShape: [2, 6, 9, 3],
+      crop: { y: 1, x: 2, height: 3, width: 5 },
+      mirror: true,
+      layout: 'CHW',
+      ...IMAGENET_NORMALIZATION,
+    };
     expect(fitsRowsProgram(resolveCropMirrorNormalize(spec))).toBe(false);
     await expectAllVariantsAgree(spec, 'short rows');
   });

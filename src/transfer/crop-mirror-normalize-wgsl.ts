@@ -33,7 +33,10 @@ export function channelConstants(mean: readonly number[], std: readonly number[]
   const vector = (name: string, values: readonly number[]): string => {
     const lanes = (q: number): string => `vec4<f32>(${[0, 1, 2, 3].map((k) => f32Literal(values[(q + k) % C]!)).join(', ')})`;
     if (C <= MAX_SELECT_CHANNELS) {
-      return `fn ${name}4(q : i32) -> vec4<f32> { return ${selectChain('q', Array.from({ length: C }, (_, q) => lanes(q)))}; }`;
+      return `fn ${name}4(q : i32) -> vec4<f32> { return ${selectChain(
+        'q',
+        Array.from({ length: C }, (_, q) => lanes(q)),
+      )}; }`;
     }
     return `fn ${name}4(q : i32) -> vec4<f32> { return vec4<f32>(${[0, 1, 2, 3].map((k) => `${name}Of((q + ${k}) % ${C})`).join(', ')}); }`;
   };

@@ -57,9 +57,14 @@ describe('cropMirrorNormalizeOnHost', () => {
 describe('resolveCropMirrorNormalize', () => {
   it('gives output shapes for both layouts and ranks', () => {
     const base = { mean: [0, 0, 0], std: [1, 1, 1] };
-    expect(resolveCropMirrorNormalize({ inputShape: [16, 480, 640, 3], crop: { y: 0, x: 80, height: 224, width: 224 }, layout: 'CHW', ...base }).outputShape).toEqual([16, 3, 224, 224]);
+    expect(
+      resolveCropMirrorNormalize({ inputShape: [16, 480, 640, 3], crop: { y: 0, x: 80, height: 224, width: 224 }, layout: 'CHW', ...base }).outputShape,
+    ).toEqual([16, 3, 224, 224]);
     expect(resolveCropMirrorNormalize({ inputShape: [8, 32, 112, 112, 3], layout: 'CHW', ...base }).outputShape).toEqual([8, 32, 3, 112, 112]);
-    expect(resolveCropMirrorNormalize({ inputShape: [8, 32, 112, 112, 3], layout: 'HWC', ...base })).toMatchObject({ frames: 256, outputShape: [8, 32, 112, 112, 3] });
+    expect(resolveCropMirrorNormalize({ inputShape: [8, 32, 112, 112, 3], layout: 'HWC', ...base })).toMatchObject({
+      frames: 256,
+      outputShape: [8, 32, 112, 112, 3],
+    });
   });
 
   it('refuses crops outside the frame, wrong channel counts, zero std and bad ranks', () => {

@@ -70,7 +70,7 @@ export function resolveCropMirrorNormalize(spec: CropMirrorNormalizeSpec): CropM
   if (shape.length !== 4 && shape.length !== 5) {
     throw new RangeError(`inputShape must be [N, H, W, C] or [N, T, H, W, C], got [${shape.join(', ')}]`);
   }
-  shape.forEach((d, i) => positiveInteger(d, `inputShape[${i}]`));
+  for (const [i, d] of shape.entries()) positiveInteger(d, `inputShape[${i}]`);
   const [inHeight, inWidth, channels] = shape.slice(-3) as [number, number, number];
   const leading = shape.slice(0, -3); // [N] or [N, T]
   const crop = spec.crop ?? { y: 0, x: 0, height: inHeight, width: inWidth };
@@ -79,7 +79,10 @@ export function resolveCropMirrorNormalize(spec: CropMirrorNormalizeSpec): CropM
   if (!Number.isInteger(crop.y) || !Number.isInteger(crop.x) || crop.y < 0 || crop.x < 0 || crop.y + crop.height > inHeight || crop.x + crop.width > inWidth) {
     throw new RangeError(`crop ${JSON.stringify(crop)} is not inside the ${inHeight}x${inWidth} frame`);
   }
-  for (const [name, values] of [['mean', spec.mean], ['std', spec.std]] as const) {
+  for (const [name, values] of [
+    ['mean', spec.mean],
+    ['std', spec.std],
+  ] as const) {
     if (values.length !== channels) throw new RangeError(`${name} has ${values.length} entries for ${channels} channels`);
     if (!values.every(Number.isFinite)) throw new RangeError(`${name} must be finite numbers`);
   }

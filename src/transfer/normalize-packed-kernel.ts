@@ -51,7 +51,7 @@ type KernelArgs = { inputs: tf.NamedTensorInfoMap; backend: unknown; attrs?: tf.
 
 function unpackArgs(args: KernelArgs): { packed: tf.TensorInfo; attrs: NormalizePackedAttrs; wire: PackedWireDtype; count: number } {
   const packed = args.inputs.packed;
-  if (!packed || packed.dtype !== 'int32') throw new Error(`${NORMALIZE_PACKED_BYTES} needs an int32 input named 'packed'`);
+  if (packed?.dtype !== 'int32') throw new Error(`${NORMALIZE_PACKED_BYTES} needs an int32 input named 'packed'`);
   const attrs = args.attrs as unknown as NormalizePackedAttrs;
   const wire = attrs.wire ?? 'uint8';
   const count = tf.util.sizeFromShape(attrs.shape);

@@ -13,13 +13,7 @@ import type { PackedWireDtype } from './wire-dtypes.js';
  * UNVERIFIED IN CI: tfjs-node-gpu cannot be installed on these machines (its install downloads
  * libtensorflow). Written against the tfjs-node 4.22 binding source; see tensorflow-binding.ts.
  */
-export function decodeOnTensorflow(
-  backend: TfNodeBackend,
-  bytes: Uint8Array,
-  dtype: PackedWireDtype,
-  shape: number[],
-  n: Normalization,
-): tf.Tensor {
+export function decodeOnTensorflow(backend: TfNodeBackend, bytes: Uint8Array, dtype: PackedWireDtype, shape: number[], n: Normalization): tf.Tensor {
   const binding = backend.binding;
   const type = (name: string, value: number): TfOpAttr => ({ name, type: binding.TF_ATTR_TYPE, value });
   const owned: number[] = [];
@@ -40,7 +34,11 @@ export function decodeOnTensorflow(
     if (dtype !== 'uint8') {
       decoded = run('Bitcast', [type('T', binding.TF_UINT8), type('type', dtype === 'int8' ? TF_INT8 : TF_HALF)], [bytesId]);
     }
-    let out = run('Cast', [type('SrcT', decoded.dtype), type('DstT', binding.TF_FLOAT), { name: 'Truncate', type: binding.TF_ATTR_BOOL, value: false }], [decoded.id]);
+    let out = run(
+      'Cast',
+      [type('SrcT', decoded.dtype), type('DstT', binding.TF_FLOAT), { name: 'Truncate', type: binding.TF_ATTR_BOOL, value: false }],
+      [decoded.id],
+    );
     if (!isIdentity(n)) {
       const centred = run('Sub', [type('T', binding.TF_FLOAT)], [out.id, scalar(n.mean)]);
       out = run('RealDiv', [type('T', binding.TF_FLOAT)], [centred.id, scalar(n.std)]);

@@ -15,7 +15,7 @@ describe('uncompressed RLE', () => {
     expect(decodeRle(makeRle(3, 2, [1, 1, 1, 2, 1]))).toEqual(m.data);
   });
 
-  it('also decodes in pycocotools\' own column-major byte order', () => {
+  it("also decodes in pycocotools' own column-major byte order", () => {
     expect([...decodeRleColumnMajor(makeRle(3, 2, [1, 1, 1, 2, 1]))]).toEqual([0, 1, 0, 1, 1, 0]);
   });
 
