@@ -112,7 +112,8 @@ Compare options (perf, compare):
   --json FILE             write the verdicts as JSON
 
 A/B options (perf:ab):
-  --base REF              the commit to compare against (required)
+  --base REF              the commit to compare against (required); a baseline file
+                          (baselines/<profile>.json) means the commit it was measured at
   --head REF              the other arm (default: the working tree)
   --scenario ID           repeatable (default: speedup and dtypes)
   --processes K           processes per arm and look (default 8; K more once when inconclusive)

@@ -3,10 +3,12 @@ import { noBaselineMessage } from '../results/baseline.js';
 import { consoleExporter } from '../report/console.js';
 import { writeExports } from '../report/exporter.js';
 import { jsonExporter } from '../report/json.js';
+import { writeCharts } from '../report/charts.js';
+import { htmlExporter } from '../report/html.js';
 import { markdownExporter } from '../report/markdown.js';
 import type { DataSources, RunConfig } from '../run-config.js';
 import { checkBackendChoice, checkOutPath, checkWritableDir, describeDatasets, runPerfSuite, scenarioFiles } from '../runner/perf.js';
-import { RESULTS_DIR } from '../results/storage.js';
+import { besideRecord, RESULTS_DIR } from '../results/storage.js';
 import { UsageError, type CommandLine } from './args.js';
 
 type PerfArgs = Extract<CommandLine, { command: 'perf' }>;
@@ -49,14 +51,18 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
   }
   const input = { record: outcome.record, recordPath: outcome.recordPath, comparison: outcome.comparison };
   console.log(`\n${await consoleExporter.render(input, { color: process.stdout.isTTY === true })}`);
+  const html = besideRecord(outcome.recordPath, '.html');
   await writeExports(
     input,
     [
       { exporter: markdownExporter, path: args.markdown },
       { exporter: jsonExporter, path: args.json },
+      { exporter: htmlExporter, path: html },
     ],
     process.env,
   );
+  const charts = await writeCharts(outcome.record, outcome.recordPath);
+  console.log(`Report: ${html}${charts.length > 0 ? `; charts: ${charts.join(', ')}` : ''}`);
 
   const scenarioCode = outcome.record.errors.length > 0 || outcome.fallbackFrom ? EXIT.regression : EXIT.pass;
   if (!outcome.comparison) {

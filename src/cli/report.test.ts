@@ -6,7 +6,8 @@ import { makeBaseline } from '../results/baseline.js';
 import { RecordFileError, writeJsonAtomic } from '../results/storage.js';
 import { testRunRecord } from '../results/run-record.fixture.js';
 import type { Metric } from '../results/schema.js';
-import { defaultHtmlPath, reportCommand } from './report.js';
+import { besideRecord } from '../results/storage.js';
+import { reportCommand } from './report.js';
 
 const bytes: Metric = {
   id: 'mnist-transfer.upload-bytes.device-normalize',
@@ -36,7 +37,7 @@ async function writeRun(name: string, metrics: Metric[]): Promise<string> {
 describe('reportCommand', () => {
   it('writes the HTML beside the run record by default', async () => {
     const run = await writeRun('run-a.json', [bytes]);
-    expect(defaultHtmlPath(run)).toBe(join(dir, 'run-a.html'));
+    expect(besideRecord(run, '.html')).toBe(join(dir, 'run-a.html'));
     const code = await reportCommand({ run, baseline: join(dir, 'none.json'), out: null }).catch((e: unknown) => e);
     // An explicit baseline that cannot be read is bad input (main turns it into exit 2).
     expect(code).toBeInstanceOf(RecordFileError);

@@ -1,6 +1,6 @@
 import { findBaseline } from '../results/baseline.js';
 import { compareWithBaseline, EXIT, type Comparison } from '../results/compare.js';
-import { latestRecordPath, readRunRecord, writeTextAtomic } from '../results/storage.js';
+import { besideRecord, latestRecordPath, readRunRecord, writeTextAtomic } from '../results/storage.js';
 import { htmlExporter } from '../report/html.js';
 import { UsageError } from './args.js';
 
@@ -9,11 +9,6 @@ export interface ReportArgs {
   readonly run: string | null;
   readonly baseline: string | null;
   readonly out: string | null;
-}
-
-/** Where the HTML of a run record goes by default: beside it, `.json` replaced by `.html`. */
-export function defaultHtmlPath(runPath: string): string {
-  return runPath.endsWith('.json') ? `${runPath.slice(0, -'.json'.length)}.html` : `${runPath}.html`;
 }
 
 /**
@@ -29,7 +24,7 @@ export async function reportCommand(args: ReportArgs): Promise<number> {
   const record = await readRunRecord(runPath);
   const { path: baselinePath, baseline } = await findBaseline(record, args.baseline);
   const comparison: Comparison | null = baseline ? compareWithBaseline(record, baseline, { allowProfileMismatch: false, gateTiming: false }) : null;
-  const out = args.out ?? defaultHtmlPath(runPath);
+  const out = args.out ?? besideRecord(runPath, '.html');
   await writeTextAtomic(out, await htmlExporter.render({ record, recordPath: runPath, comparison }, { color: false }));
   console.log(`Report: ${out} (run ${runPath}; ${baseline ? `baseline ${baselinePath}` : `no baseline at ${baselinePath}`})`);
   if (!comparison) return record.errors.length > 0 ? EXIT.regression : EXIT.pass;

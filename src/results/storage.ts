@@ -77,6 +77,11 @@ export async function readRunRecord(path: string): Promise<RunRecord> {
   return readJsonFile(path, runRecordSchema, 'gpu-transfer-perf run record');
 }
 
+/** A file beside a run record: `results/x.json` with `.html` gives `results/x.html`. */
+export function besideRecord(recordPath: string, extension: string): string {
+  return recordPath.endsWith('.json') ? `${recordPath.slice(0, -'.json'.length)}${extension}` : `${recordPath}${extension}`;
+}
+
 /** The folder run records go to by default. */
 export const RESULTS_DIR = 'results';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { BackendChoice } from '../backend/types.js';
-import { readToleranceOverrides } from '../results/baseline.js';
+import { readBaseline, readToleranceOverrides } from '../results/baseline.js';
 import { DEFAULT_PROCESS_ALPHA, judgeProcesses, type ProcessVerdict } from '../results/process-verdict.js';
 import type { RunRecord } from '../results/schema.js';
 import { readRunRecord } from '../results/storage.js';
@@ -51,6 +51,21 @@ const AB_TOLERANCE = 0.1;
 
 async function git(args: string[], cwd = process.cwd()): Promise<string> {
   return (await run('git', args, { cwd })).stdout.trim();
+}
+
+/**
+ * A ref as the user gave it, or, for a baseline file (`--base baselines/<profile>.json`), the
+ * commit that baseline was measured at: CI A/Bs the working tree against it.
+ */
+export async function resolveRef(ref: string): Promise<string> {
+  if (!ref.endsWith('.json')) return ref;
+  const baseline = await readBaseline(ref);
+  if (!baseline.git.commit || baseline.git.dirty !== false) {
+    throw new RunInputError(
+      `--base ${ref}: the baseline records no clean commit to check out (commit ${baseline.git.commit ?? 'none'}, dirty ${baseline.git.dirty})`,
+    );
+  }
+  return baseline.git.commit;
 }
 
 /** A git worktree of `ref` with dependencies: node_modules linked when the lockfile is the same, else `npm ci` from the npm cache. */
@@ -139,7 +154,7 @@ export async function runAb(options: AbOptions): Promise<AbResult> {
   const worktrees: string[] = [];
   try {
     const baseDir = join(work, 'base');
-    const baseCommit = await checkout(options.base, baseDir);
+    const baseCommit = await checkout(await resolveRef(options.base), baseDir);
     worktrees.push(baseDir);
     let headDir = process.cwd();
     let headLabel = `working tree at ${(await git(['rev-parse', '--short', 'HEAD'])).slice(0, 12)}${(await git(['status', '--porcelain'])) ? ' (uncommitted changes)' : ''}`;
