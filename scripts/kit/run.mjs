@@ -10,7 +10,8 @@ const USAGE = `usage: ./run [--expect-gpu] [--doctor-runs N] [perf flags]
 
 Runs \`doctor\` (N times, default 3: enough processes to make this profile's doctor envelope),
 then \`perf\` with the given flags, then the HTML report when this version has one. Everything
-goes to results/<time>/: run.json (the run record), doctor-<i>.json, *.log, report.html.
+goes to results/<time>/: run.json (the run record), run.html (the report, where this version
+makes one), doctor-<i>.json, one log per step.
 
   --expect-gpu      doctor fails on a software adapter or a CPU fallback; then perf is not run
   --doctor-runs N   doctor processes (0 skips doctor)
@@ -115,14 +116,14 @@ async function main() {
 
   console.log('== perf');
   const perfCode = await cli(['perf', '--out', record, ...o.perf], join(dir, 'perf.log'));
-  let report = null;
-  if (existsSync(record)) {
+  // perf writes the HTML report beside the record (run.html); older versions only had `report`.
+  const html = record.endsWith('.json') ? `${record.slice(0, -'.json'.length)}.html` : `${record}.html`;
+  if (existsSync(record) && !existsSync(html)) {
     console.log('\n== report');
-    const html = join(dir, 'report.html');
     const code = await cli(['report', record, '--out', html], join(dir, 'report.log'));
-    report = code === 0 && existsSync(html) ? html : null;
-    if (!report) console.log(`(no HTML report: the report command exited ${code}; see ${join(dir, 'report.log')})`);
+    if (!existsSync(html)) console.log(`(no HTML report: the report command exited ${code}; see ${join(dir, 'report.log')})`);
   }
+  const report = existsSync(html) ? html : null;
 
   console.log(`\n== done: doctor exit ${doctorCode}, perf exit ${perfCode}`);
   if (!existsSync(record)) {
