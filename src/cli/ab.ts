@@ -10,7 +10,14 @@ export async function abCommand(args: Extract<CommandLine, { command: 'ab' }>): 
   const scenarios = args.scenarios.length > 0 ? args.scenarios : [...AB_DEFAULT_SCENARIOS];
   scenarioFiles(scenarios); // unknown scenario: exit 2 before any checkout
   checkBackendChoice(args.backend);
-  const result = await runAb({ base: args.base, head: args.head, scenarios, processes: args.processes, backend: args.backend });
+  const result = await runAb({
+    base: args.base,
+    head: args.head,
+    scenarios,
+    processes: args.processes,
+    backend: args.backend,
+    kinds: args.ratiosOnly ? ['ratio'] : ['ratio', 'time'],
+  });
   console.log(`\n${renderAb(result)}`);
   if (args.json) await writeJsonAtomic(args.json, result);
   if (args.markdown) await writeTextAtomic(args.markdown, abMarkdown(result));

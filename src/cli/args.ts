@@ -50,6 +50,8 @@ export type CommandLine =
       readonly json: string | null;
       readonly markdown: string | null;
       readonly backend: BackendChoice;
+      /** --ratios-only: judge speedups, not absolute times (CI's gate). */
+      readonly ratiosOnly: boolean;
     }
   | ({ readonly command: 'doctor'; readonly expectGpu: boolean; readonly json: string | null; readonly quick: boolean } & BackendArgs)
   | { readonly command: 'report'; readonly run: string | null; readonly baseline: string | null; readonly out: string | null }
@@ -117,6 +119,7 @@ A/B options (perf:ab):
   --head REF              the other arm (default: the working tree)
   --scenario ID           repeatable (default: speedup and dtypes)
   --processes K           processes per arm and look (default 8; K more once when inconclusive)
+  --ratios-only           judge speedups only, not absolute times (what npm test gates)
   --json FILE, --markdown FILE
                           write the verdicts there too
 
@@ -174,6 +177,7 @@ const OPTIONS_BY_COMMAND = {
     json: { type: 'string' },
     markdown: { type: 'string' },
     backend: { type: 'string' },
+    'ratios-only': { type: 'boolean' },
   },
   doctor: { ...RUN_OPTIONS, 'expect-gpu': { type: 'boolean' }, json: { type: 'string' }, quick: { type: 'boolean' } },
   report: { baseline: { type: 'string' }, out: { type: 'string' } },
@@ -263,6 +267,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         json: str('json'),
         markdown: str('markdown'),
         backend: oneOf('--backend', str('backend') ?? (env.PERF_BACKEND || undefined), BACKEND_CHOICES, 'auto'),
+        ratiosOnly: flag('ratios-only'),
       };
     }
     case 'doctor':

@@ -22,6 +22,8 @@ export interface AbOptions {
   /** Processes per arm and look. */
   readonly processes: number;
   readonly backend: BackendChoice;
+  /** Which metric kinds are judged (and can call for a second look); default both. */
+  readonly kinds?: ReadonlyArray<'ratio' | 'time'>;
 }
 
 /** One side of the comparison: a checkout with its own code and dependencies. */
