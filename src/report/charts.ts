@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import * as vega from 'vega';
 import * as vl from 'vega-lite';
 import type { Metric, RunRecord } from '../results/schema.js';
-import { writeTextAtomic } from '../results/storage.js';
+import { besideRecord, writeTextAtomic } from '../results/storage.js';
 
 /** One chart of a run: a vega-lite spec and what it shows. */
 export interface ChartSpec {
@@ -196,9 +196,51 @@ function trainingEpochTimeChart(record: RunRecord): ChartSpec | null {
   };
 }
 
+const STACKED_STAGES = ['host', 'upload', 'compute'] as const;
+
+/**
+ * Where the time goes (issue 13): per scenario and strategy, the host, upload and compute stage
+ * medians stacked (each synced on its own, so their sum exceeds the pipelined total by about one
+ * sync floor per stage), from metrics labelled { table: 'stages' }.
+ */
+function stagesChart(record: RunRecord): ChartSpec | null {
+  const rows = record.metrics
+    .filter((m) => m.labels?.table === 'stages' && STACKED_STAGES.includes(m.labels.stage as (typeof STACKED_STAGES)[number]))
+    .map((m) => ({
+      scenario: m.id.split('.')[0]!,
+      strategy: m.labels!.strategy!,
+      stage: m.labels!.stage!,
+      ms: m.value,
+      order: STACKED_STAGES.indexOf(m.labels!.stage as (typeof STACKED_STAGES)[number]),
+    }));
+  if (rows.length === 0) return null;
+  return {
+    name: 'stages',
+    title: 'Where the time goes: stage medians per strategy (each stage synced)',
+    spec: {
+      $schema: SCHEMA,
+      config: CONFIG,
+      data: { values: rows },
+      facet: { row: { field: 'scenario', type: 'nominal', title: null } },
+      resolve: { scale: { x: 'independent' } },
+      spec: {
+        width: WIDTH,
+        height: 60,
+        mark: { type: 'bar' },
+        encoding: {
+          y: { field: 'strategy', type: 'nominal', title: null },
+          x: { field: 'ms', type: 'quantitative', stack: 'zero', title: 'ms per batch' },
+          color: { field: 'stage', type: 'nominal', title: 'stage', sort: [...STACKED_STAGES] },
+          order: { field: 'order', type: 'quantitative' },
+        },
+      },
+    },
+  };
+}
+
 /** The charts a run record has data for, in report order. */
 export function chartSpecs(record: RunRecord): ChartSpec[] {
-  return [sweepTimeChart(record), sweepSpeedupChart(record), trainingCurvesChart(record), trainingEpochTimeChart(record)].filter(
+  return [stagesChart(record), sweepTimeChart(record), sweepSpeedupChart(record), trainingCurvesChart(record), trainingEpochTimeChart(record)].filter(
     (c): c is ChartSpec => c !== null,
   );
 }
@@ -220,7 +262,7 @@ export async function renderCharts(record: RunRecord): Promise<RenderedChart[]> 
 
 /** Where a chart of the run record at `recordPath` goes: results/<run>.<name>.<ext>. */
 export function chartPath(recordPath: string, name: string, ext: 'svg' | 'png'): string {
-  return `${recordPath.replace(/\.json$/i, '')}.${name}.${ext}`;
+  return besideRecord(recordPath, `.${name}.${ext}`);
 }
 
 /** Writes every chart of the run as SVG and PNG (sharp rasterizes the SVG at 2x) next to its record; returns the paths written. */
