@@ -170,10 +170,11 @@ export async function runAb(options: AbOptions): Promise<AbResult> {
       { name: 'head', label: headLabel, dir: headDir, records: [] },
     ];
     const overrides = await readToleranceOverrides();
+    const kinds = options.kinds ?? ['ratio', 'time'];
     const judge = () =>
-      perProcessValues(arms[0].records, arms[1].records).map((s) =>
-        judgeProcesses(s, { tolerance: overrides[s.id] ?? AB_TOLERANCE, alpha: DEFAULT_PROCESS_ALPHA }),
-      );
+      perProcessValues(arms[0].records, arms[1].records)
+        .filter((s) => kinds.includes(s.kind))
+        .map((s) => judgeProcesses(s, { tolerance: overrides[s.id] ?? AB_TOLERANCE, alpha: DEFAULT_PROCESS_ALPHA }));
     await measureArms(arms, options, work, 1);
     let verdicts = judge();
     if (verdicts.some((v) => v.verdict === 'inconclusive')) {
