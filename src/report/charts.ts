@@ -274,20 +274,8 @@ export async function writeCharts(record: RunRecord, recordPath: string): Promis
     const pngPath = chartPath(recordPath, chart.name, 'png');
     // Through a temp file and a rename, as every other output, so no half-written PNG is left.
     const png = await sharp(Buffer.from(chart.svg), { density: 144 }).png().toBuffer();
-    await writeBinaryAtomic(pngPath, png);
+    await writeTextAtomic(pngPath, png);
     written.push(svgPath, pngPath);
   }
   return written;
-}
-
-async function writeBinaryAtomic(path: string, bytes: Buffer): Promise<void> {
-  const { rename, rm, writeFile } = await import('node:fs/promises');
-  const temp = `${path}.${process.pid}.tmp`;
-  try {
-    await writeFile(temp, bytes);
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
 }

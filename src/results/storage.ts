@@ -9,8 +9,8 @@ export class RecordFileError extends Error {
   override readonly name = 'RecordFileError';
 }
 
-/** Writes text to a temp file beside the target, then renames it: readers never see half a file. */
-export async function writeTextAtomic(path: string, text: string): Promise<void> {
+/** Writes text (or bytes) to a temp file beside the target, then renames it: readers never see half a file. */
+export async function writeTextAtomic(path: string, text: string | Uint8Array): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
   try {

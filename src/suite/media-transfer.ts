@@ -5,7 +5,11 @@ import { computeKernelMs, syncFloorMs, timeStages, type StageSample } from '../m
 import { median } from '../measure/statistics.js';
 import { CLOCK, timeSynced } from '../measure/timer.js';
 import { bytesMetric, ratioFromPairs, timeMetric, type MetricInput } from '../results/metrics.js';
-import { stagedToDevice, type StagedTransfer } from '../transfer/staged-transfer.js';
+import { it } from 'vitest';
+import { IMAGENET_NORMALIZATION } from '../transfer/crop-mirror-normalize.js';
+import { deviceChannelNormalize, hostChannelNormalize, stagedToDevice, type StagedTransfer } from '../transfer/staged-transfer.js';
+import { recordMetrics } from './record.js';
+import { useBackend, useMediaSizes } from './session.js';
 import { limitMetrics, measureDeviceBandwidth } from './device-limit.js';
 
 /** What an image or video scenario hands to the shared measurement. */
@@ -171,4 +175,30 @@ export async function measureMediaTransfer<Targets>(context: BackendContext, c: 
   }
   metrics.push(...(await measureStages(context, c.prefix, c.strategies, kept, c.what)));
   return metrics;
+}
+
+/**
+ * The one test of an image or video timed scenario (sections 7 and 8): batches from `source`
+ * moved both ways with ImageNet normalization (host + float32, or bytes + the fused kernel),
+ * measured by measureMediaTransfer and recorded.
+ */
+export function itTimesMediaPipeline(
+  name: string,
+  prefix: 'coco' | 'kinetics',
+  source: () => Promise<{ loader: { stream(): AsyncIterator<TimedBatch<unknown>> }; what: string }>,
+): void {
+  it(name, async ({ task }) => {
+    const context = await useBackend();
+    const { loader, what } = await source();
+    const { rounds, warmupRounds } = useMediaSizes()[prefix];
+    const metrics = await measureMediaTransfer(context, {
+      prefix,
+      what,
+      batches: loader.stream(),
+      strategies: [hostChannelNormalize(context, IMAGENET_NORMALIZATION), deviceChannelNormalize(context, IMAGENET_NORMALIZATION)],
+      rounds,
+      warmupRounds,
+    });
+    await recordMetrics(task, ...metrics);
+  });
 }
