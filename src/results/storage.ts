@@ -38,7 +38,7 @@ function describeIssues(error: z.ZodError): string {
  * Reads a JSON file and validates it against `schema`; anything else gets a RecordFileError
  * naming the file and the field. A newer schemaVersion is refused as such, not as garbage.
  */
-export async function readJsonFile<T>(path: string, schema: z.ZodType<T>, what: string): Promise<T> {
+export async function readJsonFile<T>(path: string, schema: z.ZodType<T>, what: string, options: { versioned: boolean } = { versioned: true }): Promise<T> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -62,10 +62,10 @@ export async function readJsonFile<T>(path: string, schema: z.ZodType<T>, what: 
       `${path}: schemaVersion ${version} was written by an older gpu-transfer-perf (this one reads ${OLDEST_READABLE_VERSION} to ${SCHEMA_VERSION}); run npm run perf again (and npm run perf:baseline to replace an old baseline)`,
     );
   }
-  if (typeof version !== 'number') {
+  if (options.versioned && typeof version !== 'number') {
     throw new RecordFileError(`${path}: not a ${what}: it has no schemaVersion (another tool's JSON?)`);
   }
-  const parsed = schema.safeParse(migrateToCurrent(json));
+  const parsed = schema.safeParse(options.versioned ? migrateToCurrent(json) : json);
   if (!parsed.success) {
     throw new RecordFileError(`${path}: not a valid ${what} (schema ${SCHEMA_VERSION}): ${describeIssues(parsed.error)}`);
   }
