@@ -222,11 +222,11 @@ describe('training on the uint8 path (section 10)', () => {
     await recordMetrics(
       ctx.task,
       bytesMetric('training.pool.held-after-training', heldDeviceBytes(release.before)!, 'measured', {
-        detail: `device bytes held once the models were disposed (no tensor alive): tfjs's free pool (numBytesAllocatedInGPU ${release.before.bytesAllocated}) + the harness's upload buffers (${release.before.harnessBytes}); the experiment started from an empty pool`,
+        detail: `device bytes held once the models were disposed (no tensor alive): tfjs's free pool and its 16-byte tf.profile timestamp buffer (numBytesAllocatedInGPU ${release.before.bytesAllocated}) + the harness's upload buffers (${release.before.harnessBytes}); the experiment started from an empty pool`,
         labels: { table: 'training', quantity: 'pool-held-after-training' },
       }),
       bytesMetric('training.pool.released', release.releasedBytes, 'measured', {
-        detail: `given back by releasing the free buffers (${release.buffers} tfjs buffers; src/measure/device-memory.ts releaseBufferPool, since tfjs has no public call for it)`,
+        detail: `device bytes given back by releasing the free buffers once the models were disposed (${release.buffers} tfjs buffers from its pool, numBytesAllocatedInGPU ${release.before.bytesAllocated} -> ${release.after.bytesAllocated}, + the harness's upload buffers ${release.before.harnessBytes} -> ${release.after.harnessBytes}); the experiment started from an empty pool; src/measure/device-memory.ts releaseBufferPool, since tfjs has no public call for it`,
         labels: { table: 'training', quantity: 'pool-released' },
       }),
     );

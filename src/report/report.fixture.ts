@@ -46,6 +46,7 @@ function trainingResult(): TrainingResult {
     stepsPerEpoch: 5,
     epochs,
     memoryBefore: { ...memory, bytesInUse: 0 },
+    inUseAtStart: 0,
     stepFootprint: { 'cpu-normalize': footprint, 'device-normalize': footprint },
     leakedTensors: 0,
     poolRelease: null,

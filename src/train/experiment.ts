@@ -53,6 +53,12 @@ export interface TrainingResult {
   readonly epochs: readonly EpochResult[];
   /** Device memory after the warm-up, before epoch 1. */
   readonly memoryBefore: DeviceMemory;
+  /**
+   * Device bytes in use before the experiment, by buffers it does not own (e.g. the 16-byte
+   * timestamp buffer tfjs keeps once any tf.profile ran): subtracted from its memory figures,
+   * so they do not depend on which scenarios ran before.
+   */
+  readonly inUseAtStart: number;
   readonly stepFootprint: Readonly<Record<StrategyId, StepFootprint>>;
   /** Tensors left alive by the whole experiment once its models were disposed. */
   readonly leakedTensors: number;
@@ -155,6 +161,7 @@ export async function runTrainingExperiment(
   const tensorsAtStart = tf.memory().numTensors;
   // From an empty pool, so the memory figures do not depend on the scenarios that ran before.
   await releaseBufferPool();
+  const inUseAtStart = deviceMemory().bytesInUse ?? 0;
   const strategies: Record<StrategyId, TransferStrategy> = { 'cpu-normalize': cpuNormalize(context), 'device-normalize': deviceNormalize() };
   const loader = new BatchLoader(data.train, { batchSize: plan.batchSize, shuffle: true, seed: plan.shuffleSeed, dropLast: false });
   const stepsPerEpoch = plan.stepsPerEpoch === null ? loader.batchesPerEpoch : Math.min(plan.stepsPerEpoch, loader.batchesPerEpoch);
@@ -198,7 +205,7 @@ export async function runTrainingExperiment(
     progress?.finish();
     for (const arm of TRAINING_ARMS) disposeTrainer(trainers[arm]);
     const leakedTensors = tf.memory().numTensors - tensorsAtStart;
-    return { plan, stepsPerEpoch, epochs, memoryBefore, stepFootprint, leakedTensors, poolRelease: await releaseBufferPool() };
+    return { plan, stepsPerEpoch, epochs, memoryBefore, inUseAtStart, stepFootprint, leakedTensors, poolRelease: await releaseBufferPool() };
   } catch (error) {
     for (const arm of TRAINING_ARMS) disposeTrainer(trainers[arm]);
     throw error;

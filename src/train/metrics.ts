@@ -1,5 +1,5 @@
 import { median } from '../measure/statistics.js';
-import { heldDeviceBytes } from '../measure/device-memory.js';
+import { heldDeviceBytes, type DeviceMemory } from '../measure/device-memory.js';
 import { bytesMetric, exactMetric, qualityMetric, ratioFromPairs, timeMetric, type MetricInput } from '../results/metrics.js';
 import { TRAINING_ARMS, type TrainingArm, type TrainingResult } from './experiment.js';
 
@@ -92,8 +92,8 @@ export function perEpochMetrics(result: TrainingResult, data: string): MetricInp
     );
     if (e.memory.bytesInUse !== null) {
       metrics.push(
-        bytesMetric(id('device-bytes-in-use'), e.memory.bytesInUse, 'measured', {
-          detail: `tf.memory().numBytesInGPU after epoch ${e.epoch}: device buffers held by live tensors`,
+        bytesMetric(id('device-bytes-in-use'), e.memory.bytesInUse - result.inUseAtStart, 'measured', {
+          detail: `tf.memory().numBytesInGPU after epoch ${e.epoch} minus the ${result.inUseAtStart} B in use before the experiment: device buffers held by its live tensors`,
           labels: labels('device-bytes-in-use'),
         }),
       );
@@ -109,16 +109,18 @@ export function perEpochMetrics(result: TrainingResult, data: string): MetricInp
  * per epoch: at most the bytes held after epoch 1. Null when the backend has no device pool.
  */
 export function flatMemoryMetrics(result: TrainingResult): MetricInput[] {
-  const first = result.epochs[0] ? heldDeviceBytes(result.epochs[0].memory) : null;
+  // Bytes the experiment holds: what other code held before it started is not its doing.
+  const held = (m: DeviceMemory) => (heldDeviceBytes(m) === null ? null : heldDeviceBytes(m)! - result.inUseAtStart);
+  const first = result.epochs[0] ? held(result.epochs[0].memory) : null;
   if (first === null) return [];
   return result.epochs.map((e) =>
     qualityMetric(
       `training.epoch-${e.epoch}.device-bytes-held`,
-      heldDeviceBytes(e.memory)!,
+      held(e.memory)!,
       { max: first },
       {
         unit: 'B',
-        detail: `device bytes held after epoch ${e.epoch}: tfjs's buffers incl. its free pool (numBytesAllocatedInGPU ${e.memory.bytesAllocated}) + the harness's upload buffers (${e.memory.harnessBytes}); flat: never above the value after epoch 1 (${first}); before epoch 1: ${heldDeviceBytes(result.memoryBefore)}`,
+        detail: `device bytes held after epoch ${e.epoch}: tfjs's buffers incl. its free pool (numBytesAllocatedInGPU ${e.memory.bytesAllocated}) + the harness's upload buffers (${e.memory.harnessBytes}), minus the ${result.inUseAtStart} B in use before the experiment; flat: never above the value after epoch 1 (${first}); before epoch 1: ${held(result.memoryBefore)}`,
         labels: { table: 'training', epoch: String(e.epoch), quantity: 'device-bytes-held' },
       },
     ),
