@@ -37,9 +37,8 @@ import {
   type CropMirrorNormalizeAttrs,
   type CropMirrorNormalizeOptions,
 } from '../src/transfer/crop-mirror-normalize-kernel.js';
-import { DeviceUploadBuffers } from '../src/transfer/device-upload.js';
 import { COPY_SHADER, EXPAND_COPY_SHADER, RawDispatch, referenceWorkgroups } from '../src/transfer/reference-shaders.js';
-import { wordParts } from '../src/transfer/send-payload.js';
+import { packedWords } from '../src/transfer/send-payload.js';
 import { normalizeChannelsOnHost } from '../src/transfer/staged-transfer.js';
 
 const { values: args } = parseArgs({
@@ -75,7 +74,7 @@ function randomBytes(size: number, seed: number): Uint8Array {
 
 /** Uploads the words as staged-transfer.ts uploadPackedBytes does (writeBuffer into a harness buffer). */
 function residentWords(pixels: Uint8Array): tf.Tensor {
-  return DeviceUploadBuffers.current().upload(wordParts(pixels), [Math.ceil(pixels.length / 4)], 'int32', 'at-least');
+  return packedWords(pixels);
 }
 
 function runStage(words: tf.Tensor, spec: CropMirrorNormalizeSpec, options: CropMirrorNormalizeOptions = {}): tf.Tensor {

@@ -11,11 +11,10 @@ import {
 import { ChannelAffineVec4Program, isChannelAffine } from './crop-mirror-normalize-flat-program.js';
 import { CropMirrorNormalizeProgram } from './crop-mirror-normalize-program.js';
 import { CropMirrorNormalizeRowsProgram, fitsRowsProgram } from './crop-mirror-normalize-rows-program.js';
-import { DeviceUploadBuffers } from './device-upload.js';
 import { DirectDispatcher } from './direct-dispatch.js';
 import type { DispatchPath } from './normalize-packed-kernel.js';
-import { packBytes, unpackedView } from './packed-bytes.js';
-import { sendPacked, wordParts, type UploadPath } from './send-payload.js';
+import { unpackedView } from './packed-bytes.js';
+import { packedWords, sendPacked, type UploadPath } from './send-payload.js';
 
 /**
  * Kernel: packed uint8 pixels (int32 words, 4 bytes each) -> cropped, mirrored, per-channel
@@ -144,11 +143,7 @@ export function cropMirrorNormalize(pixels: Uint8Array, spec: CropMirrorNormaliz
   if (!hasFusedCropMirrorNormalize()) return cropMirrorNormalizeComposed(pixels, spec);
   const g = resolveCropMirrorNormalize(spec);
   if (pixels.length !== g.inputSize) throw new RangeError(`pixels has ${pixels.length} bytes, inputShape needs ${g.inputSize}`);
-  const wordCount = Math.ceil(pixels.byteLength / 4);
-  const words =
-    tf.getBackend() === 'webgpu' && (options.upload ?? 'device-buffer') === 'device-buffer'
-      ? DeviceUploadBuffers.current().upload(wordParts(pixels), [wordCount], 'int32', 'at-least')
-      : tf.tensor1d(packBytes(pixels).words, 'int32');
+  const words = packedWords(pixels, options);
   const attrs: CropMirrorNormalizeAttrs = {
     ...spec,
     ...(options.program ? { program: options.program } : {}),

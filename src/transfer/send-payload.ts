@@ -32,7 +32,7 @@ export interface SendOptions {
   readonly dispatch?: DispatchPath;
 }
 
-function usesDeviceBuffers(options: SendOptions): boolean {
+function usesDeviceBuffers(options: Pick<SendOptions, 'upload'>): boolean {
   return (options.upload ?? 'device-buffer') === 'device-buffer' && tf.getBackend() === 'webgpu';
 }
 
@@ -69,7 +69,7 @@ export function sendFloat32(context: BackendContext, values: Float32Array, shape
 }
 
 /** The payload's bytes as whole 32-bit words for writeBuffer: a view of all whole words, then the last partial word padded with zeros. */
-export function wordParts(values: PackedPayload['values']): ArrayBufferView[] {
+function wordParts(values: PackedPayload['values']): ArrayBufferView[] {
   const bytes = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
   const whole = bytes.byteLength - (bytes.byteLength % 4);
   const parts: ArrayBufferView[] = whole > 0 ? [bytes.subarray(0, whole)] : [];
@@ -79,6 +79,18 @@ export function wordParts(values: PackedPayload['values']): ArrayBufferView[] {
     parts.push(last);
   }
   return parts;
+}
+
+/**
+ * A payload's bytes as an int32 tensor of whole 32-bit words (the last one zero-padded): on
+ * webgpu by writeBuffer into a harness-owned buffer (resident at once), elsewhere, or with
+ * `upload: 'tfjs'`, a tfjs tensor (zero-copy when aligned) that reaches the device on first use.
+ */
+export function packedWords(values: PackedPayload['values'], options: Pick<SendOptions, 'upload'> = {}): tf.Tensor {
+  const wordCount = Math.ceil(values.byteLength / 4);
+  return usesDeviceBuffers(options) && wordCount > 0
+    ? DeviceUploadBuffers.current().upload(wordParts(values), [wordCount], 'int32', 'at-least')
+    : tf.tensor1d(packBytes(values).words, 'int32');
 }
 
 /**
@@ -92,11 +104,7 @@ export function sendPacked(payload: PackedPayload, n: Normalization = IDENTITY_N
     throw new Error(`backend ${tf.getBackend()} has no ${NORMALIZE_PACKED_BYTES} kernel: a ${payload.dtype} payload cannot be sent at its wire size`);
   }
   const shape = [...payload.shape];
-  const wordCount = Math.ceil(payload.values.byteLength / 4);
-  const words =
-    usesDeviceBuffers(options) && wordCount > 0
-      ? DeviceUploadBuffers.current().upload(wordParts(payload.values), [wordCount], 'int32', 'at-least')
-      : tf.tensor1d(packBytes(payload.values).words, 'int32');
+  const words = packedWords(payload.values, options);
   const attrs: NormalizePackedAttrs = {
     shape,
     wire: payload.dtype,

@@ -2,11 +2,9 @@ import * as tf from '@tensorflow/tfjs';
 import type { BackendContext } from '../backend/types.js';
 import { CROP_MIRROR_NORMALIZE, hasFusedCropMirrorNormalize } from './crop-mirror-normalize-kernel.js';
 import { resolveCropMirrorNormalize, type CropMirrorNormalizeSpec } from './crop-mirror-normalize.js';
-import { DeviceUploadBuffers } from './device-upload.js';
 import { normalizationTable, normalizeWithTable, type Normalization } from './normalization.js';
 import { NORMALIZE_PACKED_BYTES, type NormalizePackedAttrs } from './normalize-packed-kernel.js';
-import { packBytes } from './packed-bytes.js';
-import { sendFloat32, sendPacked, wordParts } from './send-payload.js';
+import { packedWords, sendFloat32, sendPacked } from './send-payload.js';
 import type { StrategyId } from './strategies.js';
 import { WIRE_BYTES } from './wire-dtypes.js';
 
@@ -58,11 +56,21 @@ export function normalizeChannelsOnHost(pixels: Uint8Array, n: ChannelNormalizat
 
 /** Uploads bytes as packed 32-bit words (1 byte per value, padded to a whole word): an int32 tensor of ceil(n/4) words. */
 export function uploadPackedBytes(context: BackendContext, bytes: Uint8Array): tf.Tensor {
-  const words = Math.ceil(bytes.byteLength / 4);
-  if (context.name === 'webgpu' && words > 0) return DeviceUploadBuffers.current().upload(wordParts(bytes), [words], 'int32', 'at-least');
-  const tensor = tf.tensor1d(packBytes(bytes).words, 'int32');
-  context.upload(tensor);
-  return tensor;
+  const words = packedWords(bytes);
+  // On webgpu the words are already in a device buffer; elsewhere move them now, so the upload stage holds the copy.
+  if (context.name !== 'webgpu') context.upload(words);
+  return words;
+}
+
+/** device-normalize, staged: the raw bytes uploaded as packed words, then `decode` on the device. */
+function packedBytesTransfer(context: BackendContext, decode: (resident: tf.Tensor, shape: readonly number[]) => tf.Tensor): StagedTransfer {
+  return {
+    id: 'device-normalize',
+    wireBytesPerElement: WIRE_BYTES.uint8,
+    prepare: (pixels) => pixels,
+    upload: (payload) => uploadPackedBytes(context, payload as Uint8Array),
+    compute: decode,
+  };
 }
 
 /**
@@ -88,21 +96,15 @@ export function hostChannelNormalize(context: BackendContext, n: ChannelNormaliz
 /**
  * device-normalize for images and clips: send the raw bytes (1 byte per value) and normalize on
  * the device with the fused crop-mirror-normalize kernel (one pass; no crop, no mirror, layout
- * kept channels-last), or its composed equivalent where a backend has no fused kernel.
+ * kept channels-last). A backend without the fused kernel (tensorflow) is refused, not emulated.
  */
 export function deviceChannelNormalize(context: BackendContext, n: ChannelNormalization): StagedTransfer {
-  const spec = (shape: readonly number[]): CropMirrorNormalizeSpec => ({ inputShape: shape, mean: n.mean, std: n.std, layout: 'HWC' });
-  return {
-    id: 'device-normalize',
-    wireBytesPerElement: WIRE_BYTES.uint8,
-    prepare: (pixels) => pixels,
-    upload: (payload) => uploadPackedBytes(context, payload as Uint8Array),
-    compute(resident, shape) {
-      if (!hasFusedCropMirrorNormalize()) throw new Error(`backend ${tf.getBackend()} has no ${CROP_MIRROR_NORMALIZE} kernel`);
-      resolveCropMirrorNormalize(spec(shape)); // validates the shape before dispatch
-      return tf.engine().runKernel(CROP_MIRROR_NORMALIZE, { pixels: resident }, spec(shape) as unknown as tf.NamedAttrMap) as tf.Tensor;
-    },
-  };
+  return packedBytesTransfer(context, (resident, shape) => {
+    if (!hasFusedCropMirrorNormalize()) throw new Error(`backend ${tf.getBackend()} has no ${CROP_MIRROR_NORMALIZE} kernel`);
+    const spec: CropMirrorNormalizeSpec = { inputShape: shape, mean: n.mean, std: n.std, layout: 'HWC' };
+    resolveCropMirrorNormalize(spec); // validates the shape before dispatch
+    return tf.engine().runKernel(CROP_MIRROR_NORMALIZE, { pixels: resident }, spec as unknown as tf.NamedAttrMap) as tf.Tensor;
+  });
 }
 
 /**
@@ -110,16 +112,10 @@ export function deviceChannelNormalize(context: BackendContext, n: ChannelNormal
  * NormalizePackedBytes kernel (the vec4 program where the backend has it) on the resident words.
  */
 export function devicePackedNormalize(context: BackendContext, n: Normalization): StagedTransfer {
-  return {
-    id: 'device-normalize',
-    wireBytesPerElement: WIRE_BYTES.uint8,
-    prepare: (pixels) => pixels,
-    upload: (payload) => uploadPackedBytes(context, payload as Uint8Array),
-    compute(resident, shape) {
-      const attrs: NormalizePackedAttrs = { shape: [...shape], wire: 'uint8', mean: n.mean, std: n.std };
-      return tf.engine().runKernel(NORMALIZE_PACKED_BYTES, { packed: resident }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor;
-    },
-  };
+  return packedBytesTransfer(context, (resident, shape) => {
+    const attrs: NormalizePackedAttrs = { shape: [...shape], wire: 'uint8', mean: n.mean, std: n.std };
+    return tf.engine().runKernel(NORMALIZE_PACKED_BYTES, { packed: resident }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor;
+  });
 }
 
 /** Segmentation masks (uint8 class indices) travel as bytes in both strategies: decoded on the device to int32 class indices. */
