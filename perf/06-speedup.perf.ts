@@ -50,11 +50,11 @@ describe('speedup of device-normalize over cpu-normalize (section 6)', () => {
       }),
       timeMetric('mnist-transfer.time.cpu-normalize', median(samples.a), samples.a.length, {
         detail: `median; normalize on the host + upload float32; ${what}; ${CLOCK}`,
-        labels: { strategy: 'cpu-normalize', table: 'stages', stage: 'total' },
+        labels: { strategy: 'cpu-normalize', table: 'stages', group: 'mnist-transfer', stage: 'total' },
       }),
       timeMetric('mnist-transfer.time.device-normalize', median(samples.b), samples.b.length, {
         detail: `median; upload packed uint8 + normalize kernel; ${what}; ${CLOCK}`,
-        labels: { strategy: 'device-normalize', table: 'stages', stage: 'total' },
+        labels: { strategy: 'device-normalize', table: 'stages', group: 'mnist-transfer', stage: 'total' },
       }),
     );
   });

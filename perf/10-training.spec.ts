@@ -19,7 +19,7 @@ import { bytesMetric, exactMetric, qualityMetric } from '../src/results/metrics.
 import { recordMetrics } from '../src/suite/record.js';
 import { useBackend, useConfig, useMnist } from '../src/suite/session.js';
 import { lossAgreement, runTrainingExperiment, TRAINING_ARMS, type TrainingResult } from '../src/train/experiment.js';
-import { curveMetrics, flatMemoryMetrics, inputBoundMetrics, perEpochMetrics } from '../src/train/metrics.js';
+import { curveMetrics, flatMemoryMetrics, inputBoundMetrics, perEpochMetrics, trainingStageMetrics } from '../src/train/metrics.js';
 import { HELD_OUT, SHUFFLE_SEED, SPLIT_SEED, TRAIN_BATCH, TRAINING_SIZES } from '../src/train/sizes.js';
 import { sampleOf, stratifiedSplit } from '../src/train/split.js';
 
@@ -208,9 +208,9 @@ describe('training on the uint8 path (section 10)', () => {
     await recordMetrics(ctx.task, ...flatMemoryMetrics(r));
   });
 
-  it('measures how much of training waits for its input (input-bound fraction)', async (ctx) => {
+  it('measures how much of training waits for its input (input-bound fraction, stages of a step)', async (ctx) => {
     const r = trained(ctx);
-    const metrics = inputBoundMetrics(r);
+    const metrics = [...inputBoundMetrics(r), ...trainingStageMetrics(r)];
     expect(metrics.every((m) => Number.isFinite(m.value))).toBe(true);
     await recordMetrics(ctx.task, ...metrics);
   });

@@ -3,13 +3,15 @@
 // ways, ABBA order), synced with the device; it asserts only the exact bytes on the wire.
 // Figures per size: time per batch (median with CI), bytes per batch, pixels per second, the
 // speedup with its CI. src/report/charts.ts draws them (log2 batch axis, CI bands).
+// Then each size is cut into stages (host, upload, compute, GPU kernels) against the device's
+// limit, as in 06-stages.perf.ts.
 // --scale quick: every size, 60 pairs each; --scale full: 200 pairs each.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BackendContext } from '../src/backend/types.js';
 import { Progress } from '../src/report/progress.js';
 import { recordMetrics } from '../src/suite/record.js';
 import { useBackend, useConfig, useMnist } from '../src/suite/session.js';
-import { measureSweep, SWEEP_SIZES, sweepMetrics } from '../src/suite/sweep.js';
+import { measureSweep, measureSweepStages, SWEEP_SIZES, sweepMetrics } from '../src/suite/sweep.js';
 import { cpuNormalize, deviceNormalize } from '../src/transfer/strategies.js';
 
 let context: BackendContext;
@@ -31,5 +33,9 @@ describe('transfer time against batch size (section 12)', () => {
       expect(p.bytes.b.dataBytes).toBe(p.pixelsPerBatch * strategies.b.wireBytesPerPixel());
     }
     await recordMetrics(task, ...sweepMetrics(points, { a: strategies.a.id, b: strategies.b.id }, context.transfers.boundary));
+  });
+
+  it('cuts each batch size into stages against the device limit', async ({ task }) => {
+    await recordMetrics(task, ...(await measureSweepStages(context, await useMnist(), SWEEP_SIZES[useConfig().scale])));
   });
 });

@@ -12,7 +12,7 @@ const dataMarks = (svg: string) => (svg.match(/class="mark-(line|area|symbol|rec
 
 describe('charts', () => {
   it('has a chart for each kind of data the run holds, and none without data', () => {
-    expect(chartSpecs(reportTestRecord()).map((c) => c.name)).toEqual(['sweep-time', 'sweep-speedup', 'training-curves', 'training-epoch-time']);
+    expect(chartSpecs(reportTestRecord()).map((c) => c.name)).toEqual(['stages', 'sweep-time', 'sweep-speedup', 'training-curves', 'training-epoch-time']);
     expect(chartSpecs(testRunRecord([]))).toEqual([]);
   });
 
@@ -41,7 +41,7 @@ describe('charts', () => {
       const written = await writeCharts(reportTestRecord(), record);
       expect(written).toContain(join(dir, 'run.sweep-time.svg'));
       expect(written).toContain(chartPath(record, 'sweep-speedup', 'png'));
-      expect(written).toHaveLength(8);
+      expect(written).toHaveLength(10);
       const png = await sharp(await readFile(chartPath(record, 'sweep-time', 'png'))).metadata();
       expect(png.format).toBe('png');
       expect(png.width).toBeGreaterThan(500);

@@ -3,6 +3,7 @@ import * as vega from 'vega';
 import * as vl from 'vega-lite';
 import type { Metric, RunRecord } from '../results/schema.js';
 import { besideRecord, writeTextAtomic } from '../results/storage.js';
+import { stageGroup } from './stage-table.js';
 
 /** One chart of a run: a vega-lite spec and what it shows. */
 export interface ChartSpec {
@@ -196,10 +197,10 @@ function trainingEpochTimeChart(record: RunRecord): ChartSpec | null {
   };
 }
 
-const STACKED_STAGES = ['host', 'upload', 'compute'] as const;
+const STACKED_STAGES = ['host', 'upload', 'compute', 'input', 'train'] as const;
 
 /**
- * Where the time goes (issue 13): per scenario and strategy, the host, upload and compute stage
+ * Where the time goes (issue 13): per stage group and strategy, the host, upload and compute stage
  * medians stacked (each synced on its own, so their sum exceeds the pipelined total by about one
  * sync floor per stage), from metrics labelled { table: 'stages' }.
  */
@@ -207,7 +208,7 @@ function stagesChart(record: RunRecord): ChartSpec | null {
   const rows = record.metrics
     .filter((m) => m.labels?.table === 'stages' && STACKED_STAGES.includes(m.labels.stage as (typeof STACKED_STAGES)[number]))
     .map((m) => ({
-      scenario: m.id.split('.')[0]!,
+      scenario: stageGroup(m),
       strategy: m.labels!.strategy!,
       stage: m.labels!.stage!,
       ms: m.value,

@@ -14,8 +14,8 @@ describe('htmlExporter', () => {
     expect(html.startsWith('<!doctype html>')).toBe(true);
     expect(html).not.toMatch(/<script|<link|src="http|href="http/i);
     expect(html).toContain("default-src 'none'");
-    expect((html.match(/<figure class="chart"/g) ?? []).length).toBe(4);
-    expect((html.match(/<svg/g) ?? []).length).toBeGreaterThanOrEqual(4);
+    expect((html.match(/<figure class="chart"/g) ?? []).length).toBe(5);
+    expect((html.match(/<svg/g) ?? []).length).toBeGreaterThanOrEqual(5);
     for (const s of scenariosOf(record)) expect(html).toContain(`data-scenario="${s}"`);
     expect(html).toContain('ffmpeg not found &lt;script&gt;');
     expect(html).toContain('class="verdict-regressed"');

@@ -6,7 +6,7 @@ import { testRunRecord } from '../results/run-record.fixture.js';
 import type { Metric, RunRecord } from '../results/schema.js';
 import { sweepMetrics, type SweepPoint } from '../suite/sweep.js';
 import type { EpochResult, TrainingResult } from '../train/experiment.js';
-import { curveMetrics, flatMemoryMetrics, inputBoundMetrics, perEpochMetrics } from '../train/metrics.js';
+import { curveMetrics, flatMemoryMetrics, inputBoundMetrics, perEpochMetrics, trainingStageMetrics } from '../train/metrics.js';
 
 const stamp = (scenario: string, metrics: MetricInput[]): Metric[] => metrics.map((m) => ({ ...m, scenario }));
 
@@ -35,7 +35,14 @@ function trainingResult(): TrainingResult {
   const memory = { tensors: 60, tensorBytes: 1_253_760, bytesInUse: 1_253_760, bytesAllocated: 77_882_948, harnessBytes: 401_408 };
   const epochs: EpochResult[] = [0, 1].map((e) => {
     const losses = Array.from({ length: 5 }, (_, i) => 2.3 - 0.07 * (5 * e + i));
-    const run = (ms: number) => ({ losses, stepMs: around(ms, 5, 0.1, e), epochMs: 5 * ms, images: 320, newTensorsPerStep: [e === 0 ? 12 : 0, 0, 0, 0, 0] });
+    const run = (ms: number) => ({
+      losses,
+      stepMs: around(ms, 5, 0.1, e),
+      inputMs: around(ms / 10, 5, 0.1, e),
+      epochMs: 5 * ms,
+      images: 320,
+      newTensorsPerStep: [e === 0 ? 12 : 0, 0, 0, 0, 0],
+    });
     const runs = { 'cpu-normalize': run(1100), 'device-normalize': run(1000), resident: run(900) };
     return { epoch: e + 1, runs, accuracy: { correct: 130 + 120 * e, count: 400, accuracy: (130 + 120 * e) / 400 }, maxWeightDiff: 0, memory };
   });
@@ -82,6 +89,7 @@ export function reportTestRecord(): RunRecord {
       ...curveMetrics(training),
       ...flatMemoryMetrics(training),
       ...inputBoundMetrics(training),
+      ...trainingStageMetrics(training),
     ]),
     ...stamp('sweep', sweepMetrics(sweepPoints(), { a: 'cpu-normalize', b: 'device-normalize' }, 'the WebGPU API')),
   ];

@@ -2,8 +2,8 @@ import Table from 'cli-table3';
 import type { Metric } from '../results/schema.js';
 import { significant } from './format.js';
 
-/** Stage columns in pipeline order; a scenario shows those it measured. */
-const STAGE_ORDER = ['decode', 'collate', 'host', 'upload', 'compute', 'kernels', 'sync-floor', 'total', 'limit'] as const;
+/** Stage columns in pipeline order; a table shows those its scenario measured. */
+const STAGE_ORDER = ['decode', 'collate', 'host', 'upload', 'compute', 'kernels', 'input', 'train', 'sync-floor', 'total', 'limit'] as const;
 
 /** Where each stage's figure comes from, printed under the table. */
 const STAGE_NOTES: Record<string, string> = {
@@ -14,38 +14,52 @@ const STAGE_NOTES: Record<string, string> = {
   compute: 'resident tensor to model input on the device, synced (contains one sync floor)',
   kernels:
     'GPU timestamp queries of the compute stage, profiled apart (tfjs then gives each kernel its own pass and its regular dispatch, so this can exceed the compute stage)',
+  input: 'inside the training loop: preparing the next batch and issuing its upload (and device normalize), host clock, no sync of its own',
+  train: 'inside the training loop: issuing the train step and waiting for its loss (the device finishes the step and any upload queued before it)',
   'sync-floor': 'an empty submit and wait on the same device',
   total: 'all stages without syncs in between (what a pipeline does), synced at the end',
-  limit: "the device's limit: sync floor + bytes at measured writeBuffer bandwidth + one pass at measured shader bandwidth (computed)",
+  limit:
+    "the device's limit: sync floor + bytes at measured writeBuffer bandwidth + one pass at measured shader-copy bandwidth (computed); for training, a step with its batch already on the device (measured)",
 };
 
+/** A stage metric's group (mnist-transfer, coco, dtypes.64x1x28x28, sweep.b256): its label, or the id's first part in records made before the label. */
+export function stageGroup(m: Metric): string {
+  return m.labels?.group ?? m.id.split('.')[0]!;
+}
+
 /**
- * Where an input pipeline's time goes: per scenario, one row per strategy and one column per
- * stage (medians, ms), from metrics labelled { table: 'stages', strategy, stage }. Stages shared
- * by both strategies (decode, collate, sync floor) show in each row. Null without stage metrics.
+ * Where an input pipeline's time goes: one table per scenario (the group's first part), one row
+ * per group and strategy, one column per stage (medians, ms), from metrics labelled
+ * { table: 'stages', group, strategy, stage }. Stages shared by every strategy of a group
+ * (decode, collate, sync floor) show in each of its rows. Null without stage metrics.
  */
 export function renderStageTables(metrics: readonly Metric[]): string | null {
   const byScenario = new Map<string, Metric[]>();
-  // Grouped by the metric id's first part (mnist-transfer, coco, kinetics): a scenario's totals
-  // and its stages may come from different perf files.
   for (const m of metrics) {
-    const key = m.id.split('.')[0]!;
-    if (m.labels?.table === 'stages') byScenario.set(key, [...(byScenario.get(key) ?? []), m]);
+    if (m.labels?.table !== 'stages') continue;
+    const scenario = stageGroup(m).split('.')[0]!;
+    byScenario.set(scenario, [...(byScenario.get(scenario) ?? []), m]);
   }
   if (byScenario.size === 0) return null;
   const out: string[] = [];
   for (const [scenario, ms] of byScenario) {
     const stages = STAGE_ORDER.filter((s) => ms.some((m) => m.labels?.stage === s));
-    const strategies = [...new Set(ms.map((m) => m.labels?.strategy).filter((s): s is string => !!s && s !== 'both'))];
+    const groups = [...new Set(ms.map(stageGroup))];
     const table = new Table({ head: ['strategy', ...stages.map((s) => `${s} ms`), 'total / limit'], style: { head: [], border: [] } });
-    for (const strategy of strategies) {
-      const cell = (stage: string) => {
-        const m = ms.find((x) => x.labels?.stage === stage && (x.labels?.strategy === strategy || x.labels?.strategy === 'both'));
-        return m ? significant(m.value) : '';
-      };
-      const total = ms.find((x) => x.labels?.stage === 'total' && x.labels?.strategy === strategy);
-      const limit = ms.find((x) => x.labels?.stage === 'limit' && x.labels?.strategy === strategy);
-      table.push([strategy, ...stages.map(cell), total && limit ? `${(total.value / limit.value).toFixed(1)}x` : '']);
+    for (const group of groups) {
+      const inGroup = ms.filter((m) => stageGroup(m) === group);
+      const strategies = [...new Set(inGroup.map((m) => m.labels?.strategy).filter((s): s is string => !!s && s !== 'both'))];
+      for (const strategy of strategies) {
+        const find = (stage: string) => inGroup.find((x) => x.labels?.stage === stage && (x.labels?.strategy === strategy || x.labels?.strategy === 'both'));
+        const total = find('total');
+        const limit = find('limit');
+        const label = group === scenario ? strategy : `${group.slice(scenario.length + 1)} ${strategy}`;
+        table.push([
+          label,
+          ...stages.map((s) => (find(s) ? significant(find(s)!.value) : '')),
+          total && limit ? `${(total.value / limit.value).toFixed(1)}x` : '',
+        ]);
+      }
     }
     out.push(`Where the time goes, ${scenario} (medians):\n${table.toString()}\n${stages.map((s) => `  ${s}: ${STAGE_NOTES[s] ?? ''}`).join('\n')}`);
   }

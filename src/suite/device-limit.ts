@@ -1,53 +1,113 @@
+import * as tf from '@tensorflow/tfjs';
 import type { BackendContext } from '../backend/types.js';
+import type { WebGpuBackendInternals } from '../backend/webgpu.js';
 import { webgpuOps } from '../doctor/device-ops.js';
 import { median } from '../measure/statistics.js';
-import { timeMetric, type MetricInput } from '../results/metrics.js';
+import { qualityMetric, timeMetric, type MetricInput } from '../results/metrics.js';
 
 /** Bytes per measured transfer: large enough that per-call costs vanish (the asymptotic bandwidth). */
 const PROBE_BYTES = 16 * 1024 * 1024;
 
-/** The device's measured bandwidths (bytes per ms) and sync floor, the inputs of its limit. */
+/** The device's measured bandwidths (bytes per ms), the inputs of its limit. */
 export interface DeviceBandwidth {
   /** queue.writeBuffer into a device buffer, host to device. */
   readonly writeBytesPerMs: number;
-  /** copyBufferToBuffer within the device: read + write of each byte, a proxy for one shader pass. */
-  readonly copyBytesPerMs: number;
+  /** A compute shader copying 16-byte words between two device buffers: bytes read + written. */
+  readonly shaderCopyBytesPerMs: number;
+  /** copyBufferToBuffer within the device: bytes read + written (the copy engine's speed, no shader). */
+  readonly bufferCopyBytesPerMs: number;
 }
 
-/** Measures writeBuffer and on-device copy bandwidth on webgpu (median of 9 after 2 warm-ups); null elsewhere. */
+/** One measurement per device per process: bandwidth does not change between scenarios, and each probe costs ~0.5 s on lavapipe. */
+const measured = new WeakMap<object, Promise<DeviceBandwidth>>();
+
+/** Measures writeBuffer, shader-copy and copyBufferToBuffer bandwidth on webgpu (median of 9 after 2 warm-ups, 16 MiB); null elsewhere. */
 export async function measureDeviceBandwidth(context: BackendContext): Promise<DeviceBandwidth | null> {
   if (context.name !== 'webgpu') return null;
-  const ops = await webgpuOps(context);
-  const write = median(await ops.upload(new Uint8Array(PROBE_BYTES), 2, 9));
-  // A copy reads and writes every byte: 2 x PROBE_BYTES of traffic.
-  const copy = median(await ops.copy(PROBE_BYTES, 2, 9));
-  return { writeBytesPerMs: PROBE_BYTES / write, copyBytesPerMs: (2 * PROBE_BYTES) / copy };
+  const key = (tf.backend() as WebGpuBackendInternals).device;
+  let bandwidth = measured.get(key);
+  if (!bandwidth) {
+    bandwidth = (async () => {
+      const ops = await webgpuOps(context);
+      const write = median(await ops.upload(new Uint8Array(PROBE_BYTES), 2, 9));
+      // Copies read and write every byte: 2 x PROBE_BYTES of traffic.
+      const shader = median(await ops.shaderCopy(PROBE_BYTES, 2, 9));
+      const buffer = median(await ops.copy(PROBE_BYTES, 2, 9));
+      return { writeBytesPerMs: PROBE_BYTES / write, shaderCopyBytesPerMs: (2 * PROBE_BYTES) / shader, bufferCopyBytesPerMs: (2 * PROBE_BYTES) / buffer };
+    })();
+    measured.set(key, bandwidth);
+  }
+  return bandwidth;
 }
 
 /**
  * What the device allows for one strategy: the sync floor, plus its upload bytes at the measured
- * writeBuffer bandwidth, plus one pass over `passBytes` (read + written) at the measured copy
- * bandwidth. A computed figure: the least a synced transfer could take on this device.
+ * writeBuffer bandwidth, plus one pass over `passBytes` (read + written) at the measured shader
+ * copy bandwidth. A computed figure: the least a synced transfer could take on this device.
  */
 export function limitMs(bandwidth: DeviceBandwidth, floorMs: number, uploadBytes: number, passBytes: number): number {
-  return floorMs + uploadBytes / bandwidth.writeBytesPerMs + passBytes / bandwidth.copyBytesPerMs;
+  return floorMs + uploadBytes / bandwidth.writeBytesPerMs + passBytes / bandwidth.shaderCopyBytesPerMs;
+}
+
+const gbPerS = (bytesPerMs: number) => `${(bytesPerMs / 1e6).toFixed(2)} GB/s`;
+
+/** What each limit rests on, for the figures' detail. */
+function bandwidthDetail(b: DeviceBandwidth): string {
+  return `writeBuffer ${gbPerS(b.writeBytesPerMs)}, shader copy ${gbPerS(b.shaderCopyBytesPerMs)}, copyBufferToBuffer ${gbPerS(b.bufferCopyBytesPerMs)} (read + written), each measured on this device on 16 MiB, median of 9`;
+}
+
+/** A strategy's device cost: bytes it uploads, and bytes its device pass reads + writes (0: no pass). */
+export interface DeviceCost {
+  readonly id: string;
+  readonly uploadBytes: number;
+  readonly passBytes: number;
 }
 
 /** The limit of each strategy as a stage metric (computed), for the stage table's `limit` column. */
-export function limitMetrics(
-  prefix: string,
-  bandwidth: DeviceBandwidth,
-  floorMs: number,
-  strategies: ReadonlyArray<{ id: string; uploadBytes: number; passBytes: number }>,
-): MetricInput[] {
-  const gb = (bytesPerMs: number) => `${(bytesPerMs / 1e6).toFixed(2)} GB/s`;
-  return strategies.map((s) =>
+export function limitMetrics(prefix: string, bandwidth: DeviceBandwidth, floorMs: number, costs: readonly DeviceCost[]): MetricInput[] {
+  return costs.map((s) =>
     Object.assign(
       timeMetric(`${prefix}.stage-ms.limit.${s.id}`, limitMs(bandwidth, floorMs, s.uploadBytes, s.passBytes), 1, {
-        detail: `computed: sync floor ${floorMs.toPrecision(3)} ms + ${s.uploadBytes} B at writeBuffer ${gb(bandwidth.writeBytesPerMs)} + a pass over ${s.passBytes} B at copy ${gb(bandwidth.copyBytesPerMs)} (both measured on this device, 16 MiB)`,
-        labels: { table: 'stages', strategy: s.id, stage: 'limit' },
+        detail: `computed: sync floor ${floorMs.toPrecision(3)} ms + ${s.uploadBytes} B at writeBuffer speed + a pass over ${s.passBytes} B at shader-copy speed; ${bandwidthDetail(bandwidth)}`,
+        labels: { table: 'stages', group: prefix, strategy: s.id, stage: 'limit' },
       }),
       { source: 'computed' as const },
     ),
   );
+}
+
+/**
+ * A device pass's throughput against the device's own copies: (bytes read + written) / its GPU
+ * time, as a fraction of the shader copy's and of copyBufferToBuffer's. 1 = as fast as memory
+ * allows; far below = the kernel is bound by its arithmetic or by dispatch.
+ */
+export function kernelBandwidthMetrics(prefix: string, bandwidth: DeviceBandwidth, cost: DeviceCost, kernelMs: number): MetricInput[] {
+  const bytesPerMs = cost.passBytes / kernelMs;
+  const labels = (of: string) => ({ table: 'kernel-bandwidth', group: prefix, strategy: cost.id, quantity: `fraction-of-${of}` });
+  const what = `${cost.id}'s device pass: ${cost.passBytes} B read + written in ${kernelMs.toPrecision(3)} ms of GPU time (timestamp queries) = ${gbPerS(bytesPerMs)}`;
+  const computed = (m: MetricInput) => Object.assign(m, { source: 'computed' as const });
+  return [
+    computed(
+      qualityMetric(
+        `${prefix}.kernel-bandwidth.${cost.id}.fraction-of-shader-copy`,
+        bytesPerMs / bandwidth.shaderCopyBytesPerMs,
+        {},
+        {
+          detail: `computed from measured figures: ${what}, over the shader copy's; ${bandwidthDetail(bandwidth)}; informational`,
+          labels: labels('shader-copy'),
+        },
+      ),
+    ),
+    computed(
+      qualityMetric(
+        `${prefix}.kernel-bandwidth.${cost.id}.fraction-of-buffer-copy`,
+        bytesPerMs / bandwidth.bufferCopyBytesPerMs,
+        {},
+        {
+          detail: `computed from measured figures: ${what}, over copyBufferToBuffer's; ${bandwidthDetail(bandwidth)}; informational`,
+          labels: labels('buffer-copy'),
+        },
+      ),
+    ),
+  ];
 }

@@ -1,7 +1,6 @@
 import type { BackendContext } from '../backend/types.js';
 import { countTransfers } from '../backend/transfer-counter.js';
 import type { TimedBatch } from '../data/loader.js';
-import { computeKernelMs, syncFloorMs, timeStages, type StageSample } from '../measure/stages.js';
 import { median } from '../measure/statistics.js';
 import { CLOCK, timeSynced } from '../measure/timer.js';
 import { bytesMetric, ratioFromPairs, timeMetric, type MetricInput } from '../results/metrics.js';
@@ -10,7 +9,7 @@ import { IMAGENET_NORMALIZATION } from '../transfer/crop-mirror-normalize.js';
 import { deviceChannelNormalize, hostChannelNormalize, stagedToDevice, type StagedTransfer } from '../transfer/staged-transfer.js';
 import { recordMetrics } from './record.js';
 import { useBackend, useMediaSizes } from './session.js';
-import { limitMetrics, measureDeviceBandwidth } from './device-limit.js';
+import { measureStages } from './stage-breakdown.js';
 
 /** What an image or video scenario hands to the shared measurement. */
 export interface MediaCase<Targets> {
@@ -23,69 +22,6 @@ export interface MediaCase<Targets> {
   readonly strategies: readonly [StagedTransfer, StagedTransfer];
   readonly rounds: number;
   readonly warmupRounds: number;
-}
-
-const STAGES = ['host', 'upload', 'compute'] as const;
-
-/**
- * Stage medians of staged strategies over `inputs` (rounds alternate the order), plus the sync
- * floor and, where the adapter has timestamps, the compute stage's kernel time; each figure is
- * labelled { table: 'stages', strategy, stage }. `totals` are each strategy's pipelined medians.
- */
-export async function measureStages(
-  context: BackendContext,
-  prefix: string,
-  strategies: readonly StagedTransfer[],
-  inputs: ReadonlyArray<{ pixels: Uint8Array; shape: readonly number[] }>,
-  what: string,
-): Promise<MetricInput[]> {
-  const samples = strategies.map(() => [] as StageSample[]);
-  for (const [round, input] of inputs.entries()) {
-    const order = strategies.map((_, k) => (round % 2 === 0 ? k : strategies.length - 1 - k));
-    for (const k of order) samples[k]!.push(await timeStages(context, strategies[k]!, input.pixels, input.shape));
-  }
-  const floor = await syncFloorMs(context);
-  const bandwidth = await measureDeviceBandwidth(context);
-  const first = inputs[0]!;
-  const elements = first.pixels.length;
-  const metrics: MetricInput[] = [
-    timeMetric(`${prefix}.stage-ms.sync-floor`, floor, 50, {
-      detail: 'a submit and wait with nothing queued on the same device: the least any synced figure here contains; median',
-      labels: { table: 'stages', strategy: 'both', stage: 'sync-floor' },
-    }),
-  ];
-  if (bandwidth) {
-    // Upload: each strategy's bytes; pass: device-normalize reads its bytes and writes float32.
-    const costs = strategies.map((t) => ({
-      id: t.id,
-      uploadBytes: elements * t.wireBytesPerElement,
-      passBytes: t.wireBytesPerElement < 4 ? elements * (t.wireBytesPerElement + 4) : 0,
-    }));
-    metrics.push(...limitMetrics(prefix, bandwidth, floor, costs));
-  }
-  for (const [k, t] of strategies.entries()) {
-    const labels = (stage: string) => ({ table: 'stages', strategy: t.id, stage });
-    for (const stage of STAGES) {
-      const values = samples[k]!.map((s) => s[`${stage}Ms`]);
-      const how = stage === 'host' ? 'host clock, no device work' : `synced after the stage (includes one sync floor); ${CLOCK}`;
-      metrics.push(
-        timeMetric(`${prefix}.stage-ms.${stage}.${t.id}`, median(values), values.length, {
-          detail: `median ${stage} stage of ${t.id}, ${what}; ${how}`,
-          labels: labels(stage),
-        }),
-      );
-    }
-    const kernels = await computeKernelMs(context, t, first.pixels, first.shape);
-    if (kernels !== null) {
-      metrics.push(
-        timeMetric(`${prefix}.stage-ms.kernels.${t.id}`, kernels, 1, {
-          detail: `GPU timestamp-query time of the compute stage's kernels (tf.time kernelMs), one batch`,
-          labels: labels('kernels'),
-        }),
-      );
-    }
-  }
-  return metrics;
 }
 
 /** Interleaved order for round r: AB on even rounds, BA on odd ones. */
@@ -158,18 +94,18 @@ export async function measureMediaTransfer<Targets>(context: BackendContext, c: 
     ),
     timeMetric(`${c.prefix}.stage-ms.decode`, median(decode), n, {
       detail: `reading and decoding the files of one batch (${c.what}); host clock`,
-      labels: { table: 'stages', strategy: 'both', stage: 'decode' },
+      labels: { table: 'stages', group: c.prefix, strategy: 'both', stage: 'decode' },
     }),
     timeMetric(`${c.prefix}.stage-ms.collate`, median(collate), n, {
       detail: `resizing/letterboxing and copying into one contiguous uint8 buffer; host clock`,
-      labels: { table: 'stages', strategy: 'both', stage: 'collate' },
+      labels: { table: 'stages', group: c.prefix, strategy: 'both', stage: 'collate' },
     }),
   );
   for (const [k, t] of c.strategies.entries()) {
     metrics.push(
       timeMetric(`${c.prefix}.time.${t.id}`, median(totals[k]!), n, {
         detail: `median total, stages not synced in between (what a pipeline does); ${c.what}; ${CLOCK}`,
-        labels: { table: 'stages', strategy: t.id, stage: 'total' },
+        labels: { table: 'stages', group: c.prefix, strategy: t.id, stage: 'total' },
       }),
     );
   }

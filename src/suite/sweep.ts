@@ -10,6 +10,7 @@ import type { Progress } from '../report/progress.js';
 import { bytesMetric, qualityMetric, ratioFromPairs, timeMetric, type MetricInput } from '../results/metrics.js';
 import type { Scale } from '../run-config.js';
 import type { TransferStrategy } from '../transfer/strategies.js';
+import { articleStagedStrategies, measureStages } from './stage-breakdown.js';
 
 /** The article's section 12 sweep: batch sizes 32..512. */
 export const SWEEP_BATCHES = [32, 64, 128, 256, 512] as const;
@@ -21,14 +22,16 @@ export interface SweepSizes {
   readonly warmupPairs: number;
   /** Distinct batches each size cycles through, so a pair does not resend one array. */
   readonly distinctBatches: number;
+  /** Rounds of the stage breakdown per size (each stage synced, so fewer than the pairs). */
+  readonly stageRounds: number;
 }
 
 export const SWEEP_SIZES: Record<Scale, SweepSizes> = {
   // Every size at both scales (the chart needs them); quick times 60 pairs per size instead of
   // 200: at 512 images a pair costs a few ms on lavapipe, so the whole sweep stays ~10 s, and
   // the speedup's CI is about twice as wide (CI width ~ 1/sqrt(n)).
-  quick: { batches: SWEEP_BATCHES, pairs: 60, warmupPairs: 5, distinctBatches: 4 },
-  full: { batches: SWEEP_BATCHES, pairs: 200, warmupPairs: 20, distinctBatches: 8 },
+  quick: { batches: SWEEP_BATCHES, pairs: 60, warmupPairs: 5, distinctBatches: 4, stageRounds: 8 },
+  full: { batches: SWEEP_BATCHES, pairs: 200, warmupPairs: 20, distinctBatches: 8, stageRounds: 40 },
 };
 
 /** One batch size's measurements. */
@@ -93,6 +96,22 @@ export async function measureSweep(
     points.push({ batch: size, pixelsPerBatch: size * h * w * c, samples, bytes });
   }
   return points;
+}
+
+/**
+ * Where the time goes at each batch size: both strategies staged (stage-breakdown.ts) on the
+ * sweep's batches, grouped as `sweep.b<size>`, with their totals, limits and kernel throughput.
+ */
+export async function measureSweepStages(context: BackendContext, data: ImageDataset, sizes: SweepSizes): Promise<MetricInput[]> {
+  const metrics: MetricInput[] = [];
+  const strategies = articleStagedStrategies(context);
+  for (const size of sizes.batches) {
+    const batches = sweepBatches(data, size, sizes.distinctBatches);
+    const inputs = Array.from({ length: sizes.stageRounds }, (_, i) => ({ pixels: batches[i % batches.length]!.images, shape: batches[0]!.shape }));
+    const what = `one [${size},28,28,1] batch`;
+    metrics.push(...(await measureStages(context, `sweep.b${size}`, strategies, inputs, what, { withTotal: true })));
+  }
+  return metrics;
 }
 
 /** Median with a 95% percentile-bootstrap CI (seeded). */

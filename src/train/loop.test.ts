@@ -47,6 +47,9 @@ describe('runInterleavedEpoch', () => {
     // Adam's two moments per trainable weight (kernel, bias) on the first step, nothing after.
     expect(fresh!.newTensorsPerStep).toEqual([4, 0, 0]);
     expect(resident!.newTensorsPerStep).toEqual([4, 0, 0]);
+    // The input part of a step is a part of it.
+    for (const [i, ms] of fresh!.inputMs.entries()) expect(ms).toBeLessThanOrEqual(fresh!.stepMs[i]!);
+    expect(fresh!.inputMs).toHaveLength(3);
     expect(fresh!.epochMs).toBeCloseTo(
       fresh!.stepMs.reduce((a, b) => a + b, 0),
       9,

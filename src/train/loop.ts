@@ -31,6 +31,12 @@ export interface EpochRun {
    * its loss was read back, the next input's upload included (host monotonic clock).
    */
   readonly stepMs: number[];
+  /**
+   * The part of each step spent preparing inputs on the host: assembling a batch and issuing its
+   * upload (and device normalize) inside `next()`, host clock, no sync of its own. The rest of
+   * the step is issuing the train step and waiting for its loss.
+   */
+  readonly inputMs: number[];
   /** The run's epoch time: the sum of its step times. */
   readonly epochMs: number;
   readonly images: number;
@@ -83,7 +89,7 @@ export async function runInterleavedEpoch(
   tensorCount: () => number,
   onStep?: (lane: number, loss: number) => void,
 ): Promise<EpochRun[]> {
-  const runs = lanes.map(() => ({ losses: [] as number[], stepMs: [] as number[], images: 0, newTensorsPerStep: [] as number[] }));
+  const runs = lanes.map(() => ({ losses: [] as number[], stepMs: [] as number[], inputMs: [] as number[], images: 0, newTensorsPerStep: [] as number[] }));
   const pending: Array<StepInput | null | undefined> = lanes.map(() => undefined);
   const done = lanes.map(() => false);
   const held = () => pending.reduce((sum, p) => sum + (p?.heldTensors ?? 0), 0);
@@ -92,7 +98,14 @@ export async function runInterleavedEpoch(
     for (let k = 0; k < lanes.length; k++) {
       const lane = (step + rotation + k) % lanes.length;
       if (done[lane]) continue;
-      const { trainer, next } = lanes[lane]!;
+      const { trainer } = lanes[lane]!;
+      let inputMs = 0;
+      const next = () => {
+        const started = performance.now();
+        const input = lanes[lane]!.next();
+        inputMs += performance.now() - started;
+        return input;
+      };
       const start = performance.now();
       // The first input is fetched (uploaded) inside the run's first step; later ones were issued by the step before.
       const current = pending[lane] === undefined ? next() : pending[lane];
@@ -107,6 +120,7 @@ export async function runInterleavedEpoch(
       current.release();
       const run = runs[lane]!;
       run.stepMs.push(performance.now() - start);
+      run.inputMs.push(inputMs);
       run.losses.push(value);
       run.images += current.labels.length;
       const aliveNow = tensorCount() - held();

@@ -179,3 +179,44 @@ export function inputBoundMetrics(result: TrainingResult): MetricInput[] {
     ),
   ]);
 }
+
+/**
+ * Where a training step's time goes (issue 13), per run: the input part (preparing the next
+ * batch and issuing its upload, host clock inside the loop), the train part (the rest: issuing
+ * the step and waiting for its loss), the whole step, and as each fed run's limit the same step
+ * with its batch already on the device (the resident run beside it, measured). Medians over all
+ * steps, labelled { table: 'stages', group: 'training', strategy, stage }.
+ */
+export function trainingStageMetrics(result: TrainingResult): MetricInput[] {
+  const steps = (arm: TrainingArm, of: 'stepMs' | 'inputMs') => result.epochs.flatMap((e) => e.runs[arm][of]);
+  const labels = (strategy: string, stage: string) => ({ table: 'stages', group: 'training', strategy, stage });
+  const loop = `one train step of batch ${result.plan.batchSize}, median over ${steps('resident', 'stepMs').length} steps of all epochs; no syncs added to the loop`;
+  return TRAINING_ARMS.flatMap((arm) => {
+    const step = steps(arm, 'stepMs');
+    const input = steps(arm, 'inputMs');
+    const train = step.map((ms, i) => ms - input[i]!);
+    const metrics = [
+      timeMetric(`training.stage-ms.input.${arm}`, median(input), input.length, {
+        detail: `${loop}: preparing the next batch and issuing its upload${arm === 'resident' ? ' (a resident batch: handing it over)' : ` by ${arm}`}; host clock`,
+        labels: labels(arm, 'input'),
+      }),
+      timeMetric(`training.stage-ms.train.${arm}`, median(train), train.length, {
+        detail: `${loop}: the step minus its input part, i.e. issuing the train step and waiting until its loss is read back; ${CLOCK}`,
+        labels: labels(arm, 'train'),
+      }),
+      timeMetric(`training.stage-ms.total.${arm}`, median(step), step.length, {
+        detail: `${loop}: the whole step; ${CLOCK}`,
+        labels: labels(arm, 'total'),
+      }),
+    ];
+    if (arm === 'resident') return metrics;
+    const resident = steps('resident', 'stepMs');
+    return [
+      ...metrics,
+      timeMetric(`training.stage-ms.limit.${arm}`, median(resident), resident.length, {
+        detail: `${loop}: the same steps with every batch already on the device (the resident run, interleaved with this one): a fed step cannot be faster; measured, ${CLOCK}`,
+        labels: labels(arm, 'limit'),
+      }),
+    ];
+  });
+}

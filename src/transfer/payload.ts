@@ -40,16 +40,30 @@ export interface EncodedPixels {
  * (x - mean) / std after its device decode (see wire-dtypes.ts for what each type carries).
  */
 export function encodePixels(dtype: WireDtype, pixels: Uint8Array, shape: readonly number[], n: Normalization): EncodedPixels {
+  const deviceNormalization = wireNormalization(dtype, n);
   switch (dtype) {
     case 'uint8':
-      return { payload: checkPayload({ dtype, values: pixels, shape }), deviceNormalization: n };
+      return { payload: checkPayload({ dtype, values: pixels, shape }), deviceNormalization };
+    case 'int8':
+      return { payload: checkPayload({ dtype, values: centerPixels(pixels), shape }), deviceNormalization };
+    case 'float16':
+      return { payload: checkPayload({ dtype, values: toFloat16Array(normalizeOnHost(pixels, n)), shape }), deviceNormalization };
+    case 'float32':
+      return { payload: checkPayload({ dtype, values: normalizeOnHost(pixels, n), shape }), deviceNormalization };
+  }
+}
+
+/** The normalization the device still applies to a type encodePixels made: (x - mean) / std for the integer types, none for the floats. */
+export function wireNormalization(dtype: WireDtype, n: Normalization): Normalization {
+  switch (dtype) {
+    case 'uint8':
+      return n;
     case 'int8':
       // (x - mean) / std = (s - (mean - 128)) / std for s = x - 128.
-      return { payload: checkPayload({ dtype, values: centerPixels(pixels), shape }), deviceNormalization: { mean: n.mean - 128, std: n.std } };
+      return { mean: n.mean - 128, std: n.std };
     case 'float16':
-      return { payload: checkPayload({ dtype, values: toFloat16Array(normalizeOnHost(pixels, n)), shape }), deviceNormalization: IDENTITY_NORMALIZATION };
     case 'float32':
-      return { payload: checkPayload({ dtype, values: normalizeOnHost(pixels, n), shape }), deviceNormalization: IDENTITY_NORMALIZATION };
+      return IDENTITY_NORMALIZATION;
   }
 }
 

@@ -5,8 +5,12 @@ import { resolveCropMirrorNormalize, type CropMirrorNormalizeSpec } from './crop
 import { normalizationTable, normalizeWithTable, type Normalization } from './normalization.js';
 import { NORMALIZE_PACKED_BYTES, type NormalizePackedAttrs } from './normalize-packed-kernel.js';
 import { packedWords, sendFloat32, sendPacked } from './send-payload.js';
-import type { StrategyId } from './strategies.js';
-import { WIRE_BYTES } from './wire-dtypes.js';
+import { encodePixels, wireNormalization } from './payload.js';
+import type { PackedPayload } from './send-payload.js';
+import { WIRE_BYTES, type WireArrays, type WireDtype } from './wire-dtypes.js';
+
+/** What host preparation hands to the upload: the values at their wire size. */
+export type HostPayload = WireArrays[WireDtype];
 
 /**
  * A transfer strategy cut into its three stages, so each can be timed on its own (synced after
@@ -15,13 +19,14 @@ import { WIRE_BYTES } from './wire-dtypes.js';
  * device compute (resident tensor to the model input).
  */
 export interface StagedTransfer {
-  readonly id: StrategyId;
+  /** The strategy (cpu-normalize, device-normalize) or wire type (uint8 ... float32) it stands for. */
+  readonly id: string;
   /** Bytes that cross to the device per pixel value. */
   readonly wireBytesPerElement: number;
   /** Host work before anything reaches the device (normalize and re-layout, or nothing). */
-  prepare(pixels: Uint8Array): Float32Array | Uint8Array;
+  prepare(pixels: Uint8Array): HostPayload;
   /** Moves the host payload into device memory; the tensor is resident once the device syncs. */
-  upload(payload: Float32Array | Uint8Array, shape: readonly number[]): tf.Tensor;
+  upload(payload: HostPayload, shape: readonly number[]): tf.Tensor;
   /** Turns the resident tensor into the model input; returns `resident` itself when there is nothing to do. */
   compute(resident: tf.Tensor, shape: readonly number[]): tf.Tensor;
 }
@@ -54,9 +59,9 @@ export function normalizeChannelsOnHost(pixels: Uint8Array, n: ChannelNormalizat
   return into;
 }
 
-/** Uploads bytes as packed 32-bit words (1 byte per value, padded to a whole word): an int32 tensor of ceil(n/4) words. */
-export function uploadPackedBytes(context: BackendContext, bytes: Uint8Array): tf.Tensor {
-  const words = packedWords(bytes);
+/** Uploads values as packed 32-bit words (their wire bytes, padded to a whole word): an int32 tensor of ceil(bytes/4) words. */
+export function uploadPackedBytes(context: BackendContext, values: PackedPayload['values']): tf.Tensor {
+  const words = packedWords(values);
   // On webgpu the words are already in a device buffer; elsewhere move them now, so the upload stage holds the copy.
   if (context.name !== 'webgpu') context.upload(words);
   return words;
@@ -70,6 +75,35 @@ function packedBytesTransfer(context: BackendContext, decode: (resident: tf.Tens
     prepare: (pixels) => pixels,
     upload: (payload) => uploadPackedBytes(context, payload as Uint8Array),
     compute: decode,
+  };
+}
+
+/** The NormalizePackedBytes kernel on resident packed words of type `wire`: (value - mean) / std as float32. */
+function decodePacked(wire: Exclude<WireDtype, 'float32'>, n: Normalization): (resident: tf.Tensor, shape: readonly number[]) => tf.Tensor {
+  return (resident, shape) => {
+    const attrs: NormalizePackedAttrs = { shape: [...shape], wire, mean: n.mean, std: n.std };
+    return tf.engine().runKernel(NORMALIZE_PACKED_BYTES, { packed: resident }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor;
+  };
+}
+
+/**
+ * Section 11, staged: raw pixels encoded on the host as `dtype` (encodePixels), sent at its wire
+ * size, and decoded into the same normalized float32 input on the device (none for float32,
+ * which the host already normalized). Its id is the type's name.
+ */
+export function wireDtypeTransfer(context: BackendContext, dtype: WireDtype, n: Normalization): StagedTransfer {
+  const base = {
+    id: dtype,
+    wireBytesPerElement: WIRE_BYTES[dtype],
+    prepare: (pixels: Uint8Array) => encodePixels(dtype, pixels, [pixels.length], n).payload.values,
+  };
+  if (dtype === 'float32') {
+    return { ...base, upload: (payload, shape) => sendFloat32(context, payload as Float32Array, [...shape]), compute: (resident) => resident };
+  }
+  return {
+    ...base,
+    upload: (payload) => uploadPackedBytes(context, payload as PackedPayload['values']),
+    compute: decodePacked(dtype, wireNormalization(dtype, n)),
   };
 }
 
@@ -112,10 +146,7 @@ export function deviceChannelNormalize(context: BackendContext, n: ChannelNormal
  * NormalizePackedBytes kernel (the vec4 program where the backend has it) on the resident words.
  */
 export function devicePackedNormalize(context: BackendContext, n: Normalization): StagedTransfer {
-  return packedBytesTransfer(context, (resident, shape) => {
-    const attrs: NormalizePackedAttrs = { shape: [...shape], wire: 'uint8', mean: n.mean, std: n.std };
-    return tf.engine().runKernel(NORMALIZE_PACKED_BYTES, { packed: resident }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor;
-  });
+  return packedBytesTransfer(context, decodePacked('uint8', n));
 }
 
 /** Segmentation masks (uint8 class indices) travel as bytes in both strategies: decoded on the device to int32 class indices. */
