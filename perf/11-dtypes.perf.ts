@@ -5,7 +5,8 @@
 // to float32 comes with a 95% bootstrap CI. Host encoding (normalize, float16 rounding) is done
 // before timing, as in the article, which times tensors already in each type. Interleaved rounds
 // need the harness's sampler (tinybench runs one task after another); per-type latency
-// distributions alone are in 11-dtypes.bench.ts (`npx vitest bench`).
+// distributions alone are in 11-dtypes.bench.ts (`npx vitest bench`). Each batch is then cut into
+// stages per type (host encoding, upload, device decode, GPU kernels) against the device's limit.
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { countTransfers } from '../src/backend/transfer-counter.js';

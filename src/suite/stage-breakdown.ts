@@ -36,13 +36,10 @@ export function articleStagedStrategies(context: BackendContext): [StagedTransfe
   ];
 }
 
-/** Bytes a strategy uploads, and bytes its device pass reads + writes (wire in, float32 out; none when it sends float32). */
+/** Bytes a strategy uploads, and bytes its device pass reads + writes (by default wire in, float32 out; none when it sends float32). */
 export function deviceCost(t: StagedTransfer, elements: number): DeviceCost {
-  return {
-    id: t.id,
-    uploadBytes: elements * t.wireBytesPerElement,
-    passBytes: t.wireBytesPerElement < 4 ? elements * (t.wireBytesPerElement + 4) : 0,
-  };
+  const pass = t.passBytesPerElement ?? (t.wireBytesPerElement < 4 ? t.wireBytesPerElement + 4 : 0);
+  return { id: t.id, uploadBytes: elements * t.wireBytesPerElement, passBytes: elements * pass };
 }
 
 /**

@@ -1,5 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
+import type { BackendContext } from '../backend/types.js';
 import { ARTICLE_NORMALIZATION, type Normalization } from './normalization.js';
+import type { StagedTransfer } from './staged-transfer.js';
 
 /**
  * What users would write instead of device-normalize (issue 13), to be timed against it: both
@@ -24,6 +26,26 @@ export function naiveTfjsNormalize(batch: RawBatch, n: Normalization = ARTICLE_N
       .sub(n.mean)
       .div(n.std),
   );
+}
+
+/**
+ * The naive port, staged for the stage breakdown: no host work, the int32 tensor uploaded (and
+ * synced) on its own, then its two kernels. Its least device work: reading int32 and writing
+ * float32, 8 bytes per element, had the two kernels been one.
+ */
+export function naiveTfjsStaged(context: BackendContext, n: Normalization = ARTICLE_NORMALIZATION): StagedTransfer {
+  return {
+    id: 'naive-tfjs',
+    wireBytesPerElement: 4,
+    passBytesPerElement: 8,
+    prepare: (pixels) => pixels,
+    upload(payload, shape) {
+      const t = tf.tensor(payload as Uint8Array, [...shape], 'int32');
+      context.upload(t);
+      return t;
+    },
+    compute: (resident) => tf.tidy(() => resident.sub(n.mean).div(n.std)),
+  };
 }
 
 /**

@@ -23,6 +23,11 @@ export interface StagedTransfer {
   readonly id: string;
   /** Bytes that cross to the device per pixel value. */
   readonly wireBytesPerElement: number;
+  /**
+   * Bytes per element the device must at least read and write to make the model input (for the
+   * device's limit). Default: wire bytes in + 4 out where less than float32 crosses, else 0.
+   */
+  readonly passBytesPerElement?: number;
   /** Host work before anything reaches the device (normalize and re-layout, or nothing). */
   prepare(pixels: Uint8Array): HostPayload;
   /** Moves the host payload into device memory; the tensor is resident once the device syncs. */
