@@ -5,8 +5,8 @@
 // to float32 comes with a 95% bootstrap CI. Host encoding (normalize, float16 rounding) is done
 // before timing, as in the article, which times tensors already in each type. Interleaved rounds
 // need the harness's sampler (tinybench runs one task after another); per-type latency
-// distributions alone are in 11-dtypes.bench.ts (`npx vitest bench`). Each batch is then cut into
-// stages per type (host encoding, upload, device decode, GPU kernels) against the device's limit.
+// distributions alone are in 11-dtypes.bench.ts (`npx vitest bench`). Where each type's time
+// goes is in 11-dtype-stages.perf.ts.
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { countTransfers } from '../src/backend/transfer-counter.js';
@@ -17,20 +17,16 @@ import { CLOCK, timeSynced } from '../src/measure/timer.js';
 import { bytesMetric, ratioFromPairs, timeMetric, type MetricInput } from '../src/results/metrics.js';
 import { DTYPE_BATCHES, encodedLargeBatch, encodedMnistBatches, LARGE_BATCH_ROUNDS, type DtypeBatch, type EncodedBatch } from '../src/suite/dtype-batches.js';
 import { recordMetrics } from '../src/suite/record.js';
-import { measureStages } from '../src/suite/stage-breakdown.js';
 import { useBackend, useConfig, useSizes } from '../src/suite/session.js';
 import { ARTICLE_NORMALIZATION } from '../src/transfer/normalization.js';
 import { encodePixels } from '../src/transfer/payload.js';
 import { sendPayload } from '../src/transfer/send-payload.js';
-import { wireDtypeTransfer } from '../src/transfer/staged-transfer.js';
 import { WIRE_DTYPES, wireByteLength, type WireDtype } from '../src/transfer/wire-dtypes.js';
 
 // Distinct MNIST batches the rounds cycle through, so a round does not resend one array.
 const MNIST_BATCHES = 8;
 // Host encoding has no device in it and varies little: a few interleaved rounds are enough.
 const MAX_ENCODE_ROUNDS = 15;
-// The stage breakdown syncs after every stage (4 syncs a type): its medians settle in ~10 rounds.
-const MAX_STAGE_ROUNDS = 10;
 
 let context: BackendContext;
 
@@ -83,11 +79,6 @@ async function measureBatch(batch: DtypeBatch, batches: readonly EncodedBatch[],
     );
   });
   metrics.push(...(await measureEncoding(batch, batches[0]!, { rounds: Math.min(MAX_ENCODE_ROUNDS, rounds.rounds), warmupRounds: 1 })));
-  // Where each type's time goes: encode on the host, upload, decode on the device, against the limit.
-  const staged = WIRE_DTYPES.map((dtype) => wireDtypeTransfer(context, dtype, ARTICLE_NORMALIZATION));
-  const pixels = batches.map((b) => ({ pixels: b.uint8.payload.values as Uint8Array, shape: batch.shape }));
-  const inputs = Array.from({ length: Math.min(MAX_STAGE_ROUNDS, rounds.rounds) }, (_, i) => pixels[i % pixels.length]!);
-  metrics.push(...(await measureStages(context, `dtypes.${batch.id}`, staged, inputs, batch.what, { withTotal: true })));
   return metrics;
 }
 
