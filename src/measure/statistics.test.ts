@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seededRng } from '../data/random.js';
-import { bootstrapCI, mean, median, quantileSorted, sortSamples } from './statistics.js';
+import { bootstrapCI, mean, median, quantileSorted, sortSamples, binomialCdf, binomialLowerThreshold } from './statistics.js';
 
 /** Standard normal by Box-Muller from a seeded uniform source. */
 function normal(rng: ReturnType<typeof seededRng>): number {
@@ -55,5 +55,29 @@ describe('bootstrap CI of the median', () => {
     // conservative at n=40 (discrete order statistics), so accept [0.91, 0.99].
     expect(covered / trials).toBeGreaterThanOrEqual(0.91);
     expect(covered / trials).toBeLessThanOrEqual(0.99);
+  });
+});
+
+describe('binomial tail', () => {
+  it('matches hand-computed values', () => {
+    // n = 4, p = 0.5: P(X <= 1) = (1 + 4) / 16.
+    expect(binomialCdf(1, 4, 0.5)).toBeCloseTo(5 / 16, 14);
+    // n = 10, p = 0.3: P(X <= 2) = 0.3827827864 (scipy.stats.binom.cdf(2, 10, 0.3)).
+    expect(binomialCdf(2, 10, 0.3)).toBeCloseTo(0.3827827864, 9);
+    expect(binomialCdf(-1, 10, 0.3)).toBe(0);
+    expect(binomialCdf(10, 10, 0.3)).toBe(1);
+  });
+
+  it('is exact for large n', () => {
+    // Summed in exact rational arithmetic (Python fractions): 0.46573355118789755.
+    expect(binomialCdf(1939, 2000, 0.97)).toBeCloseTo(0.465733551187898, 12);
+  });
+
+  it('gives the fewest successes a one-sided 5% test accepts', () => {
+    const k = binomialLowerThreshold(2000, 0.97);
+    expect(binomialCdf(k, 2000, 0.97)).toBeGreaterThanOrEqual(0.05);
+    expect(binomialCdf(k - 1, 2000, 0.97)).toBeLessThan(0.05);
+    // The same search in exact rational arithmetic (Python fractions) gives 1927.
+    expect(k).toBe(1927);
   });
 });

@@ -82,3 +82,53 @@ export function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
   for (let i = 0; i < a.length; i++) max = Math.max(max, Math.abs(a[i]! - b[i]!));
   return max;
 }
+
+/** log P(X = j) for j = 0..last, X ~ Binomial(n, p) with 0 < p < 1; log C(n, j) built up as a running sum of logs. */
+function binomialLogPmf(last: number, n: number, p: number): number[] {
+  const logP = Math.log(p);
+  const logQ = Math.log1p(-p);
+  let logChoose = 0; // log C(n, 0)
+  const terms: number[] = [];
+  for (let j = 0; j <= last; j++) {
+    if (j > 0) logChoose += Math.log((n - j + 1) / j);
+    terms.push(logChoose + j * logP + (n - j) * logQ);
+  }
+  return terms;
+}
+
+function checkBinomial(n: number, p: number): void {
+  if (!Number.isInteger(n) || n < 0) throw new RangeError(`n must be a whole number >= 0, got ${n}`);
+  if (!(p >= 0 && p <= 1)) throw new RangeError(`p must lie in [0, 1], got ${p}`);
+}
+
+/**
+ * P(X <= k) for X ~ Binomial(n, p), summed exactly term by term (each term from log space;
+ * terms below 1e-308 underflow to 0, which no tail used here can notice).
+ */
+export function binomialCdf(k: number, n: number, p: number): number {
+  checkBinomial(n, p);
+  if (!Number.isInteger(k)) throw new RangeError(`k must be a whole number, got ${k}`);
+  if (k < 0) return 0;
+  if (k >= n || p === 0) return 1;
+  if (p === 1) return 0;
+  return Math.min(
+    1,
+    binomialLogPmf(k, n, p).reduce((sum, t) => sum + Math.exp(t), 0),
+  );
+}
+
+/**
+ * The fewest successes out of n that a one-sided exact binomial test at level `alpha` accepts
+ * as consistent with a true rate of at least p: the smallest k with P(X <= k | n, p) >= alpha.
+ */
+export function binomialLowerThreshold(n: number, p: number, alpha = 0.05): number {
+  checkBinomial(n, p);
+  if (p === 0) return 0;
+  if (p === 1) return n;
+  let cdf = 0;
+  for (const [k, t] of binomialLogPmf(n, n, p).entries()) {
+    cdf += Math.exp(t);
+    if (cdf >= alpha) return k;
+  }
+  return n;
+}

@@ -215,6 +215,7 @@ function stagesChart(record: RunRecord): ChartSpec | null {
       order: STACKED_STAGES.indexOf(m.labels!.stage as (typeof STACKED_STAGES)[number]),
     }));
   if (rows.length === 0) return null;
+  const groups = [...new Set(rows.map((r) => r.scenario))];
   return {
     name: 'stages',
     title: 'Where the time goes: stage medians per strategy (each stage synced)',
@@ -222,7 +223,8 @@ function stagesChart(record: RunRecord): ChartSpec | null {
       $schema: SCHEMA,
       config: CONFIG,
       data: { values: rows },
-      facet: { row: { field: 'scenario', type: 'nominal', title: null } },
+      // Groups in record order (sweep.b32 before sweep.b128), not alphabetical.
+      facet: { row: { field: 'scenario', type: 'nominal', title: null, sort: groups } },
       resolve: { scale: { x: 'independent' } },
       spec: {
         width: WIDTH,
