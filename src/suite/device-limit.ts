@@ -49,6 +49,9 @@ export function limitMs(bandwidth: DeviceBandwidth, floorMs: number, uploadBytes
   return floorMs + uploadBytes / bandwidth.writeBytesPerMs + passBytes / bandwidth.shaderCopyBytesPerMs;
 }
 
+/** A figure computed from measured ones, said so in its source. */
+const computed = (m: MetricInput): MetricInput => Object.assign(m, { source: 'computed' as const });
+
 const gbPerS = (bytesPerMs: number) => `${(bytesPerMs / 1e6).toFixed(2)} GB/s`;
 
 /** What each limit rests on, for the figures' detail. */
@@ -66,12 +69,11 @@ export interface DeviceCost {
 /** The limit of each strategy as a stage metric (computed), for the stage table's `limit` column. */
 export function limitMetrics(prefix: string, bandwidth: DeviceBandwidth, floorMs: number, costs: readonly DeviceCost[]): MetricInput[] {
   return costs.map((s) =>
-    Object.assign(
+    computed(
       timeMetric(`${prefix}.stage-ms.limit.${s.id}`, limitMs(bandwidth, floorMs, s.uploadBytes, s.passBytes), 1, {
         detail: `computed: sync floor ${floorMs.toPrecision(3)} ms + ${s.uploadBytes} B at writeBuffer speed + a pass over ${s.passBytes} B at shader-copy speed; ${bandwidthDetail(bandwidth)}`,
         labels: { table: 'stages', group: prefix, strategy: s.id, stage: 'limit' },
       }),
-      { source: 'computed' as const },
     ),
   );
 }
@@ -85,7 +87,6 @@ export function kernelBandwidthMetrics(prefix: string, bandwidth: DeviceBandwidt
   const bytesPerMs = cost.passBytes / kernelMs;
   const labels = (of: string) => ({ table: 'kernel-bandwidth', group: prefix, strategy: cost.id, quantity: `fraction-of-${of}` });
   const what = `${cost.id}'s device pass: ${cost.passBytes} B read + written in ${kernelMs.toPrecision(3)} ms of GPU time (timestamp queries) = ${gbPerS(bytesPerMs)}`;
-  const computed = (m: MetricInput) => Object.assign(m, { source: 'computed' as const });
   return [
     computed(
       qualityMetric(

@@ -4,9 +4,8 @@ import { CROP_MIRROR_NORMALIZE, hasFusedCropMirrorNormalize } from './crop-mirro
 import { resolveCropMirrorNormalize, type CropMirrorNormalizeSpec } from './crop-mirror-normalize.js';
 import { normalizationTable, normalizeWithTable, type Normalization } from './normalization.js';
 import { NORMALIZE_PACKED_BYTES, type NormalizePackedAttrs } from './normalize-packed-kernel.js';
-import { packedWords, sendFloat32, sendPacked } from './send-payload.js';
 import { encodePixels, wireNormalization } from './payload.js';
-import type { PackedPayload } from './send-payload.js';
+import { packedWords, sendFloat32, sendPacked, type PackedPayload } from './send-payload.js';
 import { WIRE_BYTES, type WireArrays, type WireDtype } from './wire-dtypes.js';
 
 /** What host preparation hands to the upload: the values at their wire size. */
@@ -72,13 +71,24 @@ export function uploadPackedBytes(context: BackendContext, values: PackedPayload
   return words;
 }
 
-/** device-normalize, staged: the raw bytes uploaded as packed words, then `decode` on the device. */
-function packedBytesTransfer(context: BackendContext, decode: (resident: tf.Tensor, shape: readonly number[]) => tf.Tensor): StagedTransfer {
-  return {
+/**
+ * A staged transfer whose payload crosses as packed words and is decoded on the device:
+ * device-normalize (raw bytes, nothing to prepare) by default, or a wire type prepared on the host.
+ */
+function packedBytesTransfer(
+  context: BackendContext,
+  decode: (resident: tf.Tensor, shape: readonly number[]) => tf.Tensor,
+  wire: { id: string; dtype: PackedPayload['dtype']; prepare: (pixels: Uint8Array) => HostPayload } = {
     id: 'device-normalize',
-    wireBytesPerElement: WIRE_BYTES.uint8,
+    dtype: 'uint8',
     prepare: (pixels) => pixels,
-    upload: (payload) => uploadPackedBytes(context, payload as Uint8Array),
+  },
+): StagedTransfer {
+  return {
+    id: wire.id,
+    wireBytesPerElement: WIRE_BYTES[wire.dtype],
+    prepare: wire.prepare,
+    upload: (payload) => uploadPackedBytes(context, payload as PackedPayload['values']),
     compute: decode,
   };
 }
@@ -97,19 +107,17 @@ function decodePacked(wire: Exclude<WireDtype, 'float32'>, n: Normalization): (r
  * which the host already normalized). Its id is the type's name.
  */
 export function wireDtypeTransfer(context: BackendContext, dtype: WireDtype, n: Normalization): StagedTransfer {
-  const base = {
-    id: dtype,
-    wireBytesPerElement: WIRE_BYTES[dtype],
-    prepare: (pixels: Uint8Array) => encodePixels(dtype, pixels, [pixels.length], n).payload.values,
-  };
+  const prepare = (pixels: Uint8Array) => encodePixels(dtype, pixels, [pixels.length], n).payload.values;
   if (dtype === 'float32') {
-    return { ...base, upload: (payload, shape) => sendFloat32(context, payload as Float32Array, [...shape]), compute: (resident) => resident };
+    return {
+      id: dtype,
+      wireBytesPerElement: WIRE_BYTES.float32,
+      prepare,
+      upload: (payload, shape) => sendFloat32(context, payload as Float32Array, [...shape]),
+      compute: (resident) => resident,
+    };
   }
-  return {
-    ...base,
-    upload: (payload) => uploadPackedBytes(context, payload as PackedPayload['values']),
-    compute: decodePacked(dtype, wireNormalization(dtype, n)),
-  };
+  return packedBytesTransfer(context, decodePacked(dtype, wireNormalization(dtype, n)), { id: dtype, dtype, prepare });
 }
 
 /**
