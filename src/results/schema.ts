@@ -16,7 +16,7 @@ export const SCHEMA_VERSION = 3;
 const METRIC_KINDS = ['exact', 'ratio', 'time', 'quality'] as const;
 export type MetricKind = (typeof METRIC_KINDS)[number];
 
-export const metricSchema = z
+const metricFields = z
   .object({
     /** Dotted id, e.g. 'mnist-transfer.upload-bytes.cpu-normalize'. */
     id: z.string().regex(/^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$/, 'dotted lower-case id'),
@@ -43,7 +43,77 @@ export const metricSchema = z
     processes: z.array(z.number()).optional(),
   })
   .strict();
+
+/**
+ * Floating-point slack of the "CI contains the value" rule: a geometric mean and the bootstrap
+ * bounds around it are computed through different sums of logs, so a CI of identical values
+ * may miss its value by a few ulps. Far below any real disagreement.
+ */
+const CI_SLACK = 1e-9;
+
+/**
+ * What makes a metric impossible as a measurement, by field; empty when plausible. The kind
+ * decides, not the unit: an `exact` metric is a count or a byte size (design: sizes, bytes on
+ * the wire, tensor counts, shapes), so a whole number >= 0, while a `quality` metric in B
+ * (heap growth) or '' (input-bound fraction, loss change) may be negative. A ratio of two
+ * times is > 0. A time is >= 0, not > 0: the kernel stage of cpu-normalize runs no kernel
+ * and its GPU timestamp-query time is a true 0 ms (in the committed baseline).
+ */
+export function metricProblems(m: z.infer<typeof metricFields>): Array<{ field: string; message: string }> {
+  const problems: Array<{ field: string; message: string }> = [];
+  const say = (field: string, what: string) => problems.push({ field, message: `metric ${m.id} (${m.kind}${m.unit ? `, ${m.unit}` : ''}): ${what}` });
+  // One rule per kind for the value and its per-process values and CI bounds: true, or what is wrong.
+  const rule = (x: number): true | string => {
+    if (m.kind === 'exact') return (Number.isInteger(x) && x >= 0) || `a count or byte size must be a whole number >= 0, got ${x}`;
+    if (m.kind === 'ratio') return x > 0 || `a ratio of two times must be > 0, got ${x}`;
+    if (m.kind === 'time') return x >= 0 || `a time must be >= 0, got ${x}`;
+    return true;
+  };
+  const check = (field: string, values: readonly number[]) => {
+    const bad = values.map(rule).find((r) => r !== true);
+    if (bad) say(field, bad);
+  };
+  check('value', [m.value]);
+  check('processes', m.processes ?? []);
+  if (m.ci) {
+    const [lo, hi] = m.ci;
+    const slack = CI_SLACK * Math.max(1, Math.abs(m.value));
+    if (lo > hi) say('ci', `confidence interval [${lo}, ${hi}] is reversed (lo > hi)`);
+    else if (m.value < lo - slack || m.value > hi + slack) say('ci', `confidence interval [${lo}, ${hi}] does not contain the value ${m.value}`);
+    else check('ci', m.ci);
+  }
+  if (m.bound?.min !== undefined && m.bound.max !== undefined && m.bound.min > m.bound.max) say('bound', `bound min ${m.bound.min} > max ${m.bound.max}`);
+  if (m.samples) {
+    if (m.samples.a.length !== m.samples.b.length) say('samples', `paired samples of unequal length (${m.samples.a.length} vs ${m.samples.b.length})`);
+    const negative = [...m.samples.a, ...m.samples.b].find((x) => x < 0);
+    if (negative !== undefined) say('samples', `a sample time must be >= 0 ms, got ${negative}`);
+  }
+  return problems;
+}
+
+/** Adds each implausible field of a metric as an issue at that field (readers name the metric id). */
+function refinePlausible(m: z.infer<typeof metricFields>, ctx: z.RefinementCtx): void {
+  for (const p of metricProblems(m)) ctx.addIssue({ code: 'custom', path: [p.field], message: p.message });
+}
+
+/** A metric: well-typed (metricFields) and plausible as a measurement (metricProblems). */
+export const metricSchema = metricFields.superRefine(refinePlausible);
 export type Metric = z.infer<typeof metricSchema>;
+
+/** A metric id recorded twice leaves readers disagreeing on which counts (a Map keeps the last, find() the first): refused, both places named. */
+function refineUniqueIds(metrics: ReadonlyArray<{ id: string }>, ctx: z.RefinementCtx): void {
+  const first = new Map<string, number>();
+  metrics.forEach((m, i) => {
+    const seen = first.get(m.id);
+    if (seen === undefined) first.set(m.id, i);
+    else ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `metric id ${m.id} appears twice (metrics ${seen} and ${i})` });
+  });
+}
+
+/** The metrics of a record or baseline: `item` each, ids unique. */
+export function metricList<T extends z.ZodType<{ id: string }>>(item: T) {
+  return z.array(item).superRefine(refineUniqueIds);
+}
 
 const adapterSchema = z
   .object({
@@ -116,7 +186,7 @@ export const runRecordSchema = z
     datasets: z.record(z.string(), z.string()),
     git: z.object({ commit: z.string().nullable(), dirty: z.boolean().nullable() }).strict(),
     profile: runProfileSchema,
-    metrics: z.array(metricSchema),
+    metrics: metricList(metricSchema),
     /** Top-N kernel tables (tf.profile of one step) by scenario id. */
     kernelTables: z.record(z.string(), kernelTableSchema).optional(),
     /** Plain-language caveats every reader should see (software adapter, untested paths). */
