@@ -17,4 +17,17 @@ describe('scenario files', () => {
     expect(selectScenarios(all, []).length).toBe(all.length);
     expect(() => selectScenarios(all, ['nope'])).toThrow(/unknown scenario 'nope'. Known: mnist-loader \(01\)/);
   });
+
+  it('names each known scenario once, though coco has a spec and a perf file (issue 21 #16)', () => {
+    const all = listScenarios();
+    expect(all.filter((s) => s.id === 'coco')).toHaveLength(2);
+    let known: string[] = [];
+    try {
+      selectScenarios(all, ['nope']);
+    } catch (error) {
+      known = (error as Error).message.replace(/^.*Known: /, '').split(', ');
+    }
+    expect(known).toContain('coco (07)');
+    expect(known).toHaveLength(new Set(known).size);
+  });
 });

@@ -52,7 +52,9 @@ export function selectScenarios(all: readonly ScenarioFile[], wanted: readonly s
   for (const w of wanted) {
     const hits = all.filter((s) => s.id === w || s.number === w.padStart(2, '0') || s.path.endsWith(`/${w}`) || `${s.number}-${s.id}` === w);
     if (hits.length === 0) {
-      throw new RangeError(`unknown scenario '${w}'. Known: ${all.map((s) => `${s.id} (${s.number})`).join(', ')}`);
+      // A scenario with both a spec and a perf file (coco, kinetics, dtypes) is one choice: named once.
+      const known = new Set(all.map((s) => `${s.id} (${s.number})`));
+      throw new RangeError(`unknown scenario '${w}'. Known: ${[...known].join(', ')}`);
     }
     for (const h of hits) selected.add(h);
   }
