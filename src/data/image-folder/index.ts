@@ -1,0 +1,15 @@
+/** The image-folder data source (`gtp perf --image-folder DIR --size HxW`): its public pieces. */
+export { parseShape, parseSize, ShapeParseError, MAX_BATCH_BYTES, MAX_IMAGE_SIDE, type ImageSize, type NhwcShape } from '../shape.js';
+export { fitCollate, type FitOptions } from './collate.js';
+export { ImageFolderError } from './errors.js';
+export { drawFitted, placement, type ImageFit, type Placement } from './fit.js';
+export { IMG_EXTENSIONS, scanImageFolder, type IgnoredEntries, type ImageFile, type ImageFolderLayout } from './layout.js';
+export {
+  imageFolderBatches,
+  loadImageFolder,
+  type ImageFolder,
+  type ImageFolderBatchOptions,
+  type ImageFolderOptions,
+  type ImageFolderSkipReason,
+  type ImageFolderSummary,
+} from './reader.js';
