@@ -1,38 +1,24 @@
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { defineConfig } from 'vitest/config';
-import { runConfigFromEnv } from './src/cli/args.js';
-import { BenchThroughputReporter } from './src/runner/bench-reporter.js';
+import { fileURLToPath } from 'node:url';
+import { defineGtpConfig } from './src/vitest.js';
 
-/** Runs files in path order, so perf/ scenarios run in the article's section order. */
-class PathOrderSequencer extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    return [...files].sort((a, b) => a.moduleId.localeCompare(b.moduleId));
-  }
-}
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 /**
- * `npm test`: unit tests beside the code plus the scenario specs in perf/.
- * `npm run perf` (src/runner/run-scenarios.ts) reuses this file with perf/*.spec.ts and
- * perf/*.perf.ts, and provides the run configuration the command line built;
- * `npx vitest bench` runs perf/*.bench.ts (vitest bench() blocks).
- *
- * All files run in ONE forked process (maxWorkers 1, isolate false): they share one
- * backend and one device, started once (src/suite/session.ts).
+ * `npm test`: unit tests beside the code plus the scenario specs in perf/, with the harness's
+ * own preset (src/vitest.ts: all files in ONE forked process, path order, run configuration
+ * from PERF_*). `npm run perf` (src/runner/run-scenarios.ts) loads this file too and runs
+ * perf/*.spec.ts and perf/*.perf.ts with the run configuration the command line built;
+ * `npx vitest bench` runs perf/*.bench.ts.
  */
-export default defineConfig({
-  test: {
-    include: ['src/**/*.test.ts', 'perf/**/*.spec.ts'],
-    pool: 'forks',
-    maxWorkers: 1,
-    fileParallelism: false,
-    isolate: false,
-    sequence: { sequencer: PathOrderSequencer },
-    // A plain `vitest run` has no command line: every scenario on the embedded data, backend
-    // and scale from PERF_* (src/cli/args.ts reads them). `npm run perf` overrides this.
-    provide: { runConfig: runConfigFromEnv() },
-    benchmark: { include: ['perf/**/*.bench.ts'], reporters: ['default', new BenchThroughputReporter()] },
-    // Device start-up on a software rasterizer and a profiled train step take seconds.
-    testTimeout: 180_000,
-    hookTimeout: 180_000,
+export default defineGtpConfig({
+  // perf/ imports the package by its name, as a user's perf files do; in this repository the
+  // name means the sources (tsconfig.json's `paths` says the same to tsc), not a built dist/.
+  // Anchored patterns: a plain 'gpu-transfer-perf' key would also catch 'gpu-transfer-perf/vitest'.
+  resolve: {
+    alias: [
+      { find: /^gpu-transfer-perf$/, replacement: here('./src/index.ts') },
+      { find: /^gpu-transfer-perf\/vitest$/, replacement: here('./src/vitest.ts') },
+    ],
   },
+  test: { include: ['src/**/*.test.ts'] },
 });

@@ -1,11 +1,6 @@
 // Article section 1: MNIST + DataLoader(batch_size=64, shuffle=True), as raw uint8 batches.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ImageDataset } from '../src/data/dataset.js';
-import { BatchLoader } from '../src/data/loader.js';
-import { exactMetric } from '../src/results/metrics.js';
-import { recordMetrics } from '../src/suite/record.js';
-import { useMnist } from '../src/suite/session.js';
-import { ARTICLE_BATCH } from '../src/suite/sizes.js';
+import { BatchLoader, exactMetric, recordMetrics, useMnist, ARTICLE_BATCH, type ImageDataset } from 'gpu-transfer-perf';
 
 let mnist: ImageDataset;
 

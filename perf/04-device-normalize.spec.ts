@@ -1,11 +1,16 @@
 // Article section 4: send raw uint8 (1 byte per pixel), normalize on the device.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BackendContext } from '../src/backend/types.js';
-import { qualityMetric } from '../src/results/metrics.js';
-import { recordMetrics } from '../src/suite/record.js';
-import { useBackend } from '../src/suite/session.js';
-import { maxAbsDiff } from '../src/measure/statistics.js';
-import { describeStrategyTransfer, firstArticleBatch, strategyFor, transferAndRead } from '../src/suite/transfer-spec.js';
+import {
+  qualityMetric,
+  recordMetrics,
+  useBackend,
+  maxAbsDiff,
+  describeStrategyTransfer,
+  firstArticleBatch,
+  strategyFor,
+  transferAndRead,
+  type BackendContext,
+} from 'gpu-transfer-perf';
 
 describe('device-normalize (section 4)', () => {
   describeStrategyTransfer('device-normalize', { expectedUploadBytes: 50_176 });

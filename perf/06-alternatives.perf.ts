@@ -7,22 +7,34 @@
 // also cut into stages against the device's limit (tf.data's stages are its own).
 import type * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BackendContext } from '../src/backend/types.js';
-import { BatchLoader } from '../src/data/loader.js';
-import { seededRng } from '../src/data/random.js';
-import { sampleInterleaved } from '../src/measure/paired.js';
-import { maxAbsDiff, median } from '../src/measure/statistics.js';
-import { CLOCK, timeSynced } from '../src/measure/timer.js';
-import { ratioFromPairs, timeMetric, type MetricInput } from '../src/results/metrics.js';
-import type { Scale } from '../src/run-config.js';
-import { recordMetrics } from '../src/suite/record.js';
-import { useBackend, useConfig, useMnist } from '../src/suite/session.js';
-import { ARTICLE_BATCH } from '../src/suite/sizes.js';
-import { measureStages } from '../src/suite/stage-breakdown.js';
-import { naiveTfjsNormalize, naiveTfjsStaged, tfDataNormalize, type RawBatch } from '../src/transfer/alternatives.js';
-import { ARTICLE_NORMALIZATION } from '../src/transfer/normalization.js';
-import { devicePackedNormalize } from '../src/transfer/staged-transfer.js';
-import { deviceNormalize, type PixelBatch } from '../src/transfer/strategies.js';
+import {
+  BatchLoader,
+  seededRng,
+  sampleInterleaved,
+  maxAbsDiff,
+  median,
+  CLOCK,
+  timeSynced,
+  ratioFromPairs,
+  timeMetric,
+  recordMetrics,
+  useBackend,
+  useConfig,
+  useMnist,
+  ARTICLE_BATCH,
+  measureStages,
+  naiveTfjsNormalize,
+  naiveTfjsStaged,
+  tfDataNormalize,
+  ARTICLE_NORMALIZATION,
+  devicePackedNormalize,
+  deviceNormalize,
+  type BackendContext,
+  type MetricInput,
+  type Scale,
+  type RawBatch,
+  type PixelBatch,
+} from 'gpu-transfer-perf';
 
 /**
  * Rounds per batch size and scale. Every round times device-normalize and the naive port; the

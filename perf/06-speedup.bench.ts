@@ -3,11 +3,7 @@
 // These are not the speedup: tinybench runs one task after the other, so drift and background
 // load can land on one side; the interleaved-pair speedup with its CI is 06-speedup.perf.ts.
 import { bench, describe } from 'vitest';
-import { BatchLoader } from '../src/data/loader.js';
-import { benchName, BENCH_OPTIONS, syncedBench } from '../src/suite/bench.js';
-import { useBackend, useMnist } from '../src/suite/session.js';
-import { ARTICLE_BATCH } from '../src/suite/sizes.js';
-import { cpuNormalize, deviceNormalize } from '../src/transfer/strategies.js';
+import { BatchLoader, benchName, BENCH_OPTIONS, syncedBench, useBackend, useMnist, ARTICLE_BATCH, cpuNormalize, deviceNormalize } from 'gpu-transfer-perf';
 
 // bench mode runs no suite hooks: set up at the top level.
 const context = await useBackend();

@@ -5,17 +5,26 @@
 // pairs on the same batch, so drift and background load would land on one side. The latency
 // distributions of each strategy alone are in 06-speedup.bench.ts (`npx vitest bench`).
 import { beforeAll, describe, it } from 'vitest';
-import type { BackendContext } from '../src/backend/types.js';
-import { BatchLoader, type Batch } from '../src/data/loader.js';
-import { samplePairs } from '../src/measure/paired.js';
-import { median } from '../src/measure/statistics.js';
-import { CLOCK, timeSynced } from '../src/measure/timer.js';
-import { ratioFromPairs, timeMetric } from '../src/results/metrics.js';
-import { recordMetrics } from '../src/suite/record.js';
-import { withExtraWork } from '../src/suite/extra-work.js';
-import { useBackend, useConfig, useMnist, useSizes } from '../src/suite/session.js';
-import { ARTICLE_BATCH } from '../src/suite/sizes.js';
-import { cpuNormalize, deviceNormalize } from '../src/transfer/strategies.js';
+import {
+  BatchLoader,
+  samplePairs,
+  median,
+  CLOCK,
+  timeSynced,
+  ratioFromPairs,
+  timeMetric,
+  recordMetrics,
+  withExtraWork,
+  useBackend,
+  useConfig,
+  useMnist,
+  useSizes,
+  ARTICLE_BATCH,
+  cpuNormalize,
+  deviceNormalize,
+  type BackendContext,
+  type Batch,
+} from 'gpu-transfer-perf';
 
 let context: BackendContext;
 let batches: Batch[];

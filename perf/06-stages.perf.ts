@@ -4,12 +4,17 @@
 // one pass at its measured shader-copy bandwidth). Apart from 06-speedup.perf.ts, so that the
 // cross-process speedup runs (perf:ab, CI's timing gate, perf:calibrate) stay short.
 import { beforeAll, describe, it } from 'vitest';
-import type { BackendContext } from '../src/backend/types.js';
-import { BatchLoader, type Batch } from '../src/data/loader.js';
-import { articleStagedStrategies, measureStages } from '../src/suite/stage-breakdown.js';
-import { recordMetrics } from '../src/suite/record.js';
-import { useBackend, useMnist } from '../src/suite/session.js';
-import { ARTICLE_BATCH } from '../src/suite/sizes.js';
+import {
+  BatchLoader,
+  articleStagedStrategies,
+  measureStages,
+  recordMetrics,
+  useBackend,
+  useMnist,
+  ARTICLE_BATCH,
+  type BackendContext,
+  type Batch,
+} from 'gpu-transfer-perf';
 
 let context: BackendContext;
 let batches: Batch[];

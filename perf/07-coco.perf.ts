@@ -5,8 +5,7 @@
 // same work for both and usually the largest stage. A timed scenario: it asserts nothing about
 // time; figures go to the run record.
 import { describe } from 'vitest';
-import { cocoLoader } from '../src/suite/media-data.js';
-import { itTimesMediaPipeline } from '../src/suite/media-transfer.js';
+import { cocoLoader, itTimesMediaPipeline } from 'gpu-transfer-perf';
 
 describe('COCO segmentation input pipeline, stage by stage (section 7)', () => {
   itTimesMediaPipeline('decodes, collates and moves batches both ways in interleaved rounds', 'coco', cocoLoader);

@@ -4,22 +4,34 @@
 // both), and one train step of a small FCN gives the same loss fed either way.
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BackendContext } from '../src/backend/types.js';
-import type { SegmentationTargets } from '../src/data/coco/collate.js';
-import type { CocoDataset } from '../src/data/coco/reader.js';
-import type { TimedBatch } from '../src/data/loader.js';
-import { LeakCheck } from '../src/measure/memory.js';
-import { createSegmentationFcn, segmentationLoss } from '../src/models/segmentation-fcn.js';
-import { canTrainConvolutions } from '../src/models/train-step.js';
-import { bytesMetric, qualityMetric } from '../src/results/metrics.js';
-import { itLeavesNoTensors } from '../src/suite/leak-spec.js';
-import { cocoLoader, cocoSummaryMetrics } from '../src/suite/media-data.js';
-import { expectSameInput, MEDIA_MAX_DIFF, profiledTrainStep } from '../src/suite/media-spec.js';
-import { countAndRead } from '../src/suite/readback.js';
-import { recordKernelTable, recordMetrics } from '../src/suite/record.js';
-import { useBackend, useMediaSizes } from '../src/suite/session.js';
-import { IMAGENET_NORMALIZATION } from '../src/transfer/crop-mirror-normalize.js';
-import { deviceChannelNormalize, hostChannelNormalize, sendMasks, type StagedTransfer } from '../src/transfer/staged-transfer.js';
+import {
+  LeakCheck,
+  createSegmentationFcn,
+  segmentationLoss,
+  canTrainConvolutions,
+  bytesMetric,
+  qualityMetric,
+  itLeavesNoTensors,
+  cocoLoader,
+  cocoSummaryMetrics,
+  expectSameInput,
+  MEDIA_MAX_DIFF,
+  profiledTrainStep,
+  countAndRead,
+  recordKernelTable,
+  recordMetrics,
+  useBackend,
+  useMediaSizes,
+  IMAGENET_NORMALIZATION,
+  deviceChannelNormalize,
+  hostChannelNormalize,
+  sendMasks,
+  type BackendContext,
+  type SegmentationTargets,
+  type CocoDataset,
+  type TimedBatch,
+  type StagedTransfer,
+} from 'gpu-transfer-perf';
 
 let context: BackendContext;
 let dataset: CocoDataset;

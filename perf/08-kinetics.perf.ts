@@ -4,8 +4,7 @@
 // sent as bytes and normalized on the device by the fused crop-mirror-normalize kernel
 // (device-normalize). A timed scenario: it asserts nothing about time.
 import { describe } from 'vitest';
-import { kineticsLoader } from '../src/suite/media-data.js';
-import { itTimesMediaPipeline } from '../src/suite/media-transfer.js';
+import { kineticsLoader, itTimesMediaPipeline } from 'gpu-transfer-perf';
 
 describe('Kinetics video input pipeline, stage by stage (section 8)', () => {
   itTimesMediaPipeline('decodes, collates and moves clip batches both ways in interleaved rounds', 'kinetics', kineticsLoader);

@@ -3,20 +3,30 @@
 // batch of real decoded clips, the bytes on the wire are exact (1 vs 4 per value), and one train
 // step of a small (2+1)D classifier gives the same loss fed either way.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BackendContext } from '../src/backend/types.js';
-import type { KineticsDataset } from '../src/data/kinetics/reader.js';
-import type { TimedBatch } from '../src/data/loader.js';
-import { LeakCheck } from '../src/measure/memory.js';
-import { canTrainConvolutions } from '../src/models/train-step.js';
-import { createVideoClassifier, videoLoss } from '../src/models/video-classifier.js';
-import { qualityMetric } from '../src/results/metrics.js';
-import { itLeavesNoTensors } from '../src/suite/leak-spec.js';
-import { kineticsLoader, kineticsSummaryMetrics } from '../src/suite/media-data.js';
-import { expectSameInput, MEDIA_MAX_DIFF, profiledTrainStep } from '../src/suite/media-spec.js';
-import { recordKernelTable, recordMetrics } from '../src/suite/record.js';
-import { useBackend, useMediaSizes } from '../src/suite/session.js';
-import { IMAGENET_NORMALIZATION } from '../src/transfer/crop-mirror-normalize.js';
-import { deviceChannelNormalize, hostChannelNormalize, type StagedTransfer } from '../src/transfer/staged-transfer.js';
+import {
+  LeakCheck,
+  canTrainConvolutions,
+  createVideoClassifier,
+  videoLoss,
+  qualityMetric,
+  itLeavesNoTensors,
+  kineticsLoader,
+  kineticsSummaryMetrics,
+  expectSameInput,
+  MEDIA_MAX_DIFF,
+  profiledTrainStep,
+  recordKernelTable,
+  recordMetrics,
+  useBackend,
+  useMediaSizes,
+  IMAGENET_NORMALIZATION,
+  deviceChannelNormalize,
+  hostChannelNormalize,
+  type BackendContext,
+  type KineticsDataset,
+  type TimedBatch,
+  type StagedTransfer,
+} from 'gpu-transfer-perf';
 
 let context: BackendContext;
 let dataset: KineticsDataset;

@@ -1,14 +1,20 @@
 // Article section 9: memory of one batch along each path, in exact bytes.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BackendContext } from '../src/backend/types.js';
-import type { Batch } from '../src/data/loader.js';
-import { LeakCheck, memorySnapshot } from '../src/measure/memory.js';
-import { bytesMetric, type MetricInput } from '../src/results/metrics.js';
-import { itLeavesNoTensors } from '../src/suite/leak-spec.js';
-import { recordMetrics } from '../src/suite/record.js';
-import { useBackend } from '../src/suite/session.js';
-import { firstArticleBatch, strategyFor } from '../src/suite/transfer-spec.js';
-import { ARTICLE_NORMALIZATION, normalizeOnHost } from '../src/transfer/normalization.js';
+import {
+  LeakCheck,
+  memorySnapshot,
+  bytesMetric,
+  itLeavesNoTensors,
+  recordMetrics,
+  useBackend,
+  firstArticleBatch,
+  strategyFor,
+  ARTICLE_NORMALIZATION,
+  normalizeOnHost,
+  type BackendContext,
+  type Batch,
+  type MetricInput,
+} from 'gpu-transfer-perf';
 
 let context: BackendContext;
 let batch: Batch;

@@ -9,20 +9,39 @@
 // --scale quick trains 2 truncated epochs of 4 steps (CI); --scale full the article's 5 epochs.
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import type { BackendContext } from '../src/backend/types.js';
-import type { ImageDataset } from '../src/data/dataset.js';
-import { loadMnistDir } from '../src/data/mnist-dir.js';
-import { heldDeviceBytes } from '../src/measure/device-memory.js';
-import { binomialCdf, binomialLowerThreshold } from '../src/measure/statistics.js';
-import { createTwoConvCnn } from '../src/models/two-conv-cnn.js';
-import { Progress } from '../src/report/progress.js';
-import { bytesMetric, exactMetric, qualityMetric } from '../src/results/metrics.js';
-import { recordMetrics } from '../src/suite/record.js';
-import { useBackend, useConfig, useMnist } from '../src/suite/session.js';
-import { lossAgreement, runTrainingExperiment, TRAINING_ARMS, type TrainingResult } from '../src/train/experiment.js';
-import { curveMetrics, flatMemoryMetrics, inputBoundMetrics, perEpochMetrics, trainingStageMetrics } from '../src/train/metrics.js';
-import { HELD_OUT, SHUFFLE_SEED, SPLIT_SEED, TRAIN_BATCH, TRAINING_SIZES } from '../src/train/sizes.js';
-import { sampleOf, stratifiedSplit } from '../src/train/split.js';
+import {
+  loadMnistDir,
+  heldDeviceBytes,
+  binomialCdf,
+  binomialLowerThreshold,
+  createTwoConvCnn,
+  Progress,
+  bytesMetric,
+  exactMetric,
+  qualityMetric,
+  recordMetrics,
+  useBackend,
+  useConfig,
+  useMnist,
+  lossAgreement,
+  runTrainingExperiment,
+  TRAINING_ARMS,
+  curveMetrics,
+  flatMemoryMetrics,
+  inputBoundMetrics,
+  perEpochMetrics,
+  trainingStageMetrics,
+  HELD_OUT,
+  SHUFFLE_SEED,
+  SPLIT_SEED,
+  TRAIN_BATCH,
+  TRAINING_SIZES,
+  sampleOf,
+  stratifiedSplit,
+  type BackendContext,
+  type ImageDataset,
+  type TrainingResult,
+} from 'gpu-transfer-perf';
 
 /** Losses of runs fed equal inputs must agree to float32 rounding: 2^-20 relative is 8 units in the last place. */
 const LOSS_REL_TOLERANCE = 2 ** -20;

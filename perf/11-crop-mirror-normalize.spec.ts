@@ -3,23 +3,25 @@
 // the CPU reference on odd shapes (1 and 3 channels, byte counts not a multiple of 4, batch 1).
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { countTransfers } from '../src/backend/transfer-counter.js';
-import type { BackendContext } from '../src/backend/types.js';
-import { seededRng } from '../src/data/random.js';
-import { LeakCheck } from '../src/measure/memory.js';
-import { qualityMetric } from '../src/results/metrics.js';
-import { recordMetrics } from '../src/suite/record.js';
-import { useBackend } from '../src/suite/session.js';
-import { maxAbsDiff } from '../src/measure/statistics.js';
 import {
+  countTransfers,
+  seededRng,
+  LeakCheck,
+  qualityMetric,
+  recordMetrics,
+  useBackend,
+  maxAbsDiff,
   cropMirrorNormalizeOnHost,
   IMAGENET_NORMALIZATION,
   resolveCropMirrorNormalize,
+  CROP_MIRROR_NORMALIZE,
+  cropMirrorNormalize,
+  cropMirrorNormalizeComposed,
+  wireByteLength,
+  itLeavesNoTensors,
+  type BackendContext,
   type CropMirrorNormalizeSpec,
-} from '../src/transfer/crop-mirror-normalize.js';
-import { CROP_MIRROR_NORMALIZE, cropMirrorNormalize, cropMirrorNormalizeComposed } from '../src/transfer/crop-mirror-normalize-kernel.js';
-import { wireByteLength } from '../src/transfer/wire-dtypes.js';
-import { itLeavesNoTensors } from '../src/suite/leak-spec.js';
+} from 'gpu-transfer-perf';
 
 /**
  * Largest allowed |device - float64 CPU reference|: outputs stay within |y| < 4 here (ImageNet

@@ -3,14 +3,21 @@
 // and the device's limit, at the MNIST batch and the large batch. Apart from 11-dtypes.perf.ts,
 // so that the cross-process dtype ratios (perf:ab, CI's timing gate) stay short.
 import { beforeAll, describe, it } from 'vitest';
-import type { BackendContext } from '../src/backend/types.js';
-import { DTYPE_BATCHES, encodedLargeBatch, encodedMnistBatches, type DtypeBatch, type EncodedBatch } from '../src/suite/dtype-batches.js';
-import { recordMetrics } from '../src/suite/record.js';
-import { useBackend, useConfig } from '../src/suite/session.js';
-import { measureStages } from '../src/suite/stage-breakdown.js';
-import { ARTICLE_NORMALIZATION } from '../src/transfer/normalization.js';
-import { wireDtypeTransfer } from '../src/transfer/staged-transfer.js';
-import { WIRE_DTYPES } from '../src/transfer/wire-dtypes.js';
+import {
+  DTYPE_BATCHES,
+  encodedLargeBatch,
+  encodedMnistBatches,
+  recordMetrics,
+  useBackend,
+  useConfig,
+  measureStages,
+  ARTICLE_NORMALIZATION,
+  wireDtypeTransfer,
+  WIRE_DTYPES,
+  type BackendContext,
+  type DtypeBatch,
+  type EncodedBatch,
+} from 'gpu-transfer-perf';
 
 /** Rounds per batch (each syncs four times per type): medians settle in ~10 at MNIST size; the large batch costs ~0.2 s a round. */
 const ROUNDS = { quick: { mnist: 10, large: 4 }, full: { mnist: 50, large: 20 } } as const;

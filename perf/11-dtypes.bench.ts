@@ -3,11 +3,7 @@
 // (tinybench underneath, every sample synced). The ratios with CIs come from interleaved
 // rounds in 11-dtypes.perf.ts; tinybench runs tasks one after the other.
 import { bench, describe } from 'vitest';
-import { benchName, BENCH_OPTIONS, syncedBench } from '../src/suite/bench.js';
-import { encodedMnistBatches } from '../src/suite/dtype-batches.js';
-import { useBackend } from '../src/suite/session.js';
-import { sendPayload } from '../src/transfer/send-payload.js';
-import { WIRE_DTYPES, wireByteLength } from '../src/transfer/wire-dtypes.js';
+import { benchName, BENCH_OPTIONS, syncedBench, encodedMnistBatches, useBackend, sendPayload, WIRE_DTYPES, wireByteLength } from 'gpu-transfer-perf';
 
 const context = await useBackend();
 const batches = await encodedMnistBatches(8);

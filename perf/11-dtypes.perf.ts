@@ -9,19 +9,34 @@
 // goes is in 11-dtype-stages.perf.ts.
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { countTransfers } from '../src/backend/transfer-counter.js';
-import type { BackendContext } from '../src/backend/types.js';
-import { sampleInterleaved } from '../src/measure/paired.js';
-import { median } from '../src/measure/statistics.js';
-import { CLOCK, timeSynced } from '../src/measure/timer.js';
-import { bytesMetric, ratioFromPairs, timeMetric, type MetricInput } from '../src/results/metrics.js';
-import { DTYPE_BATCHES, encodedLargeBatch, encodedMnistBatches, LARGE_BATCH_ROUNDS, type DtypeBatch, type EncodedBatch } from '../src/suite/dtype-batches.js';
-import { recordMetrics } from '../src/suite/record.js';
-import { useBackend, useConfig, useSizes } from '../src/suite/session.js';
-import { ARTICLE_NORMALIZATION } from '../src/transfer/normalization.js';
-import { encodePixels } from '../src/transfer/payload.js';
-import { sendPayload } from '../src/transfer/send-payload.js';
-import { WIRE_DTYPES, wireByteLength, type WireDtype } from '../src/transfer/wire-dtypes.js';
+import {
+  countTransfers,
+  sampleInterleaved,
+  median,
+  CLOCK,
+  timeSynced,
+  bytesMetric,
+  ratioFromPairs,
+  timeMetric,
+  DTYPE_BATCHES,
+  encodedLargeBatch,
+  encodedMnistBatches,
+  LARGE_BATCH_ROUNDS,
+  recordMetrics,
+  useBackend,
+  useConfig,
+  useSizes,
+  ARTICLE_NORMALIZATION,
+  encodePixels,
+  sendPayload,
+  WIRE_DTYPES,
+  wireByteLength,
+  type BackendContext,
+  type MetricInput,
+  type DtypeBatch,
+  type EncodedBatch,
+  type WireDtype,
+} from 'gpu-transfer-perf';
 
 // Distinct MNIST batches the rounds cycle through, so a round does not resend one array.
 const MNIST_BATCHES = 8;

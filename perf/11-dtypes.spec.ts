@@ -2,21 +2,31 @@
 // (1, 1, 2, 4 bytes per element) and decoded into the same float32 model input on the device.
 // Correctness and exact bytes here; times in 11-dtypes.bench.ts.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BackendContext } from '../src/backend/types.js';
-import type { Batch } from '../src/data/loader.js';
-import { LeakCheck } from '../src/measure/memory.js';
-import { qualityMetric } from '../src/results/metrics.js';
-import { recordMetrics } from '../src/suite/record.js';
-import { useBackend } from '../src/suite/session.js';
-import { maxAbsDiff } from '../src/measure/statistics.js';
-import { firstArticleBatch } from '../src/suite/transfer-spec.js';
-import { decodeWords, sendAndRead } from '../src/suite/readback.js';
-import { FLOAT16_MIN_NORMAL, float16BitsToFloat32, float16RoundingBound, fromFloat16Array } from '../src/transfer/float16.js';
-import { ARTICLE_NORMALIZATION, normalizeOnHost } from '../src/transfer/normalization.js';
-import { packBytes } from '../src/transfer/packed-bytes.js';
-import { centerPixels, encodePixels } from '../src/transfer/payload.js';
-import { WIRE_DTYPES, wireByteLength, type WireDtype } from '../src/transfer/wire-dtypes.js';
-import { itLeavesNoTensors } from '../src/suite/leak-spec.js';
+import {
+  LeakCheck,
+  qualityMetric,
+  recordMetrics,
+  useBackend,
+  maxAbsDiff,
+  firstArticleBatch,
+  decodeWords,
+  sendAndRead,
+  FLOAT16_MIN_NORMAL,
+  float16BitsToFloat32,
+  float16RoundingBound,
+  fromFloat16Array,
+  ARTICLE_NORMALIZATION,
+  normalizeOnHost,
+  packBytes,
+  centerPixels,
+  encodePixels,
+  WIRE_DTYPES,
+  wireByteLength,
+  itLeavesNoTensors,
+  type BackendContext,
+  type Batch,
+  type WireDtype,
+} from 'gpu-transfer-perf';
 
 /** Bytes per [64,28,28,1] batch (50,176 pixels) at 1, 1, 2 and 4 bytes per element. */
 const ARTICLE_BATCH_BYTES: Record<WireDtype, number> = { uint8: 50_176, int8: 50_176, float16: 100_352, float32: 200_704 };

@@ -7,12 +7,20 @@
 // limit, as in 06-stages.perf.ts.
 // --scale quick: every size, 60 pairs each; --scale full: 200 pairs each.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BackendContext } from '../src/backend/types.js';
-import { Progress } from '../src/report/progress.js';
-import { recordMetrics } from '../src/suite/record.js';
-import { useBackend, useConfig, useMnist } from '../src/suite/session.js';
-import { measureSweep, measureSweepStages, SWEEP_SIZES, sweepMetrics } from '../src/suite/sweep.js';
-import { cpuNormalize, deviceNormalize } from '../src/transfer/strategies.js';
+import {
+  Progress,
+  recordMetrics,
+  useBackend,
+  useConfig,
+  useMnist,
+  measureSweep,
+  measureSweepStages,
+  SWEEP_SIZES,
+  sweepMetrics,
+  cpuNormalize,
+  deviceNormalize,
+  type BackendContext,
+} from 'gpu-transfer-perf';
 
 let context: BackendContext;
 

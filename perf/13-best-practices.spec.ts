@@ -7,16 +7,24 @@
 // bytes the pool held, how many came back, and that live tensors survive and later transfers
 // still work. Elsewhere: wasm's heap never shrinks, the cpu backend frees with the tensors.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BackendContext } from '../src/backend/types.js';
-import type { ImageDataset } from '../src/data/dataset.js';
-import { deviceMemory, heldDeviceBytes, releaseBufferPool } from '../src/measure/device-memory.js';
-import { maxAbsDiff } from '../src/measure/statistics.js';
-import { bytesMetric } from '../src/results/metrics.js';
-import { recordMetrics } from '../src/suite/record.js';
-import { useBackend, useMnist } from '../src/suite/session.js';
-import { SWEEP_BATCHES, sweepBatches } from '../src/suite/sweep.js';
-import { ARTICLE_NORMALIZATION, normalizeOnHost } from '../src/transfer/normalization.js';
-import { cpuNormalize, deviceNormalize } from '../src/transfer/strategies.js';
+import {
+  deviceMemory,
+  heldDeviceBytes,
+  releaseBufferPool,
+  maxAbsDiff,
+  bytesMetric,
+  recordMetrics,
+  useBackend,
+  useMnist,
+  SWEEP_BATCHES,
+  sweepBatches,
+  ARTICLE_NORMALIZATION,
+  normalizeOnHost,
+  cpuNormalize,
+  deviceNormalize,
+  type BackendContext,
+  type ImageDataset,
+} from 'gpu-transfer-perf';
 
 let context: BackendContext;
 let data: ImageDataset;

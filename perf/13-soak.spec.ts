@@ -7,14 +7,24 @@ import * as tf from '@tensorflow/tfjs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BackendContext } from '../src/backend/types.js';
-import { BatchLoader, type Batch } from '../src/data/loader.js';
-import { LeakCheck, memorySnapshot } from '../src/measure/memory.js';
-import { bytesMetric, exactMetric, qualityMetric } from '../src/results/metrics.js';
-import { recordMetrics } from '../src/suite/record.js';
-import { useBackend, useMnist, useSizes } from '../src/suite/session.js';
-import { ARTICLE_BATCH } from '../src/suite/sizes.js';
-import { cpuNormalize, deviceNormalize, type TransferStrategy } from '../src/transfer/strategies.js';
+import {
+  BatchLoader,
+  LeakCheck,
+  memorySnapshot,
+  bytesMetric,
+  exactMetric,
+  qualityMetric,
+  recordMetrics,
+  useBackend,
+  useMnist,
+  useSizes,
+  ARTICLE_BATCH,
+  cpuNormalize,
+  deviceNormalize,
+  type BackendContext,
+  type Batch,
+  type TransferStrategy,
+} from 'gpu-transfer-perf';
 
 /**
  * Largest JS heap growth accepted over the soak, after a full GC: 16 MiB, about 80 of the

@@ -75,7 +75,7 @@ export function uploadPackedBytes(context: BackendContext, values: PackedPayload
  * A staged transfer whose payload crosses as packed words and is decoded on the device:
  * device-normalize (raw bytes, nothing to prepare) by default, or a wire type prepared on the host.
  */
-function packedBytesTransfer(
+export function packedBytesTransfer(
   context: BackendContext,
   decode: (resident: tf.Tensor, shape: readonly number[]) => tf.Tensor,
   wire: { id: string; dtype: PackedPayload['dtype']; prepare: (pixels: Uint8Array) => HostPayload } = {
