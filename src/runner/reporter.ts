@@ -1,4 +1,4 @@
-import type { Reporter, SerializedError, TestModule, Vitest } from 'vitest/node';
+import type { Reporter, SerializedError, TestModule } from 'vitest/node';
 import { assembleRunRecord, type CollectedTest } from '../results/assemble.js';
 import type { RunProfile, RunRecord } from '../results/schema.js';
 import type { RunConfig } from '../run-config.js';
@@ -54,20 +54,16 @@ function hardwareProfile(modules: ReadonlyArray<TestModule>): RunProfile | null 
 }
 
 /**
- * Turns the metrics that perf tests attached to task.meta into one run record. It reads the
- * run configuration from the same `provide` channel the tests read with `inject`.
+ * Turns the metrics that perf tests attached to task.meta into one run record, for the run
+ * configuration that the tests read with `inject` (runScenarios provides the same object).
  */
 export class RunRecordReporter implements Reporter {
   record: RunRecord | null = null;
-  private config: RunConfig | null = null;
   private readonly start = { ticks: cpuTicks(), at: performance.now() };
 
-  onInit(vitest: Vitest): void {
-    this.config = vitest.config.provide.runConfig ?? null;
-  }
+  constructor(private readonly config: RunConfig) {}
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
-    if (!this.config) throw new Error('RunRecordReporter: vitest was started without provide.runConfig');
     this.record = assembleRunRecord(collect(modules), {
       createdAt: new Date().toISOString(),
       scale: this.config.scale,

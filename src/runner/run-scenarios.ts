@@ -1,23 +1,59 @@
+import { relative, resolve } from 'node:path';
+import type { Plugin } from 'vitest/config';
 import { startVitest } from 'vitest/node';
 import type { RunRecord } from '../results/schema.js';
 import type { RunConfig } from '../run-config.js';
+import { GTP_TEST_SETTINGS } from '../vitest.js';
 import { RunRecordReporter } from './reporter.js';
-import { SCENARIO_GLOBS, type ScenarioFile } from './scenarios.js';
+import type { ScenarioFile } from './scenarios.js';
+
+/** A path as a glob that matches only itself: glob syntax characters escaped. */
+function literalGlob(path: string): string {
+  return path.replace(/[\\*?[\]{}()!+@]/g, '\\$&');
+}
+
+/**
+ * Hands this run's configuration to every test project once vitest has resolved its config:
+ * `configureVitest` runs after each project took the `provide` of a config file, so this one
+ * wins. (Put in `test.provide` it would be deep-merged with the file's run configuration
+ * instead, keeping keys of the file's that this run does not have.)
+ */
+function provideRunConfig(config: RunConfig): Plugin {
+  return {
+    name: 'gpu-transfer-perf:run-config',
+    configureVitest({ project }) {
+      project.provide('runConfig', config);
+    },
+  };
+}
 
 /**
  * Runs scenario files in one new vitest worker process (one device) and returns their run
  * record. The run configuration travels by vitest's `provide` (read with `inject` in the
- * worker and by the reporter): one typed channel, no environment variables.
+ * worker); the reporter gets the same object.
+ *
+ * It runs in the current project (the working directory, or `root`): a user's project as much
+ * as this repository. Its vitest config, if it has one, is loaded for what perf files may need
+ * to load (aliases, plugins, setup files); the harness's preset settings (one forked process,
+ * path order, timeouts), the include (exactly `files`) and the reporter are applied over it, so
+ * a project's unit-test settings cannot change how a measurement runs. Without a config file
+ * the preset alone applies.
  */
-export async function runScenarios(files: readonly ScenarioFile[], config: RunConfig, options: { quiet?: boolean } = {}): Promise<RunRecord | null> {
-  const reporter = new RunRecordReporter();
+export async function runScenarios(
+  files: readonly ScenarioFile[],
+  config: RunConfig,
+  options: { quiet?: boolean; root?: string } = {},
+): Promise<RunRecord | null> {
+  const root = resolve(options.root ?? process.cwd());
+  const paths = files.map((f) => relative(root, resolve(root, f.path)));
+  const reporter = new RunRecordReporter(config);
   const vitest = await startVitest(
     'test',
-    files.map((f) => f.path),
-    { run: true, watch: false },
-    {
-      test: { include: [...SCENARIO_GLOBS], reporters: options.quiet ? [reporter] : ['default', reporter], provide: { runConfig: config } },
-    },
+    paths,
+    // Command-line options: vitest merges them over the config file's, replacing its arrays.
+    { root, run: true, watch: false, ...GTP_TEST_SETTINGS, include: paths.map(literalGlob) },
+    // The reporter instance goes here, not above: vitest deep-clones command-line options.
+    { plugins: [provideRunConfig(config)], test: { reporters: options.quiet ? [reporter] : ['default', reporter] } },
   );
   await vitest.close();
   return reporter.record;

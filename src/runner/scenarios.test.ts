@@ -9,6 +9,18 @@ describe('scenario files', () => {
     expect(scenarioOfPath('/x/perf/02-cpu-normalize.spec.ts')).toBe('cpu-normalize');
   });
 
+  it("parses a user's file names: no number needed, the prefix is never part of the id", () => {
+    expect(parseScenarioFile('my-pipeline.perf.ts', 'bench')).toEqual({ number: null, id: 'my-pipeline', kind: 'perf', path: 'bench/my-pipeline.perf.ts' });
+    expect(parseScenarioFile('resize_v2.spec.ts')?.id).toBe('resize_v2');
+    expect(parseScenarioFile('2024-report.perf.ts')).toMatchObject({ number: null, id: '2024-report' });
+    expect(parseScenarioFile('-x.perf.ts')).toBeNull();
+    expect(parseScenarioFile('pipeline.test.ts')).toBeNull();
+    expect(scenarioOfPath('/x/perf/my-pipeline.perf.ts')).toBe('my-pipeline');
+    const user = [parseScenarioFile('a.perf.ts')!, parseScenarioFile('01-b.spec.ts')!];
+    expect(selectScenarios(user, ['a']).map((s) => s.path)).toEqual(['perf/a.perf.ts']);
+    expect(() => selectScenarios(user, ['c'])).toThrow(/unknown scenario 'c'.*a, b \(01\)/);
+  });
+
   it('selects by id, number or file name and rejects unknown ones', () => {
     const all = listScenarios();
     expect(all.length).toBeGreaterThanOrEqual(7);

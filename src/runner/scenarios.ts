@@ -2,14 +2,17 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * One scenario file of perf/, run by `npm run perf`: 'NN-name.spec.ts' asserts correctness and
- * exact metrics; 'NN-name.perf.ts' times in interleaved rounds (the harness's own sampler,
- * statistics in the run record). 'NN-name.bench.ts' files are vitest `bench()` blocks for
- * `npx vitest bench`, not run by `npm run perf` (bench() only exists in vitest's bench mode).
+ * One scenario file of a perf folder (perf/ by default), run by `gtp perf`: 'name.spec.ts'
+ * asserts correctness and exact metrics; 'name.perf.ts' times in interleaved rounds (the
+ * harness's own sampler, statistics in the run record). An 'NN-' prefix orders the files (the
+ * built-in ones carry the article's section number) and is not part of the id, so a user's
+ * 'my-pipeline.perf.ts' and the built-in '06-speedup.perf.ts' follow one rule. 'name.bench.ts'
+ * files are vitest `bench()` blocks for `npx vitest bench`, not run by `gtp perf` (bench() only
+ * exists in vitest's bench mode).
  */
 export interface ScenarioFile {
-  /** Article section number, e.g. '06'. */
-  readonly number: string;
+  /** The file's 'NN-' prefix (the built-in ones: the article section), e.g. '06'; null without one. */
+  readonly number: string | null;
   /** Scenario id used by --scenario and in run records, e.g. 'speedup'. */
   readonly id: string;
   readonly kind: 'spec' | 'perf';
@@ -17,22 +20,23 @@ export interface ScenarioFile {
   readonly path: string;
 }
 
-/** The files `npm run perf` runs, as vitest include globs. */
-export const SCENARIO_GLOBS = ['perf/**/*.spec.ts', 'perf/**/*.perf.ts'] as const;
+// Optional two-digit order prefix, then the id: letters, digits, '-' and '_'.
+const FILE_PATTERN = /^(?:(\d{2})-)?([A-Za-z0-9][A-Za-z0-9_-]*)\.(spec|perf)\.ts$/;
 
-const FILE_PATTERN = /^(\d{2})-([a-z0-9-]+)\.(spec|perf)\.ts$/;
+/** The folder `gtp perf` reads scenario files from when none is named. */
+export const DEFAULT_SCENARIO_DIR = 'perf';
 
-/** Parses a perf/ file name; null for files that are not scenarios. */
-export function parseScenarioFile(fileName: string, dir = 'perf'): ScenarioFile | null {
+/** Parses a perf file name; null for files that are not scenarios. */
+export function parseScenarioFile(fileName: string, dir = DEFAULT_SCENARIO_DIR): ScenarioFile | null {
   const m = FILE_PATTERN.exec(fileName);
   if (!m) return null;
-  return { number: m[1]!, id: m[2]!, kind: m[3] as ScenarioFile['kind'], path: join(dir, fileName) };
+  return { number: m[1] ?? null, id: m[2]!, kind: m[3] as ScenarioFile['kind'], path: join(dir, fileName) };
 }
 
-/** Every scenario file in perf/, in section order. */
-export function listScenarios(root = process.cwd()): ScenarioFile[] {
-  return readdirSync(join(root, 'perf'))
-    .map((name) => parseScenarioFile(name))
+/** Every scenario file in `dir` (relative to `root`; not its subfolders), in file-name order. */
+export function listScenarios(root = process.cwd(), dir = DEFAULT_SCENARIO_DIR): ScenarioFile[] {
+  return readdirSync(join(root, dir))
+    .map((name) => parseScenarioFile(name, dir))
     .filter((s): s is ScenarioFile => s !== null)
     .sort((a, b) => a.path.localeCompare(b.path));
 }
@@ -50,10 +54,12 @@ export function selectScenarios(all: readonly ScenarioFile[], wanted: readonly s
   if (wanted.length === 0) return [...all];
   const selected = new Set<ScenarioFile>();
   for (const w of wanted) {
-    const hits = all.filter((s) => s.id === w || s.number === w.padStart(2, '0') || s.path.endsWith(`/${w}`) || `${s.number}-${s.id}` === w);
+    const hits = all.filter(
+      (s) => s.id === w || s.number === w.padStart(2, '0') || s.path.endsWith(`/${w}`) || (s.number !== null && `${s.number}-${s.id}` === w),
+    );
     if (hits.length === 0) {
       // A scenario with both a spec and a perf file (coco, kinetics, dtypes) is one choice: named once.
-      const known = new Set(all.map((s) => `${s.id} (${s.number})`));
+      const known = new Set(all.map((s) => (s.number === null ? s.id : `${s.id} (${s.number})`)));
       throw new RangeError(`unknown scenario '${w}'. Known: ${[...known].join(', ')}`);
     }
     for (const h of hits) selected.add(h);
