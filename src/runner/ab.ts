@@ -1,7 +1,7 @@
-import { execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { BackendChoice } from '../backend/types.js';
@@ -51,8 +51,32 @@ export const AB_DEFAULT_SCENARIOS = ['speedup', 'dtypes'] as const;
 /** A/B tolerance where tolerances.json names none: 10% for ratios and times alike (one machine, one job). */
 const AB_TOLERANCE = 0.1;
 
+/**
+ * Child processes running now (git, npm ci, the arms' perf processes): a signal stops them
+ * before their folders are removed, else a checkout or a record write could recreate them.
+ */
+const running = new Set<ChildProcess>();
+function tracked<T extends { child: ChildProcess }>(started: T): T {
+  running.add(started.child);
+  started.child.once('exit', () => running.delete(started.child));
+  return started;
+}
+
+/** Stops a child (SIGTERM, then SIGKILL after 10 s) and resolves once it has exited. */
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      done();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
 async function git(args: string[], cwd = process.cwd()): Promise<string> {
-  return (await run('git', args, { cwd })).stdout.trim();
+  return (await tracked(run('git', args, { cwd }))).stdout.trim();
 }
 
 /**
@@ -82,7 +106,7 @@ async function checkout(ref: string, into: string): Promise<string> {
   const sameLock =
     existsSync(join(into, 'package-lock.json')) && (await readFile(join(into, 'package-lock.json'), 'utf8')) === (await readFile('package-lock.json', 'utf8'));
   if (sameLock) await symlink(resolve('node_modules'), join(into, 'node_modules'), 'dir');
-  else await run('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: into, maxBuffer: 64 * 1024 * 1024 });
+  else await tracked(run('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: into, maxBuffer: 64 * 1024 * 1024 }));
   return commit;
 }
 
@@ -99,6 +123,7 @@ function runProcess(arm: Arm, options: AbOptions, out: string): Promise<RunRecor
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  tracked({ child });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
@@ -145,6 +170,38 @@ function perProcessValues(
 }
 
 /**
+ * Runs `cleanup` once: at the end of the A/B, or on SIGINT/SIGTERM, after which the process
+ * exits 130/143 as a shell reports a signal. A signal skips `finally` blocks, and the next
+ * run's `git worktree prune` keeps a worktree whose folder still exists: without this, every
+ * Ctrl-C left a checkout and its temp folder behind. A second signal during the cleanup kills
+ * the process as usual (the handler is installed once).
+ */
+function cleanupOnSignal(what: string, cleanup: () => Promise<void>): { readonly interrupted: () => boolean; readonly done: () => Promise<void> } {
+  let started: Promise<void> | null = null;
+  let interrupted = false;
+  const once = () => {
+    started ??= cleanup();
+    return started;
+  };
+  const handlers = (['SIGINT', 'SIGTERM'] as const).map((signal) => {
+    const handler = () => {
+      interrupted = true;
+      console.error(`\n[perf:ab] ${signal}: stopping its processes, removing ${what}`);
+      void once().finally(() => process.exit(128 + constants.signals[signal]));
+    };
+    process.once(signal, handler);
+    return { signal, handler };
+  });
+  return {
+    interrupted: () => interrupted,
+    done: () => {
+      for (const { signal, handler } of handlers) process.off(signal, handler);
+      return once();
+    },
+  };
+}
+
+/**
  * `npm run perf:ab`: checks the base (and head, if given) out into git worktrees, alternates
  * processes of the two arms on this machine (ABBA), judges every ratio and time metric on its
  * per-process values, and measures K more processes per arm once when any is inconclusive.
@@ -153,17 +210,25 @@ export async function runAb(options: AbOptions): Promise<AbResult> {
   const started = performance.now();
   await git(['worktree', 'prune']); // worktrees of an A/B that was killed
   const work = await mkdtemp(join(tmpdir(), 'gtp-ab-'));
+  // Named before `git worktree add` starts, so a checkout cut short is removed too.
   const worktrees: string[] = [];
+  const cleanup = cleanupOnSignal(`its worktrees and ${work}`, async () => {
+    await Promise.all([...running].map(stop));
+    for (const dir of worktrees) await git(['worktree', 'remove', '--force', dir]).catch(() => undefined);
+    await rm(work, { recursive: true, force: true });
+    // A worktree cut short of registering, or whose removal failed, is gone from disk by now: prune forgets it.
+    await git(['worktree', 'prune']).catch(() => undefined);
+  });
   try {
     const baseDir = join(work, 'base');
-    const baseCommit = await checkout(await resolveRef(options.base), baseDir);
     worktrees.push(baseDir);
+    const baseCommit = await checkout(await resolveRef(options.base), baseDir);
     let headDir = process.cwd();
     let headLabel = `working tree at ${(await git(['rev-parse', '--short', 'HEAD'])).slice(0, 12)}${(await git(['status', '--porcelain'])) ? ' (uncommitted changes)' : ''}`;
     if (options.head) {
       headDir = join(work, 'head');
-      headLabel = `${options.head} (${(await checkout(options.head, headDir)).slice(0, 12)})`;
       worktrees.push(headDir);
+      headLabel = `${options.head} (${(await checkout(options.head, headDir)).slice(0, 12)})`;
     }
     const arms: readonly [Arm, Arm] = [
       { name: 'base', label: `${options.base} (${baseCommit.slice(0, 12)})`, dir: baseDir, records: [] },
@@ -201,8 +266,11 @@ export async function runAb(options: AbOptions): Promise<AbResult> {
       minutes: (performance.now() - started) / 60_000,
       exitCode: regressed || errors.length > 0 ? 1 : 0,
     };
+  } catch (error) {
+    // Interrupted: the stopped processes' failures are not the outcome; the handler exits 130/143.
+    if (cleanup.interrupted()) await new Promise<never>(() => undefined);
+    throw error;
   } finally {
-    for (const dir of worktrees) await git(['worktree', 'remove', '--force', dir]).catch(() => undefined);
-    await rm(work, { recursive: true, force: true });
+    await cleanup.done();
   }
 }
