@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listScenarios, parseScenarioFile, scenarioOfPath, selectScenarios } from './scenarios.js';
 
@@ -11,7 +14,8 @@ describe('scenario files', () => {
 
   it("parses a user's file names: no number needed, the prefix is never part of the id", () => {
     expect(parseScenarioFile('my-pipeline.perf.ts', 'bench')).toEqual({ number: null, id: 'my-pipeline', kind: 'perf', path: 'bench/my-pipeline.perf.ts' });
-    expect(parseScenarioFile('resize_v2.spec.ts')?.id).toBe('resize_v2');
+    expect(parseScenarioFile('resize-v2.spec.ts')?.id).toBe('resize-v2');
+    expect(parseScenarioFile('Resize_v2.spec.ts')).toBeNull(); // not a metric-id part
     expect(parseScenarioFile('2024-report.perf.ts')).toMatchObject({ number: null, id: '2024-report' });
     expect(parseScenarioFile('-x.perf.ts')).toBeNull();
     expect(parseScenarioFile('pipeline.test.ts')).toBeNull();
@@ -19,6 +23,19 @@ describe('scenario files', () => {
     const user = [parseScenarioFile('a.perf.ts')!, parseScenarioFile('01-b.spec.ts')!];
     expect(selectScenarios(user, ['a']).map((s) => s.path)).toEqual(['perf/a.perf.ts']);
     expect(() => selectScenarios(user, ['c'])).toThrow(/unknown scenario 'c'.*a, b \(01\)/);
+  });
+
+  it('refuses a perf folder with a scenario file named against the rule, naming it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gtp-scenarios-'));
+    try {
+      await writeFile(join(dir, 'ok.perf.ts'), '');
+      await writeFile(join(dir, 'helpers.ts'), '');
+      expect(listScenarios(dir, '.').map((s) => s.id)).toEqual(['ok']);
+      await writeFile(join(dir, 'MyPipeline.perf.ts'), '');
+      expect(() => listScenarios(dir, '.')).toThrow(/MyPipeline\.perf\.ts: a scenario file is named/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('selects by id, number or file name and rejects unknown ones', () => {

@@ -20,8 +20,10 @@ export interface ScenarioFile {
   readonly path: string;
 }
 
-// Optional two-digit order prefix, then the id: letters, digits, '-' and '_'.
-const FILE_PATTERN = /^(?:(\d{2})-)?([A-Za-z0-9][A-Za-z0-9_-]*)\.(spec|perf)\.ts$/;
+// Optional two-digit order prefix, then the id in the alphabet of metric ids (lower-case
+// letters, digits, '-'): scenario ids become parts of metric ids (memory.leaked-tensors.<id>).
+const FILE_PATTERN = /^(?:(\d{2})-)?([a-z0-9][a-z0-9-]*)\.(spec|perf)\.ts$/;
+const SCENARIO_SUFFIX = /\.(spec|perf)\.ts$/;
 
 /** The folder `gtp perf` reads scenario files from when none is named. */
 export const DEFAULT_SCENARIO_DIR = 'perf';
@@ -33,9 +35,17 @@ export function parseScenarioFile(fileName: string, dir = DEFAULT_SCENARIO_DIR):
   return { number: m[1] ?? null, id: m[2]!, kind: m[3] as ScenarioFile['kind'], path: join(dir, fileName) };
 }
 
-/** Every scenario file in `dir` (relative to `root`; not its subfolders), in file-name order. */
+/**
+ * Every scenario file in `dir` (relative to `root`; not its subfolders), in file-name order.
+ * A *.spec.ts / *.perf.ts file whose name breaks the rule is an error, not silently skipped.
+ */
 export function listScenarios(root = process.cwd(), dir = DEFAULT_SCENARIO_DIR): ScenarioFile[] {
-  return readdirSync(join(root, dir))
+  const names = readdirSync(join(root, dir));
+  const bad = names.filter((name) => SCENARIO_SUFFIX.test(name) && !FILE_PATTERN.test(name));
+  if (bad.length > 0) {
+    throw new RangeError(`${join(dir, bad[0]!)}: a scenario file is named [NN-]name.spec.ts or [NN-]name.perf.ts, name in lower-case letters, digits and '-'`);
+  }
+  return names
     .map((name) => parseScenarioFile(name, dir))
     .filter((s): s is ScenarioFile => s !== null)
     .sort((a, b) => a.path.localeCompare(b.path));
