@@ -4,12 +4,20 @@ import { writeJsonAtomic, writeTextAtomic } from '../results/storage.js';
 import { AB_DEFAULT_SCENARIOS, runAb } from '../runner/ab.js';
 import { checkBackendChoice, scenarioFiles } from '../runner/perf.js';
 import type { CommandLine } from './args.js';
+import { checkOutputs } from '../results/output-guard.js';
 
 /** `npm run perf:ab -- --base REF`: A/B of two commits on this machine, judged per process. */
 export async function abCommand(args: Extract<CommandLine, { command: 'ab' }>): Promise<number> {
   const scenarios = args.scenarios.length > 0 ? args.scenarios : [...AB_DEFAULT_SCENARIOS];
   scenarioFiles(scenarios); // unknown scenario: exit 2 before any checkout
   checkBackendChoice(args.backend);
+  await checkOutputs(
+    [
+      args.json ? { path: args.json, kind: 'A/B verdict file', flag: '--json' } : null,
+      args.markdown ? { path: args.markdown, kind: 'Markdown verdict summary', flag: '--markdown' } : null,
+    ],
+    args,
+  );
   const result = await runAb({
     base: args.base,
     head: args.head,

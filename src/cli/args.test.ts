@@ -14,6 +14,7 @@ describe('command line', () => {
       requireBaseline: false,
       markdown: null,
       json: null,
+      force: false,
       out: null,
       scenarios: [],
       mnistDir: null,
@@ -62,5 +63,26 @@ describe('command line', () => {
     expect(() => parseCommandLine(['doctor', '--out', 'x'], {})).toThrow(UsageError);
     expect(() => parseCommandLine(['bench'], {})).toThrow(/command must be one of perf\|doctor\|compare\|baseline\|calibrate/);
     expect(() => parseCommandLine([], { PERF_BACKEND: 'gpu' })).toThrow(/got 'gpu'/);
+  });
+
+  it('blames a bad value on the variable that gave it, not on a flag', () => {
+    expect(() => parseCommandLine([], { PERF_BACKEND: 'bogus' })).toThrow(/^PERF_BACKEND must be one of .* got 'bogus'$/);
+    expect(() => parseCommandLine([], { PERF_SCALE: 'huge' })).toThrow(/^PERF_SCALE must be one of quick\|full, got 'huge'$/);
+    expect(() => parseCommandLine(['perf', '--scale', 'huge'], {})).toThrow(/^--scale must be one of/);
+    expect(() => parseCommandLine(['ab', '--base', 'HEAD'], { PERF_BACKEND: 'bogus' })).toThrow(/^PERF_BACKEND must be one of/);
+    expect(parseCommandLine(['perf', '--backend', 'cpu'], { PERF_BACKEND: 'bogus' })).toMatchObject({ backend: 'cpu' });
+  });
+
+  it('says in one line how to give a value that starts with a dash', () => {
+    expect(() => parseCommandLine(['perf', '--processes', '-1'], {})).toThrow(
+      /^perf: --processes needs a value; a value starting with '-' goes as --processes=VALUE$/,
+    );
+    expect(() => parseCommandLine(['perf', '--processes=-1'], {})).toThrow(/^--processes must be a whole number from 1 to 200, got '-1'$/);
+  });
+
+  it('takes --force on every command that writes output', () => {
+    for (const argv of [['perf'], ['compare'], ['report'], ['doctor'], ['ab', '--base', 'HEAD']]) {
+      expect(parseCommandLine([...argv, '--force'], {})).toMatchObject({ force: true });
+    }
   });
 });

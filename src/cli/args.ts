@@ -20,6 +20,8 @@ export interface CompareArgs {
   readonly requireBaseline: boolean;
   readonly markdown: string | null;
   readonly json: string | null;
+  /** --force: replace an existing output file of another kind (never a baseline). */
+  readonly force: boolean;
 }
 
 export interface BackendArgs {
@@ -49,12 +51,13 @@ export type CommandLine =
       readonly processes: number;
       readonly json: string | null;
       readonly markdown: string | null;
+      readonly force: boolean;
       readonly backend: BackendChoice;
       /** --ratios-only: judge speedups, not absolute times (CI's gate). */
       readonly ratiosOnly: boolean;
     }
-  | ({ readonly command: 'doctor'; readonly expectGpu: boolean; readonly json: string | null; readonly quick: boolean } & BackendArgs)
-  | { readonly command: 'report'; readonly run: string | null; readonly baseline: string | null; readonly out: string | null }
+  | ({ readonly command: 'doctor'; readonly expectGpu: boolean; readonly json: string | null; readonly quick: boolean; readonly force: boolean } & BackendArgs)
+  | { readonly command: 'report'; readonly run: string | null; readonly baseline: string | null; readonly out: string | null; readonly force: boolean }
   | ({ readonly command: 'calibrate'; readonly processes: number } & BackendArgs)
   | ({ readonly command: 'compare'; readonly run: string | null } & CompareArgs)
   | {
@@ -113,6 +116,11 @@ Compare options (perf, compare):
   --markdown FILE         write the verdicts as Markdown (also appended to $GITHUB_STEP_SUMMARY)
   --json FILE             write the verdicts as JSON
 
+Output files (every command): a file already at an output path is replaced only when it is
+the same kind of output (an earlier run record, report, verdicts or doctor report); --force
+replaces another kind of file; a baseline is never replaced (only perf:baseline writes one,
+keeping a .prev). Every output path is checked before anything is measured.
+
 A/B options (perf:ab):
   --base REF              the commit to compare against (required); a baseline file
                           (baselines/<profile>.json) means the commit it was measured at
@@ -155,6 +163,7 @@ const COMPARE_OPTIONS = {
   'gate-timing': { type: 'boolean' },
   markdown: { type: 'string' },
   json: { type: 'string' },
+  force: { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
 const OPTIONS_BY_COMMAND = {
@@ -176,11 +185,12 @@ const OPTIONS_BY_COMMAND = {
     processes: { type: 'string' },
     json: { type: 'string' },
     markdown: { type: 'string' },
+    force: { type: 'boolean' },
     backend: { type: 'string' },
     'ratios-only': { type: 'boolean' },
   },
-  doctor: { ...RUN_OPTIONS, 'expect-gpu': { type: 'boolean' }, json: { type: 'string' }, quick: { type: 'boolean' } },
-  report: { baseline: { type: 'string' }, out: { type: 'string' } },
+  doctor: { ...RUN_OPTIONS, 'expect-gpu': { type: 'boolean' }, json: { type: 'string' }, quick: { type: 'boolean' }, force: { type: 'boolean' } },
+  report: { baseline: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' } },
   calibrate: { ...RUN_OPTIONS, processes: { type: 'string' } },
   compare: COMPARE_OPTIONS,
   baseline: { baseline: { type: 'string' }, 'allow-dirty': { type: 'boolean' }, 'allow-partial': { type: 'boolean' }, merge: { type: 'boolean' } },
@@ -189,11 +199,20 @@ const OPTIONS_BY_COMMAND = {
 /** Backend and scale from flags, else from PERF_BACKEND / PERF_REQUIRE_BACKEND / PERF_SCALE. */
 function envBackendArgs(env: NodeJS.ProcessEnv, flags: { backend: string | null; scale: string | null }): BackendArgs {
   return {
-    backend: oneOf('--backend', flags.backend ?? (env.PERF_BACKEND || undefined), BACKEND_CHOICES, 'auto'),
+    backend: backendChoice(env, flags.backend),
     requireBackend: env.PERF_REQUIRE_BACKEND ? oneOf('PERF_REQUIRE_BACKEND', env.PERF_REQUIRE_BACKEND, BACKEND_NAMES, 'webgpu') : null,
-    scale: oneOf('--scale', flags.scale ?? (env.PERF_SCALE || undefined), SCALES, 'quick'),
+    scale: flagOrEnv('--scale', flags.scale, 'PERF_SCALE', env, SCALES, 'quick'),
   };
 }
+
+/** A value from its flag, else from its environment variable; a bad value is blamed on whichever gave it. */
+function flagOrEnv<T extends string>(flag: string, value: string | null, variable: string, env: NodeJS.ProcessEnv, allowed: readonly T[], fallback: T): T {
+  if (value !== null) return oneOf(flag, value, allowed, fallback);
+  return oneOf(variable, env[variable] || undefined, allowed, fallback);
+}
+
+const backendChoice = (env: NodeJS.ProcessEnv, flag: string | null): BackendChoice =>
+  flagOrEnv('--backend', flag, 'PERF_BACKEND', env, BACKEND_CHOICES, 'auto');
 
 /**
  * The run configuration of a plain `vitest run` (npm test's specs), where no command line is
@@ -212,7 +231,10 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     try {
       return parseArgs({ args: rest, allowPositionals: true, strict: true, options: OPTIONS_BY_COMMAND[command] });
     } catch (error) {
-      throw new UsageError(`${command}: ${(error as Error).message}`);
+      // Node's message for a value starting with '-' runs to three lines; one is enough.
+      const ambiguous = /^Option '(--[a-z-]+)[^']*' argument is ambiguous/.exec((error as Error).message);
+      if (ambiguous) throw new UsageError(`${command}: ${ambiguous[1]} needs a value; a value starting with '-' goes as ${ambiguous[1]}=VALUE`);
+      throw new UsageError(`${command}: ${(error as Error).message.split('\n')[0]}`);
     }
   })();
   const values = parsed.values as Record<string, string | string[] | boolean | undefined>;
@@ -240,6 +262,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     requireBaseline: env.PERF_REQUIRE_BASELINE === '1',
     markdown: str('markdown'),
     json: str('json'),
+    force: flag('force'),
   });
   switch (command) {
     case 'perf':
@@ -266,14 +289,15 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         processes: count('processes', 8),
         json: str('json'),
         markdown: str('markdown'),
-        backend: oneOf('--backend', str('backend') ?? (env.PERF_BACKEND || undefined), BACKEND_CHOICES, 'auto'),
+        force: flag('force'),
+        backend: backendChoice(env, str('backend')),
         ratiosOnly: flag('ratios-only'),
       };
     }
     case 'doctor':
-      return { command, ...backendArgs(), expectGpu: flag('expect-gpu'), json: str('json'), quick: flag('quick') };
+      return { command, ...backendArgs(), expectGpu: flag('expect-gpu'), json: str('json'), quick: flag('quick'), force: flag('force') };
     case 'report':
-      return { command, run: positionals[0] ?? null, baseline: str('baseline'), out: str('out') };
+      return { command, run: positionals[0] ?? null, baseline: str('baseline'), out: str('out'), force: flag('force') };
     case 'calibrate':
       return { command, ...backendArgs(), processes: count('processes', 60) };
     case 'compare':

@@ -6,12 +6,20 @@ import { writeExports } from '../report/exporter.js';
 import { jsonExporter } from '../report/json.js';
 import { markdownExporter } from '../report/markdown.js';
 import { UsageError, type CompareArgs } from './args.js';
+import { checkOutputs } from '../results/output-guard.js';
 
 /** `npm run perf:compare`: compares a stored run (default: the latest) with its profile's baseline. */
 export async function compareCommand(args: CompareArgs & { run: string | null }): Promise<number> {
   const runPath = args.run ?? (await latestRecordPath());
   if (!runPath) throw new UsageError('no run record given and none in results/: run `npm run perf` first');
   const run = await readRunRecord(runPath);
+  await checkOutputs(
+    [
+      args.markdown ? { path: args.markdown, kind: 'Markdown verdict summary', flag: '--markdown' } : null,
+      args.json ? { path: args.json, kind: 'JSON verdict file', flag: '--json' } : null,
+    ],
+    args,
+  );
   console.log(`Run: ${runPath} (profile ${run.profile.id}, ${run.scale}, ${run.createdAt})`);
   const { path, baseline } = await findBaseline(run, args.baseline);
   if (!baseline) {

@@ -1,8 +1,8 @@
 import { runDoctorChecks } from '../doctor/doctor.js';
-import { checkReportPath, DoctorFileError } from '../doctor/files.js';
 import { formatCheck, formatFailures, formatSummary } from '../doctor/report.js';
 import { writeJsonAtomic } from '../results/storage.js';
-import { type CommandLine, UsageError } from './args.js';
+import type { CommandLine } from './args.js';
+import { checkOutput } from '../results/output-guard.js';
 
 type DoctorArgs = Extract<CommandLine, { command: 'doctor' }>;
 
@@ -12,14 +12,7 @@ type DoctorArgs = Extract<CommandLine, { command: 'doctor' }>;
  * failed check, 2 bad usage (an unwritable --json is found before anything starts).
  */
 export async function runDoctor(args: DoctorArgs): Promise<number> {
-  if (args.json) {
-    try {
-      await checkReportPath(args.json);
-    } catch (error) {
-      if (error instanceof DoctorFileError) throw new UsageError(error.message);
-      throw error;
-    }
-  }
+  if (args.json) await checkOutput({ path: args.json, kind: 'doctor report', flag: '--json' }, args);
   const color = process.stdout.isTTY === true;
   console.log(
     `doctor: is this machine set up for gpu-transfer-perf? (--backend ${args.backend}${args.quick ? ', --quick' : ''}${args.expectGpu ? ', --expect-gpu' : ''})`,

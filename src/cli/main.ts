@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 import { BackendUnavailableError } from '../backend/errors.js';
 import { BaselineRefusedError } from '../results/baseline.js';
-import { RecordFileError } from '../results/storage.js';
+import { FileWriteError, RecordFileError } from '../results/storage.js';
 import { RunInputError } from '../runner/perf.js';
 import { parseCommandLine, USAGE, UsageError, type CommandLine } from './args.js';
 import { abCommand } from './ab.js';
+import { OutputPathError } from '../results/output-guard.js';
 import { baselineCommand } from './baseline.js';
 import { calibrateCommand } from './calibrate.js';
 import { compareCommand } from './compare.js';
@@ -47,7 +48,14 @@ async function main(argv: readonly string[]): Promise<number> {
       return 2;
     }
     // Bad files and refused baselines are the user's input to fix: exit 2, nothing written.
-    if (error instanceof RecordFileError || error instanceof BaselineRefusedError || error instanceof RunInputError) {
+    // Output paths that must not or cannot be written are found up front (OutputPathError) or, on a full disk, at the write.
+    if (
+      error instanceof RecordFileError ||
+      error instanceof BaselineRefusedError ||
+      error instanceof RunInputError ||
+      error instanceof OutputPathError ||
+      error instanceof FileWriteError
+    ) {
       console.error(`error: ${error.message}`);
       return 2;
     }

@@ -7,9 +7,11 @@ import { writeCharts } from '../report/charts.js';
 import { htmlExporter } from '../report/html.js';
 import { markdownExporter } from '../report/markdown.js';
 import type { DataSources, RunConfig } from '../run-config.js';
-import { checkBackendChoice, checkOutPath, checkWritableDir, describeDatasets, runPerfSuite, scenarioFiles } from '../runner/perf.js';
-import { besideRecord, RESULTS_DIR } from '../results/storage.js';
+import { checkBackendChoice, describeDatasets, runPerfSuite, scenarioFiles } from '../runner/perf.js';
+import { besideRecord, FileWriteError, RESULTS_DIR } from '../results/storage.js';
 import { UsageError, type CommandLine } from './args.js';
+import { checkBaselinesReadable } from './baselines-check.js';
+import { checkOutputs, checkWritableDir } from '../results/output-guard.js';
 
 type PerfArgs = Extract<CommandLine, { command: 'perf' }>;
 
@@ -30,8 +32,28 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
     kineticsRoot: args.kineticsRoot,
   };
   const datasets = await describeDatasets(data, files);
-  if (args.out) await checkOutPath(args.out);
-  else await checkWritableDir(RESULTS_DIR, 'the run record');
+  // Every file this run will write or read at the end is checked now, before the device starts.
+  if (args.out) {
+    await checkOutputs(
+      [
+        { path: args.out, kind: 'run record', flag: '--out' },
+        { path: besideRecord(args.out, '.html'), kind: 'HTML report', flag: 'the HTML report beside --out' },
+        args.markdown ? { path: args.markdown, kind: 'Markdown verdict summary', flag: '--markdown' } : null,
+        args.json ? { path: args.json, kind: 'JSON verdict file', flag: '--json' } : null,
+      ],
+      args,
+    );
+  } else {
+    await checkWritableDir(RESULTS_DIR, 'the run record');
+    await checkOutputs(
+      [
+        args.markdown ? { path: args.markdown, kind: 'Markdown verdict summary', flag: '--markdown' } : null,
+        args.json ? { path: args.json, kind: 'JSON verdict file', flag: '--json' } : null,
+      ],
+      args,
+    );
+  }
+  await checkBaselinesReadable(args.baseline, args.scale);
   const config: RunConfig = {
     backend: args.backend,
     requireBackend: args.requireBackend,
@@ -52,19 +74,28 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
   const input = { record: outcome.record, recordPath: outcome.recordPath, comparison: outcome.comparison };
   console.log(`\n${await consoleExporter.render(input, { color: process.stdout.isTTY === true })}`);
   const html = besideRecord(outcome.recordPath, '.html');
-  await writeExports(
-    input,
-    [
-      { exporter: markdownExporter, path: args.markdown },
-      { exporter: jsonExporter, path: args.json },
-      { exporter: htmlExporter, path: html },
-    ],
-    process.env,
-  );
-  const charts = await writeCharts(outcome.record, outcome.recordPath);
-  console.log(`Report: ${html}${charts.length > 0 ? `; charts: ${charts.join(', ')}` : ''}`);
+  let writeFailed = false;
+  try {
+    await writeExports(
+      input,
+      [
+        { exporter: markdownExporter, path: args.markdown },
+        { exporter: jsonExporter, path: args.json },
+        { exporter: htmlExporter, path: html },
+      ],
+      process.env,
+    );
+    const charts = await writeCharts(outcome.record, outcome.recordPath);
+    console.log(`Report: ${html}${charts.written.length > 0 ? `; charts: ${charts.written.join(', ')}` : ''}`);
+    for (const path of charts.skipped) console.log(`note: ${path} holds a file that is not a chart; it was left alone (that chart is in the HTML report).`);
+  } catch (error) {
+    // Disk full or the folder gone after the run: the record is written, say where, and fail.
+    if (!(error instanceof FileWriteError)) throw error;
+    console.error(`\nerror: ${error.message}; the run record is at ${outcome.recordPath} (rebuild the report with: npm run report -- ${outcome.recordPath})`);
+    writeFailed = true;
+  }
 
-  const scenarioCode = outcome.record.errors.length > 0 || outcome.fallbackFrom ? EXIT.regression : EXIT.pass;
+  const scenarioCode = outcome.record.errors.length > 0 || outcome.fallbackFrom || writeFailed ? EXIT.regression : EXIT.pass;
   if (!outcome.comparison) {
     console.log(`\n${noBaselineMessage(outcome.record, outcome.baselinePath, outcome.recordPath)}`);
     // CI sets PERF_REQUIRE_BASELINE=1: a run that compared nothing must not pass there.

@@ -3,12 +3,14 @@ import { compareWithBaseline, EXIT, type Comparison } from '../results/compare.j
 import { besideRecord, latestRecordPath, readRunRecord, writeTextAtomic } from '../results/storage.js';
 import { htmlExporter } from '../report/html.js';
 import { UsageError } from './args.js';
+import { checkOutput } from '../results/output-guard.js';
 
 /** What `npm run report -- [RUN.json] [--baseline FILE] [--out FILE]` was given. */
 export interface ReportArgs {
   readonly run: string | null;
   readonly baseline: string | null;
   readonly out: string | null;
+  readonly force: boolean;
 }
 
 /**
@@ -25,6 +27,7 @@ export async function reportCommand(args: ReportArgs): Promise<number> {
   const { path: baselinePath, baseline } = await findBaseline(record, args.baseline);
   const comparison: Comparison | null = baseline ? compareWithBaseline(record, baseline, { allowProfileMismatch: false, gateTiming: false }) : null;
   const out = args.out ?? besideRecord(runPath, '.html');
+  await checkOutput({ path: out, kind: 'HTML report', flag: args.out ? '--out' : 'the HTML report beside the run record' }, args);
   await writeTextAtomic(out, await htmlExporter.render({ record, recordPath: runPath, comparison }, { color: false }));
   console.log(`Report: ${out} (run ${runPath}; ${baseline ? `baseline ${baselinePath}` : `no baseline at ${baselinePath}`})`);
   if (!comparison) return record.errors.length > 0 ? EXIT.regression : EXIT.pass;

@@ -1,5 +1,4 @@
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import { DOCTOR_REPORT_VERSION, type DoctorReport, doctorReportSchema } from './schema.js';
 
@@ -36,18 +35,4 @@ export async function readDoctorJson<T>(path: string, schema: z.ZodType<T>, what
 /** Reads and validates a report written by `npm run doctor -- --json FILE`. */
 export function readDoctorReport(path: string): Promise<DoctorReport> {
   return readDoctorJson(path, doctorReportSchema, 'gpu-transfer-perf doctor report', DOCTOR_REPORT_VERSION);
-}
-
-/** Fails before anything is measured when `path` cannot take the report: a folder, or an unwritable place. */
-export async function checkReportPath(path: string): Promise<void> {
-  const existing = await stat(path).catch(() => null);
-  if (existing?.isDirectory()) throw new DoctorFileError(`--json ${path} is a directory; name a file, e.g. ${join(path, 'doctor.json')}`);
-  const probe = join(dirname(path), `.doctor-write-probe-${process.pid}`);
-  try {
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(probe, '');
-    await rm(probe, { force: true });
-  } catch (error) {
-    throw new DoctorFileError(`--json ${path}: cannot write into ${dirname(path)} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  }
 }

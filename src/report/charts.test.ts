@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -38,7 +38,8 @@ describe('charts', () => {
     const dir = await mkdtemp(join(tmpdir(), 'charts-'));
     try {
       const record = join(dir, 'run.json');
-      const written = await writeCharts(reportTestRecord(), record);
+      const { written, skipped } = await writeCharts(reportTestRecord(), record);
+      expect(skipped).toEqual([]);
       expect(written).toContain(join(dir, 'run.sweep-time.svg'));
       expect(written).toContain(chartPath(record, 'sweep-speedup', 'png'));
       expect(written).toHaveLength(10);
@@ -46,6 +47,12 @@ describe('charts', () => {
       expect(png.format).toBe('png');
       expect(png.width).toBeGreaterThan(500);
       for (const path of written) expect((await stat(path)).size).toBeGreaterThan(1000);
+      // A second run replaces its own charts; a file of the user's at a chart path is left alone.
+      await writeFile(chartPath(record, 'stages', 'png'), 'my own notes');
+      const again = await writeCharts(reportTestRecord(), record);
+      expect(again.skipped).toEqual([chartPath(record, 'stages', 'png')]);
+      expect(again.written).toHaveLength(9);
+      expect(await readFile(chartPath(record, 'stages', 'png'), 'utf8')).toBe('my own notes');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import * as vega from 'vega';
 import * as vl from 'vega-lite';
 import type { Metric, RunRecord } from '../results/schema.js';
+import { checkOutput, OutputPathError } from '../results/output-guard.js';
 import { besideRecord, writeTextAtomic } from '../results/storage.js';
 import { stageGroup } from './stage-table.js';
 
@@ -268,17 +269,35 @@ export function chartPath(recordPath: string, name: string, ext: 'svg' | 'png'):
   return besideRecord(recordPath, `.${name}.${ext}`);
 }
 
-/** Writes every chart of the run as SVG and PNG (sharp rasterizes the SVG at 2x) next to its record; returns the paths written. */
-export async function writeCharts(record: RunRecord, recordPath: string): Promise<string[]> {
+/**
+ * Writes every chart of the run as SVG and PNG (sharp rasterizes the SVG at 2x) next to its
+ * record. A chart path that holds a file of another kind is left alone and listed in `skipped`.
+ */
+export async function writeCharts(record: RunRecord, recordPath: string): Promise<{ written: string[]; skipped: string[] }> {
   const written: string[] = [];
+  const skipped: string[] = [];
+  const mayWrite = (path: string) =>
+    checkOutput({ path, kind: 'chart', flag: 'the chart' }, { force: false }).then(
+      () => true,
+      (error: unknown) => {
+        if (!(error instanceof OutputPathError)) throw error;
+        skipped.push(path);
+        return false;
+      },
+    );
   for (const chart of await renderCharts(record)) {
     const svgPath = chartPath(recordPath, chart.name, 'svg');
-    await writeTextAtomic(svgPath, chart.svg);
+    if (await mayWrite(svgPath)) {
+      await writeTextAtomic(svgPath, chart.svg);
+      written.push(svgPath);
+    }
     const pngPath = chartPath(recordPath, chart.name, 'png');
-    // Through a temp file and a rename, as every other output, so no half-written PNG is left.
-    const png = await sharp(Buffer.from(chart.svg), { density: 144 }).png().toBuffer();
-    await writeTextAtomic(pngPath, png);
-    written.push(svgPath, pngPath);
+    if (await mayWrite(pngPath)) {
+      // Through a temp file and a rename, as every other output, so no half-written PNG is left.
+      const png = await sharp(Buffer.from(chart.svg), { density: 144 }).png().toBuffer();
+      await writeTextAtomic(pngPath, png);
+      written.push(pngPath);
+    }
   }
-  return written;
+  return { written, skipped };
 }

@@ -213,6 +213,8 @@ export async function renderHtml({ record, recordPath, comparison }: ReportInput
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    // Marks the page as this harness's report: a later run may replace it, nothing else (src/cli/outputs.ts).
+    '<meta name="generator" content="gpu-transfer-perf">',
     // Nothing may load from anywhere: the page must open from disk with no network.
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
     `<title>gpu-transfer-perf: ${h(record.profile.id)} (${h(record.scale)})</title>`,

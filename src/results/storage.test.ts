@@ -1,10 +1,10 @@
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readBaseline } from './baseline.js';
 import { testRunRecord } from './run-record.fixture.js';
-import { readRunRecord, RecordFileError, writeJsonAtomic, writeTextAtomic } from './storage.js';
+import { ensureDir, FileWriteError, readRunRecord, RecordFileError, writeJsonAtomic, writeTextAtomic } from './storage.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -51,7 +51,7 @@ describe('reading run records and baselines', () => {
     expect(await readFile(path)).toEqual(before);
     const target = join(dir, 'occupied');
     await mkdir(join(target, 'child'), { recursive: true }); // rename onto a non-empty folder fails
-    await expect(writeTextAtomic(target, 'x')).rejects.toThrow();
+    await expect(writeTextAtomic(target, 'x')).rejects.toThrow(FileWriteError);
     expect((await readdir(dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   });
 
@@ -60,5 +60,21 @@ describe('reading run records and baselines', () => {
     await writeJsonAtomic(path, { a: 1 });
     await writeJsonAtomic(path, { a: 2, b: [1, 2, 3] });
     expect(JSON.parse(await readFile(path, 'utf8'))).toEqual({ a: 2, b: [1, 2, 3] });
+  });
+});
+
+describe('ensureDir', () => {
+  it('creates missing levels, accepts an existing folder, and fails (not spins) below /proc', async () => {
+    const base = await mkdtemp(join(tmpdir(), 'gtp-ensure-'));
+    try {
+      await ensureDir(join(base, 'a', 'b'));
+      await ensureDir(join(base, 'a', 'b'));
+      expect((await stat(join(base, 'a', 'b'))).isDirectory()).toBe(true);
+      await expect(ensureDir('/proc/gtp-no-such-dir/x')).rejects.toMatchObject({ code: expect.stringMatching(/^E/) });
+      await writeFile(join(base, 'f'), '');
+      await expect(ensureDir(join(base, 'f', 'x'))).rejects.toMatchObject({ code: 'ENOTDIR' });
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
   });
 });

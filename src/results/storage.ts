@@ -1,5 +1,5 @@
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { z } from 'zod';
 import { migrateToCurrent, OLDEST_READABLE_VERSION } from './migrate.js';
 import { runRecordSchema, SCHEMA_VERSION, type RunRecord } from './schema.js';
@@ -9,15 +9,47 @@ export class RecordFileError extends Error {
   override readonly name = 'RecordFileError';
 }
 
-/** Writes text (or bytes) to a temp file beside the target, then renames it: readers never see half a file. */
+/** A file that could not be written (disk full, read-only, folder gone): the message names it and the cause; what was there is unchanged. */
+export class FileWriteError extends Error {
+  override readonly name = 'FileWriteError';
+  constructor(
+    readonly path: string,
+    readonly code: string,
+  ) {
+    super(`${path}: cannot write it (${code}); what was there is unchanged`);
+  }
+}
+
+/**
+ * Creates `dir` and any missing parents, one level at a time. Node 20's recursive mkdir spins
+ * forever where the kernel answers ENOENT to every mkdir (e.g. below /proc): this fails instead.
+ */
+export async function ensureDir(dir: string): Promise<void> {
+  const missing: string[] = [];
+  let at = resolve(dir);
+  for (;;) {
+    const found = await stat(at).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : Promise.reject(error)));
+    if (found) break;
+    missing.unshift(at);
+    const parent = dirname(at);
+    if (parent === at) break;
+    at = parent;
+  }
+  for (const level of missing) await mkdir(level).catch((error: NodeJS.ErrnoException) => (error.code === 'EEXIST' ? undefined : Promise.reject(error)));
+}
+
+/** Writes text (or bytes) to a temp file beside the target, then renames it: readers never see half a file, and a failed write leaves the old one. */
 export async function writeTextAtomic(path: string, text: string | Uint8Array): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
   try {
-    await writeFile(temp, text);
+    await ensureDir(dirname(path));
+    await writeFile(temp, text, { flag: 'wx' });
     await rename(temp, path);
   } catch (error) {
-    await rm(temp, { force: true });
+    await rm(temp, { force: true }).catch(() => undefined);
+    // A value that cannot be serialized is a defect, not a write failure: keep it as it is.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code === 'string') throw new FileWriteError(path, code);
     throw error;
   }
 }

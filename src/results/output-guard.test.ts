@@ -1,0 +1,67 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeBaseline } from './baseline.js';
+import { checkOutput, checkOutputs, OutputPathError, type OutputKind } from './output-guard.js';
+import { testRunRecord } from './run-record.fixture.js';
+
+let dir: string;
+const at = (name: string) => join(dir, name);
+const file = async (name: string, content: string | Uint8Array) => {
+  await writeFile(at(name), content);
+  return at(name);
+};
+const check = (path: string, kind: OutputKind, force = false) => checkOutput({ path, kind, flag: '--x' }, { force });
+const record = testRunRecord([{ id: 'a.bytes', scenario: 'a', kind: 'exact', value: 1, unit: 'B' }]);
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'gtp-guard-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('checkOutput', () => {
+  it('allows a new file and creates its folder', async () => {
+    await expect(check(at('new/sub/run.json'), 'run record')).resolves.toBeUndefined();
+  });
+
+  it('allows replacing output of the same kind', async () => {
+    await expect(check(await file('run.json', JSON.stringify(record)), 'run record')).resolves.toBeUndefined();
+    await expect(
+      check(await file('r.html', '<!doctype html>\n<html><head><meta name="generator" content="gpu-transfer-perf">'), 'HTML report'),
+    ).resolves.toBeUndefined();
+    await expect(check(await file('v.md', '### gpu-transfer-perf: x vs baseline y (quick)\n'), 'Markdown verdict summary')).resolves.toBeUndefined();
+    await expect(check(await file('v.json', JSON.stringify({ runProfile: 'p', verdicts: [] })), 'JSON verdict file')).resolves.toBeUndefined();
+    await expect(check(await file('d.json', JSON.stringify({ kind: 'gpu-transfer-perf doctor report' })), 'doctor report')).resolves.toBeUndefined();
+    await expect(check(await file('c.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0])), 'chart')).resolves.toBeUndefined();
+  });
+
+  it('refuses a file of another kind, naming what it is, unless forced', async () => {
+    const notes = await file('notes.md', '# my notes\n');
+    await expect(check(notes, 'Markdown verdict summary')).rejects.toThrow(
+      /notes.md exists and is another file, not a Markdown verdict summary: refusing.*--force/,
+    );
+    await expect(check(notes, 'Markdown verdict summary', true)).resolves.toBeUndefined();
+    const run = at('run.json');
+    await expect(check(run, 'JSON verdict file')).rejects.toThrow(/is a run record, not a JSON verdict file/);
+    await expect(check(await file('pkg.json', '{"name":"x"}'), 'run record')).rejects.toThrow(/another JSON file, not a run record/);
+  });
+
+  it('never replaces a baseline, forced or not, in baselines/ or anywhere', async () => {
+    const kept = await file('kept-baseline.json', JSON.stringify(makeBaseline(record, 'run.json', {})));
+    await expect(check(kept, 'run record')).rejects.toThrow(OutputPathError);
+    await expect(check(kept, 'run record', true)).rejects.toThrow(/is a baseline: refusing/);
+    await expect(check('baselines/anything.json', 'doctor report', true)).rejects.toThrow(/inside baselines\//);
+  });
+
+  it('refuses a folder, an unwritable place, and two outputs on one file', async () => {
+    await mkdir(at('a-dir'));
+    await expect(check(at('a-dir'), 'run record')).rejects.toThrow(/is a directory/);
+    await expect(check('/proc/gtp.json', 'run record')).rejects.toThrow(/cannot write into \/proc/);
+    const targets = [
+      { path: at('same.json'), kind: 'run record', flag: '--out' },
+      { path: at('./same.json'), kind: 'JSON verdict file', flag: '--json' },
+    ] as const;
+    await expect(checkOutputs(targets, { force: false })).rejects.toThrow(/--json .*same.json is also --out/);
+  });
+});
