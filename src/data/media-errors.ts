@@ -31,3 +31,35 @@ export function describeSkipped<Reason extends string>(skipped: ReadonlyArray<Sk
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** Whether a code point would act on a terminal or hide text: C0/C1 controls, separators, bidi, U+FFFD. */
+function unsafeCodePoint(code: number): boolean {
+  return (
+    code < 0x20 ||
+    (code >= 0x7f && code <= 0x9f) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    (code >= 0x202a && code <= 0x202e) ||
+    (code >= 0x2066 && code <= 0x2069) ||
+    code === 0xfffd
+  );
+}
+
+const NAMED_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * `text` made safe for a one-line message: control characters (NUL, newlines, escape sequences),
+ * U+FFFD from undecodable bytes, line separators and bidi overrides are written as escapes, and
+ * a long text is cut to `max` characters. Messages quote what a reader found in a file, and a
+ * binary or hostile file must not break the one line or act on the user's terminal.
+ */
+export function printable(text: string, max = 240): string {
+  const cut = text.length > max ? `${text.slice(0, max)}...` : text;
+  let out = '';
+  for (const c of cut) {
+    const code = c.codePointAt(0)!;
+    if (!unsafeCodePoint(code)) out += c;
+    else out += NAMED_ESCAPES[c] ?? (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
+  }
+  return out;
+}

@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CocoFormatError, classIndexByCategory, parseCocoInstances, readCocoInstances } from './annotations.js';
 
@@ -42,6 +43,15 @@ describe('parseCocoInstances', () => {
     expect(() => parseCocoInstances(badCategory, 'x.json')).toThrow(/categories\.0\.id: must be an integer id/);
   });
 
+  it('accepts an annotation without segmentation (bbox only): the reader skips it, the file stays usable', () => {
+    const bboxOnly = instances({ annotations: [{ id: 10, image_id: 1, category_id: 3, bbox: [0, 0, 2, 2], iscrowd: 0 }] });
+    expect(parseCocoInstances(bboxOnly, 'x.json').annotations[0]!.segmentation).toBeUndefined();
+  });
+
+  it('quotes what it found printably: a key with control characters cannot break the one-line error', () => {
+    expect(() => parseCocoInstances({ 'evil\u001b[2J\nkey': 1 }, 'x.json')).toThrow(/found evil\\x1b\[2J\\nkey\)/);
+  });
+
   it('refuses repeated ids, no categories, and more classes than a uint8 mask holds', () => {
     const twice = instances({
       images: [
@@ -72,6 +82,19 @@ describe('classIndexByCategory', () => {
 });
 
 describe('readCocoInstances', () => {
+  it('names a binary file (an image given as the JSON) in one printable line', async () => {
+    const jpeg = fileURLToPath(new URL('../../../fixtures/coco/images/000000000001.jpg', import.meta.url));
+    const error = (await readCocoInstances(jpeg).then(
+      () => null,
+      (e: unknown) => e,
+    )) as Error;
+    expect(error).toBeInstanceOf(CocoFormatError);
+    expect(error.message).toMatch(/000000000001\.jpg: a binary file, not JSON text \(it starts with bytes ff d8 ff [0-9a-f ]+: a JPEG image\)/);
+    // Nothing a terminal would act on, no U+FFFD from undecodable bytes, one line.
+    const unsafe = [...error.message].filter((c) => c.charCodeAt(0) < 0x20 || (c.charCodeAt(0) >= 0x7f && c.charCodeAt(0) <= 0x9f) || c === '\ufffd');
+    expect(unsafe).toEqual([]);
+  });
+
   let dir = '';
   afterAll(async () => {
     if (dir) await rm(dir, { recursive: true, force: true });
@@ -82,6 +105,8 @@ describe('readCocoInstances', () => {
     await expect(readCocoInstances(join(dir, 'none.json'))).rejects.toThrow(/none\.json: cannot read it \(ENOENT\)/);
     await writeFile(join(dir, 'cut.json'), '{"images": [');
     await expect(readCocoInstances(join(dir, 'cut.json'))).rejects.toThrow(/cut\.json: not valid JSON/);
+    await writeFile(join(dir, 'control.json'), '{"images": \u0001}');
+    await expect(readCocoInstances(join(dir, 'control.json'))).rejects.toThrow(/control\.json: not valid JSON.*\\x01/);
     await writeFile(join(dir, 'ok.json'), JSON.stringify(instances()));
     expect((await readCocoInstances(join(dir, 'ok.json'))).categories).toHaveLength(1);
   });

@@ -6,6 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { printable } from '../media-errors.js';
 
 /** Thrown for an annotations file that is missing, not JSON, or not COCO instances data. */
 export class CocoFormatError extends Error {
@@ -14,8 +15,10 @@ export class CocoFormatError extends Error {
     readonly fileName: string,
     problem: string,
   ) {
+    // `problem` may quote the file (JSON.parse's excerpt, field names): made printable, so a
+    // binary or hostile file cannot put NULs or escape sequences into the one-line error.
     super(
-      `${fileName}: ${problem}. Expected COCO instances JSON ({"images": [...], "annotations": [...], ` +
+      `${fileName}: ${printable(problem, 400)}. Expected COCO instances JSON ({"images": [...], "annotations": [...], ` +
         '"categories": [...]}, as annotations/instances_val2017.json of the COCO download)',
     );
   }
@@ -40,8 +43,9 @@ const annotationSchema = z.looseObject({
   id,
   image_id: id,
   category_id: id,
-  // Checked per annotation (segmentation.ts): a malformed one is skipped, not fatal.
-  segmentation: z.unknown(),
+  // Checked per annotation (segmentation.ts): a malformed one is skipped, not fatal. Optional:
+  // real files carry bbox-only annotations (pycocotools loads them; only annToMask fails).
+  segmentation: z.unknown().optional(),
   iscrowd: z.union([z.literal(0), z.literal(1)], { error: 'must be 0 or 1' }).optional(),
 });
 
@@ -100,17 +104,35 @@ export function parseCocoInstances(json: unknown, fileName: string): CocoInstanc
   return data;
 }
 
+/** File signatures worth naming: a COCO user who passes one of these swapped or mistyped a path. */
+const SIGNATURES: ReadonlyArray<readonly [string, readonly number[]]> = [
+  ['a JPEG image', [0xff, 0xd8, 0xff]],
+  ['a PNG image', [0x89, 0x50, 0x4e, 0x47]],
+  ['a gzip file', [0x1f, 0x8b]],
+  ['a zip file', [0x50, 0x4b, 0x03, 0x04]],
+];
+
+/** Why `bytes` cannot be JSON text at all, or null: a NUL byte never occurs in UTF-8 JSON. */
+function binaryProblem(bytes: Uint8Array): string | null {
+  if (!bytes.subarray(0, 65_536).includes(0)) return null;
+  const head = [...bytes.subarray(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join(' ');
+  const kind = SIGNATURES.find(([, magic]) => magic.every((b, i) => bytes[i] === b))?.[0];
+  return `a binary file, not JSON text (it starts with bytes ${head}${kind ? `: ${kind}` : ''})`;
+}
+
 /** Reads and validates a COCO instances JSON file. */
 export async function readCocoInstances(path: string): Promise<CocoInstances> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (error) {
     throw new CocoFormatError(path, `cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
+  const binary = binaryProblem(bytes);
+  if (binary) throw new CocoFormatError(path, binary);
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(bytes.toString('utf8'));
   } catch (error) {
     throw new CocoFormatError(path, `not valid JSON, the file is corrupt or truncated (${(error as Error).message})`);
   }

@@ -111,7 +111,9 @@ function runsFromCrossings(crossings: number[], height: number, width: number): 
  */
 export function rasterizePolygon(xy: readonly number[], height: number, width: number): Rle {
   if (xy.length < 6 || xy.length % 2 !== 0) {
-    // pycocotools would read a 4-number "polygon" as a box and silently drop an odd last number.
+    // pycocotools 2.0.11 raises on a 4-number "polygon" (frPyObjects hands the list to frBbox,
+    // which takes only a numpy array: TypeError), and silently drops an odd last number
+    // (frPoly passes int(len(p)/2) points). Both are skipped here as malformed instead.
     throw new RleError(`a polygon needs an even number (>= 6) of coordinates, got ${xy.length}`);
   }
   const bad = xy.findIndex((c) => !Number.isFinite(c));

@@ -73,6 +73,43 @@ describe('loadCoco on the committed fixtures', () => {
   });
 });
 
+describe('loadCoco on fixtures/coco-odd (CMYK, palette, progressive, 13x199, truncated, bbox only)', () => {
+  const ODD = join(FIXTURES, '..', 'coco-odd');
+  const odd = { root: join(ODD, 'images'), annotations: join(ODD, 'annotations', 'instances.json') };
+
+  it('gives the summary in fixtures/coco-odd/README.md: a bbox-only annotation is skipped and counted, not fatal', async () => {
+    const { summary, count, classNames } = await loadCoco(odd);
+    expect(count).toBe(4);
+    expect(classNames).toEqual(['background', 'bicycle', 'kite']);
+    expect(summary).toMatchObject({
+      imagesListed: 5,
+      annotationsListed: 6,
+      categories: 2,
+      images: 4,
+      annotations: 4,
+      annotationKinds: { polygon: 4, rle: 0, 'compressed-rle': 0 },
+      annotationsOnSkippedImages: 1,
+      skippedByReason: { 'no-segmentation': 1, 'corrupt-image': 1 },
+    });
+    const detail = summary.skipped.map((s) => `${s.item}: ${s.detail}`);
+    expect(detail).toContainEqual('annotation 304: on image 203: no "segmentation" field (only a bbox [30, 20, 20, 16])');
+    expect(detail).toContainEqual(expect.stringMatching(/truncated\.jpg: image 205: cannot decode it \(.*premature end/i));
+    expect(summary.classes.map((c) => [c.name, c.categoryId, c.annotations, c.maskArea, c.semanticPixels])).toEqual([
+      ['background', 0, 0, 0, 5729],
+      ['bicycle', 2, 2, 2782, 2782],
+      ['kite', 7, 2, 2460, 2460],
+    ]);
+    // The 48x32 rectangle on the CMYK image is 1,536 of bicycle's pixels; all pixels 10,971 =
+    // 48x64 + 40x56 + 48x64 + 13x199 (the truncated image is not counted).
+    expect(summary.classes.reduce((sum, c) => sum + c.semanticPixels, 0)).toBe(10_971);
+  });
+
+  it('with verify "header", counts the truncated image as usable (found only when decoded)', async () => {
+    const { summary } = await loadCoco({ ...odd, verify: 'header' });
+    expect(summary).toMatchObject({ images: 5, annotations: 5, skippedByReason: { 'no-segmentation': 1 } });
+  });
+});
+
 describe('loadCoco skips what it cannot use and says why', () => {
   let dir = '';
   const write = (name: string, data: unknown) => writeFile(join(dir, name), JSON.stringify(data));

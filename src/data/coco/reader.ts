@@ -23,7 +23,14 @@ export class CocoDataError extends Error {
 }
 
 /** Why an image or annotation was skipped. */
-export type CocoSkipReason = 'missing-file' | 'corrupt-image' | 'size-mismatch' | 'unknown-image' | 'unknown-category' | 'malformed-segmentation';
+export type CocoSkipReason =
+  | 'missing-file'
+  | 'corrupt-image'
+  | 'size-mismatch'
+  | 'unknown-image'
+  | 'unknown-category'
+  | 'no-segmentation'
+  | 'malformed-segmentation';
 
 export interface CocoOptions {
   /** The images folder (torchvision's `root`, e.g. coco/val2017). */
@@ -116,6 +123,14 @@ function groupAnnotations(
     const classIndex = classOf.get(ann.category_id);
     if (classIndex === undefined) {
       skipped.push({ item, reason: 'unknown-category', detail: `category_id ${ann.category_id} is not in "categories"` });
+      continue;
+    }
+    if (ann.segmentation === undefined) {
+      // A detection-only (bbox) annotation: nothing to paint. pycocotools' annToMask fails on it too.
+      const bbox: unknown = ann.bbox;
+      const isBox = Array.isArray(bbox) && bbox.length === 4 && bbox.every((n) => typeof n === 'number');
+      const box = isBox ? ` (only a bbox [${bbox.join(', ')}])` : '';
+      skipped.push({ item, reason: 'no-segmentation', detail: `on image ${image.id}: no "segmentation" field${box}` });
       continue;
     }
     try {
