@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { BackendChoice, BackendName } from './backend/types.js';
 
 export const SCALES = ['quick', 'full'] as const;
@@ -18,6 +19,19 @@ export const FIXTURE_DATA = {
   coco: { root: 'fixtures/coco/images', annotations: 'fixtures/coco/annotations/instances.json' },
   kineticsRoot: 'fixtures/kinetics',
 } as const;
+
+/**
+ * `data` with a source that names a committed fixture explicitly (`--coco-root
+ * fixtures/coco/images --coco-ann fixtures/coco/annotations/instances.json`, `./fixtures/kinetics/`)
+ * turned back into the default (null): it is the same files, so it must be described as the
+ * embedded data, or a baseline made on the default would refuse the run as other data.
+ */
+export function canonicalData(data: DataSources, cwd = process.cwd()): DataSources {
+  const same = (a: string, b: string) => resolve(cwd, a) === resolve(cwd, b);
+  const fixtureCoco = data.coco !== null && same(data.coco.root, FIXTURE_DATA.coco.root) && same(data.coco.annotations, FIXTURE_DATA.coco.annotations);
+  const fixtureKinetics = data.kineticsRoot !== null && same(data.kineticsRoot, FIXTURE_DATA.kineticsRoot);
+  return { ...data, coco: fixtureCoco ? null : data.coco, kineticsRoot: fixtureKinetics ? null : data.kineticsRoot };
+}
 
 /** The data sources with every default filled in. */
 export function resolvedData(data: DataSources): { mnistDir: string | null; coco: { root: string; annotations: string }; kineticsRoot: string } {

@@ -13,7 +13,7 @@ import type { RunRecord } from '../results/schema.js';
 import { defaultRecordPath, writeJsonAtomic } from '../results/storage.js';
 import { loadCoco } from '../data/coco/reader.js';
 import { loadKinetics } from '../data/kinetics/reader.js';
-import { FIXTURE_DATASETS, PACKAGE_DATASET, resolvedData, type DataSources, type RunConfig } from '../run-config.js';
+import { canonicalData, FIXTURE_DATASETS, PACKAGE_DATASET, resolvedData, type DataSources, type RunConfig } from '../run-config.js';
 import { runScenarios } from './run-scenarios.js';
 import { listScenarios, selectScenarios, type ScenarioFile } from './scenarios.js';
 
@@ -37,13 +37,16 @@ export function datasetsOf(scenario: ScenarioFile): ReadonlyArray<'mnist' | 'coc
 }
 
 /** Runs a data reader; what it rejects is the user's input to fix (exit 2), named by the reader. */
-async function readData<T>(read: () => Promise<T>): Promise<T> {
+async function readData<T>(read: () => Promise<T>, neededBy?: string): Promise<T> {
   try {
     return await read();
   } catch (error) {
-    throw new RunInputError((error as Error).message);
+    throw new RunInputError(`${neededBy ? `${neededBy}: ` : ''}${(error as Error).message}`);
   }
 }
+
+/** Scenarios that read MNIST's test split (the t10k files) when --mnist-dir is given: training holds it out. */
+const MNIST_TEST_SPLIT_READERS: ReadonlySet<string> = new Set(['training']);
 
 /**
  * Reads each data source the selected scenarios need once, before any device starts, so bad
@@ -51,20 +54,34 @@ async function readData<T>(read: () => Promise<T>): Promise<T> {
  */
 export async function describeDatasets(data: DataSources, files: readonly ScenarioFile[]): Promise<Record<string, string>> {
   const needed = new Set(files.flatMap(datasetsOf));
-  const sources = resolvedData(data);
+  // A committed fixture named by its path is the embedded data, described (and so compared) as such.
+  const given = canonicalData(data);
+  const sources = resolvedData(given);
   const out: Record<string, string> = {};
   if (needed.has('mnist')) {
-    out.mnist = data.mnistDir ? `MNIST idx files, train split (${(await readData(() => loadMnistDir(data.mnistDir!))).count} images)` : PACKAGE_DATASET;
+    const dir = given.mnistDir;
+    if (dir) {
+      const train = await readData(() => loadMnistDir(dir));
+      // Checked here so that missing or damaged t10k files exit 2 now, not fail inside training.
+      if (files.some((f) => MNIST_TEST_SPLIT_READERS.has(f.id))) {
+        await readData(() => loadMnistDir(dir, 't10k'), 'the training scenario holds out the MNIST test split (t10k files)');
+      }
+      out.mnist = `MNIST idx files, train split (${train.count} images)`;
+    } else {
+      out.mnist = PACKAGE_DATASET;
+    }
   }
   if (needed.has('coco')) {
-    const coco = await readData(() => loadCoco({ ...sources.coco, verify: 'header' }));
+    // Decoded, as the COCO scenarios read it (loadCoco's default), so that the description and
+    // the exact metrics count the same images: a header-only pass counted truncated files too.
+    const coco = await readData(() => loadCoco(sources.coco));
     const s = coco.summary;
-    out.coco = data.coco ? `COCO ${s.annotationsFile} (${s.images} images, ${s.annotations} annotations, ${s.categories} categories)` : FIXTURE_DATASETS.coco;
+    out.coco = given.coco ? `COCO ${s.annotationsFile} (${s.images} images, ${s.annotations} annotations, ${s.categories} categories)` : FIXTURE_DATASETS.coco;
   }
   if (needed.has('kinetics')) {
     const kinetics = await readData(() => loadKinetics({ root: sources.kineticsRoot, size: { height: 8, width: 8 } }));
     const s = kinetics.summary;
-    out.kinetics = data.kineticsRoot
+    out.kinetics = given.kineticsRoot
       ? `Kinetics ${s.splitFolder} (${s.videos} videos, ${s.classes.length} classes, ${s.clips} clips of 32 frames)`
       : FIXTURE_DATASETS.kinetics;
   }
