@@ -42,15 +42,22 @@ function parse(argv) {
   let out = null;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
+    // A launcher flag's value: '--flag=v' or the next argument. A missing one is an error: taking
+    // the default instead ran the whole suite and wrote the record where the user did not ask.
+    const value = (flag, what) => {
+      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
+      if (v === undefined || v === '' || (!a.includes('=') && v.startsWith('--'))) throw new Error(`${flag} needs a value (${what})`);
+      return v;
+    };
     if (a === '--help' || a === '-h') return { help: true };
     if (a === '--help-perf') return { helpPerf: true };
     if (a === '--expect-gpu') expectGpu = true;
     else if (a === '--doctor-runs' || a.startsWith('--doctor-runs=')) {
-      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
+      const v = value('--doctor-runs', 'a whole number of doctor processes');
+      if (!/^\d+$/.test(v)) throw new Error(`--doctor-runs must be a whole number, got '${v}'`);
       doctorRuns = Number(v);
-      if (!Number.isInteger(doctorRuns) || doctorRuns < 0) throw new Error(`--doctor-runs must be a whole number, got '${v}'`);
     } else if (a === '--out' || a.startsWith('--out=')) {
-      out = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
+      out = value('--out', 'the run record file to write');
     } else {
       if (a === '--backend') backend = argv[i + 1] ?? null;
       if (a.startsWith('--backend=')) backend = a.slice('--backend='.length);
@@ -58,6 +65,17 @@ function parse(argv) {
     }
   }
   return { perf, expectGpu, doctorRuns, backend, out };
+}
+
+/**
+ * Checks the perf flags as perf will, before any doctor run (src/kit/check-perf-flags.ts): its
+ * one-line cause goes to the console. Resolves to its exit code (2: bad flags).
+ */
+function checkPerfFlags(flags) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [TSX, join('src', 'kit', 'check-perf-flags.ts'), ...flags], { cwd: ROOT, env, stdio: 'inherit' });
+    child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  });
 }
 
 /** Runs the harness's CLI; its output goes to the console and to `log`. Resolves to the exit code. */
@@ -92,6 +110,12 @@ async function main() {
   if (o.helpPerf) {
     mkdirSync('results', { recursive: true });
     return cli(['perf', '--help'], join('results', 'perf-help.log'));
+  }
+  // Bad perf flags are found in a second, not after the doctor runs; nothing is written.
+  const flagsCode = await checkPerfFlags(o.perf);
+  if (flagsCode !== 0) {
+    console.error('(./run --help: the launcher flags; ./run --help-perf: every perf flag)');
+    return flagsCode;
   }
   const kit = existsSync('KIT.json') ? JSON.parse(readFileSync('KIT.json', 'utf8')) : null;
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
