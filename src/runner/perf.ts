@@ -1,16 +1,15 @@
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+import { basename, join } from 'node:path';
 import { isTensorflowInstalled } from '../backend/host-backends.js';
 import type { BackendChoice } from '../backend/types.js';
 import { loadMnistDir } from '../data/mnist-dir.js';
-import { BASELINE_DIR, findBaseline } from '../results/baseline.js';
+import { findBaseline } from '../results/baseline.js';
 import { compareWithBaseline, type Comparison, type CompareOptions } from '../results/compare.js';
 import { combineProcessRecords, extendProcesses } from '../results/combine.js';
 import { poolRatioMetric } from '../results/metrics.js';
 import type { RunRecord } from '../results/schema.js';
-import { defaultRecordPath, writeJsonAtomic } from '../results/storage.js';
+import { defaultRecordPath, FileWriteError, RecordFileError, writeJsonAtomic } from '../results/storage.js';
 import { loadCoco } from '../data/coco/reader.js';
 import { loadKinetics } from '../data/kinetics/reader.js';
 import { canonicalData, FIXTURE_DATASETS, PACKAGE_DATASET, resolvedData, type DataSources, type RunConfig } from '../run-config.js';
@@ -99,50 +98,20 @@ export function checkBackendChoice(choice: BackendChoice): void {
 
 const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error);
 
-/** Fails now, not after the run, when a file cannot be written into `dir` (created if needed). */
-export async function checkWritableDir(dir: string, what: string): Promise<void> {
-  const probe = join(dir, `.gtp-write-probe-${process.pid}`);
-  try {
-    await mkdir(dir, { recursive: true });
-    await writeFile(probe, '');
-    await rm(probe, { force: true });
-  } catch (error) {
-    throw new RunInputError(`${what}: cannot write into ${dir} (${errorCode(error)}); choose another place with --out FILE`);
-  }
-}
-
 /**
  * Writes the run record; if that fails after all (disk full, folder removed meanwhile), keeps
- * it in the temp folder instead, so a long run is never lost. Returns where it went.
+ * it in a new folder of its own in the temp folder instead, so a long run is never lost and
+ * no existing file is replaced there. Returns where it went.
  */
 export async function writeRecordSafely(path: string, record: RunRecord): Promise<{ path: string; fallbackFrom: string | null; reason: string | null }> {
   try {
     await writeJsonAtomic(path, record);
     return { path, fallbackFrom: null, reason: null };
   } catch (error) {
-    const fallback = join(tmpdir(), basename(path));
+    const fallback = join(await mkdtemp(join(tmpdir(), 'gtp-kept-')), basename(path));
     await writeJsonAtomic(fallback, record);
-    return { path: fallback, fallbackFrom: path, reason: errorCode(error) };
+    return { path: fallback, fallbackFrom: path, reason: error instanceof FileWriteError ? error.code : errorCode(error) };
   }
-}
-
-/** --out may replace a run record (of any schema version), never a baseline or any other file; its folder must be writable. */
-export async function checkOutPath(out: string): Promise<void> {
-  if (resolve(out).startsWith(resolve(BASELINE_DIR) + sep)) {
-    throw new RunInputError(`--out ${out} is inside ${BASELINE_DIR}/: baselines change only through npm run perf:baseline`);
-  }
-  const existing = await stat(out).catch(() => null);
-  if (existing?.isDirectory()) throw new RunInputError(`--out ${out} is a directory; name a file, e.g. ${join(out, 'run.json')}`);
-  await checkWritableDir(dirname(out), `--out ${out}`);
-  if (!existsSync(out)) return;
-  let isRecord = false;
-  try {
-    const json = JSON.parse(await readFile(out, 'utf8')) as { schemaVersion?: unknown; metrics?: unknown };
-    isRecord = typeof json.schemaVersion === 'number' && Array.isArray(json.metrics);
-  } catch {
-    // unreadable or not JSON: not a run record
-  }
-  if (!isRecord) throw new RunInputError(`--out ${out} exists and is not a run record: refusing to overwrite it`);
 }
 
 /**
@@ -218,12 +187,19 @@ export async function runPerfSuite(
 ): Promise<PerfOutcome | null> {
   let record = await measureInProcesses(files, config, options.processes);
   if (!record) return null;
-  const { path: baselinePath, baseline } = await findBaseline(record, options.baseline);
+  const recordPath = options.out ?? defaultRecordPath(record);
+  const found = await findBaseline(record, options.baseline).catch(async (error: unknown) => {
+    // Checked before measuring, but the file may have changed since: the measured run is kept all the same.
+    if (!(error instanceof RecordFileError)) throw error;
+    const kept = await writeRecordSafely(recordPath, record!);
+    throw new RecordFileError(`${error.message}; the run record was kept at ${kept.path}`);
+  });
+  const { path: baselinePath, baseline } = found;
   let comparison = baseline ? compareWithBaseline(record, baseline, options) : null;
   if (baseline && comparison) {
     record = options.processes > 1 ? await secondLook(record, comparison, config, options.processes) : await remeasureSuspects(record, comparison, config);
     comparison = compareWithBaseline(record, baseline, options);
   }
-  const written = await writeRecordSafely(options.out ?? defaultRecordPath(record), record);
+  const written = await writeRecordSafely(recordPath, record);
   return { record, recordPath: written.path, comparison, baselinePath, fallbackFrom: written.fallbackFrom, writeError: written.reason };
 }

@@ -1,0 +1,45 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testRunRecord } from '../results/run-record.fixture.js';
+import { readRunRecord } from '../results/storage.js';
+import { writeRecordSafely } from './perf.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'gtp-runner-perf-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('writeRecordSafely', () => {
+  it('writes where asked when it can', async () => {
+    const path = join(dir, 'run.json');
+    const written = await writeRecordSafely(path, testRunRecord([]));
+    expect(written).toEqual({ path, fallbackFrom: null, reason: null });
+    await expect(readRunRecord(path)).resolves.toMatchObject({ metrics: [] });
+  });
+
+  it('falls back to a new folder of its own in the temp folder, never over an existing file', async () => {
+    // A user's file with the record's name in the temp folder must survive the fallback.
+    const name = `gtp-fallback-${process.pid}.json`;
+    const theirs = join(tmpdir(), name);
+    await writeFile(theirs, 'not yours');
+    try {
+      // A path below a regular file cannot be written (ENOTDIR), as a full disk cannot.
+      const blocked = join(dir, 'a-file');
+      await writeFile(blocked, '');
+      const written = await writeRecordSafely(join(blocked, name), testRunRecord([]));
+      expect(written.fallbackFrom).toBe(join(blocked, name));
+      expect(written.reason).toMatch(/^E[A-Z]+$/);
+      expect(basename(written.path)).toBe(name);
+      expect(written.path).not.toBe(theirs);
+      expect(dirname(dirname(written.path))).toBe(tmpdir());
+      await expect(readRunRecord(written.path)).resolves.toMatchObject({ metrics: [] });
+      expect(await readFile(theirs, 'utf8')).toBe('not yours');
+      await rm(dirname(written.path), { recursive: true, force: true });
+    } finally {
+      await rm(theirs, { force: true });
+    }
+  });
+});
