@@ -1,0 +1,153 @@
+// The package as someone who is not this repository gets it: `npm pack` of the harness (its
+// prepack builds dist/), installed into a temp copy of examples/own-pipeline, whose own perf
+// file runs with `npx gtp perf` and is judged with `npx gtp compare` against the example's
+// committed baseline. Real processes, real device, nothing mocked.
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readBaseline } from '../results/baseline.js';
+import type { RunRecord } from '../results/schema.js';
+import { readRunRecord } from '../results/storage.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const EXAMPLE = join(ROOT, 'examples/own-pipeline');
+const COMMITTED_BASELINE = join(EXAMPLE, 'baselines/webgpu-lavapipe-x64.json');
+const sh = promisify(execFile);
+
+/** The example's batch: [8, 96, 96, 3] uint8 values. */
+const ELEMENTS = 8 * 96 * 96 * 3;
+
+// A clean environment: none of this vitest worker's VITEST_* variables (the child starts its own
+// vitest), npm's cache found through HOME, the backend choice of CI kept. PERF_REQUIRE_BASELINE
+// is left out: which baseline judges the run is decided below, by profile.
+const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
+for (const name of ['PERF_BACKEND', 'PERF_REQUIRE_BACKEND', 'npm_config_cache', 'XDG_RUNTIME_DIR']) {
+  if (process.env[name]) env[name] = process.env[name];
+}
+
+let work: string;
+let project: string;
+let perf: Outcome;
+let record: RunRecord;
+
+interface Outcome {
+  readonly code: number;
+  readonly output: string;
+}
+
+/** Runs the installed bin (`npx --no`: never fetch it) in the example copy; resolves with its exit code. */
+async function gtp(args: readonly string[]): Promise<Outcome> {
+  try {
+    const { stdout, stderr } = await sh('npx', ['--no', 'gtp', ...args], { cwd: project, env, maxBuffer: 16 * 1024 * 1024 });
+    return { code: 0, output: stdout + stderr };
+  } catch (error) {
+    const e = error as { code?: unknown; stdout?: string; stderr?: string };
+    if (typeof e.code !== 'number') throw error;
+    return { code: e.code, output: `${e.stdout ?? ''}${e.stderr ?? ''}` };
+  }
+}
+
+/**
+ * npm's cache holds the tarballs of every locked package but no registry metadata, so an
+ * offline install must resolve from a lockfile: the harness's own, whose tree already holds
+ * every runtime dependency of the tarball at its pinned version (npm prunes the dev-only rest).
+ */
+async function writeOfflineLock(dir: string): Promise<void> {
+  const lock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8')) as {
+    name: string;
+    version: string;
+    packages: Record<string, unknown>;
+  };
+  const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { name: string; version: string; dependencies: Record<string, string> };
+  const root = { name: manifest.name, version: manifest.version, dependencies: manifest.dependencies };
+  await writeFile(
+    join(dir, 'package-lock.json'),
+    JSON.stringify({ ...lock, name: manifest.name, version: manifest.version, packages: { ...lock.packages, '': root } }),
+  );
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'gtp-pack-test-'));
+  const packed = await sh('npm', ['pack', '--pack-destination', work, '--json'], { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024 });
+  const tarball = join(work, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0]!.filename);
+  project = join(work, 'own-pipeline');
+  await cp(EXAMPLE, project, { recursive: true, filter: (path) => !/^(node_modules|results)(\/|$)/.test(relative(EXAMPLE, path)) });
+  await writeOfflineLock(project);
+  await sh('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], { cwd: project, env, maxBuffer: 16 * 1024 * 1024 });
+  perf = await gtp(['perf', '--out', 'results/run.json']);
+  record = await readRunRecord(join(project, 'results/run.json'));
+}, 600_000);
+
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe('the packed harness in a project of its own', () => {
+  it("runs that project's perf files, not the built-in scenarios, into its results/", () => {
+    expect(perf.code, perf.output).toBe(0);
+    expect(record.errors).toEqual([]);
+    expect(record.selection).toBeNull();
+    expect(new Set(record.metrics.map((m) => m.scenario))).toEqual(new Set(['rgb-batches']));
+    expect(record.metrics.map((m) => m.id).sort()).toEqual(
+      [
+        'memory.leaked-tensors.rgb-batches',
+        'rgb-batches.max-abs-diff',
+        'rgb-batches.speedup',
+        'rgb-batches.time.device-uint8',
+        'rgb-batches.time.host-float32',
+        'rgb-batches.wire-bytes.device-uint8',
+        'rgb-batches.wire-bytes.host-float32',
+        'rgb-batches.wire-bytes.ratio',
+      ].sort(),
+    );
+  });
+
+  it('records exact bytes on the wire (4 per value against 1), a paired ratio and no leaks', () => {
+    const metric = (id: string) => record.metrics.find((m) => m.id === id)!;
+    expect(metric('rgb-batches.wire-bytes.host-float32')).toMatchObject({ kind: 'exact', value: 4 * ELEMENTS, unit: 'B', source: 'measured' });
+    expect(metric('rgb-batches.wire-bytes.device-uint8')).toMatchObject({ kind: 'exact', value: ELEMENTS, unit: 'B', source: 'measured' });
+    expect(metric('rgb-batches.wire-bytes.ratio').value).toBe(4);
+    expect(metric('memory.leaked-tensors.rgb-batches').value).toBe(0);
+    const speedup = metric('rgb-batches.speedup');
+    expect(speedup.kind).toBe('ratio');
+    // 40 pairs; 80 when gtp perf suspected a regression against the baseline and measured once more, pooled.
+    expect([40, 80]).toContain(speedup.n);
+    expect(speedup.samples?.a).toHaveLength(speedup.n!);
+    const [lo, hi] = speedup.ci!;
+    expect(lo).toBeLessThanOrEqual(speedup.value);
+    expect(hi).toBeGreaterThanOrEqual(speedup.value);
+  });
+
+  it('passes against its baseline (exit 0) and fails (exit 1) against one whose bytes differ', async () => {
+    const committed = await readBaseline(COMMITTED_BASELINE);
+    // On the profile of the committed baseline, that baseline judges (and gtp perf already did).
+    // Elsewhere this run becomes the copy's baseline first, so both verdicts are still exercised.
+    let baselinePath = 'baselines/webgpu-lavapipe-x64.json';
+    if (record.profile.id === committed.profile.id) {
+      expect(perf.output).toMatch(/Verdicts: .*exit 0/);
+    } else {
+      const accepted = await gtp(['baseline', 'results/run.json']);
+      expect(accepted.code, accepted.output).toBe(0);
+      baselinePath = `baselines/${record.profile.id}.json`;
+    }
+    const pass = await gtp(['compare', 'results/run.json']);
+    expect(pass.code, pass.output).toBe(0);
+
+    const baseline = JSON.parse(await readFile(join(project, baselinePath), 'utf8')) as { metrics: Array<{ id: string; value: number }> };
+    const bytes = baseline.metrics.find((m) => m.id === 'rgb-batches.wire-bytes.device-uint8')!;
+    bytes.value -= 4; // as if the device path had sent one word less before
+    await writeFile(join(project, 'doctored.json'), JSON.stringify(baseline));
+    const fail = await gtp(['compare', 'results/run.json', '--baseline', 'doctored.json']);
+    expect(fail.code, fail.output).toBe(1);
+    expect(fail.output).toMatch(/rgb-batches\.wire-bytes\.device-uint8/);
+  });
+
+  it('refuses an unknown flag with exit 2', async () => {
+    const bad = await gtp(['perf', '--no-such-flag']);
+    expect(bad.code).toBe(2);
+    expect(bad.output).toMatch(/no-such-flag/);
+  });
+});
