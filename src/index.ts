@@ -367,3 +367,32 @@ export {
   /** Section 10's batch size. */
   TRAIN_BATCH,
 } from './train/sizes.js';
+
+// --- Questions asked with flags (questions/): your shapes and your image folder ---------------
+
+export type { Question } from './run-config.js';
+export type { ImageFit, ImageFolderSummary, ImageSize, NhwcShape } from './data/image-folder/index.js';
+export {
+  /** Reads a torchvision ImageFolder (DIR/<class>/<image>), decoded by sharp, fitted to a size, in batches, with the summary of the pass. */
+  loadImageFolder,
+  /** Batches of a scanned image folder one at a time (for folders too big to hold), returning the summary of the pass. */
+  imageFolderBatches,
+  /** Lists an ImageFolder: classes, image files in torchvision's order, what was ignored. */
+  scanImageFolder,
+  /** '16x512x512x3' as [N, H, W, C], checked. */
+  parseShape,
+  /** '224x224' as { height, width }, checked. */
+  parseSize,
+} from './data/image-folder/index.js';
+export {
+  /** `gtp perf --shape`: both strategies (and wire types) at one [N,H,W,C] shape of seeded pixels: bytes, speedup, stages, limit. */
+  measureShape,
+  /** A shape as it appears in metric ids: '16x512x512x3'. */
+  shapeId,
+  /** Batches of seeded uniform random pixels of a shape. */
+  syntheticBatches,
+} from './suite/shape-question.js';
+export {
+  /** `gtp perf --image-folder`: a real folder end to end (one whole pass, then interleaved rounds both ways): counts, bytes, speedups, stages. */
+  measureImageFolder,
+} from './suite/image-folder-question.js';

@@ -56,7 +56,30 @@ export interface RunConfig {
   readonly datasets: Readonly<Record<string, string>>;
   /** Calibration only: device-normalize in the speedup scenario does this fraction more real work (0: none). */
   readonly extraWork?: number;
+  /** A question asked with flags instead of perf files (`--shape`, `--image-folder`); absent otherwise. */
+  readonly question?: Question;
 }
+
+/**
+ * What `gtp perf --shape` / `--image-folder` asks, with no code: both strategies (and, for a
+ * shape, the wire types) measured at the user's sizes by the files in questions/.
+ */
+export type Question =
+  | {
+      readonly kind: 'shape';
+      /** Channels-last [N, H, W, C], one per --batch value (N from --shape when none). */
+      readonly shapes: ReadonlyArray<readonly [number, number, number, number]>;
+      /** Wire types to compare too (section 11's), empty for none. */
+      readonly dtypes: readonly ('uint8' | 'int8' | 'float16' | 'float32')[];
+    }
+  | {
+      readonly kind: 'image-folder';
+      /** torchvision ImageFolder layout: <root>/<class>/<image>. */
+      readonly root: string;
+      readonly size: { readonly height: number; readonly width: number };
+      readonly fit: 'resize' | 'letterbox';
+      readonly batchSize: number;
+    };
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,6 +1,8 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { BACKEND_CHOICES, BACKEND_NAMES, type BackendChoice, type BackendName } from '../backend/types.js';
-import { defaultRunConfig, SCALES, type RunConfig, type Scale } from '../run-config.js';
+import { parseShape, parseSize, ShapeParseError } from '../data/shape.js';
+import { defaultRunConfig, SCALES, type Question, type RunConfig, type Scale } from '../run-config.js';
+import { WIRE_DTYPES, type WireDtype } from '../transfer/wire-dtypes.js';
 
 /** A command line the user must fix: printed with the usage, exit code 2. */
 export class UsageError extends Error {
@@ -40,7 +42,16 @@ export interface DataArgs {
 
 export type CommandLine =
   | { readonly command: 'help' }
-  | ({ readonly command: 'perf'; readonly out: string | null; readonly scenarios: readonly string[]; readonly processes: number } & DataArgs &
+  | ({
+      readonly command: 'perf';
+      readonly out: string | null;
+      readonly scenarios: readonly string[];
+      readonly processes: number;
+      /** A question asked with flags (--shape, --image-folder) instead of perf files; null for none. */
+      readonly question: Question | null;
+      /** The folder of the project's perf files (default perf/). */
+      readonly dir: string | null;
+    } & DataArgs &
       BackendArgs &
       CompareArgs)
   | {
@@ -96,6 +107,18 @@ Run options (perf, doctor, calibrate):
   --coco-ann FILE         COCO instances JSON (e.g. annotations/instances_val2017.json)
   --kinetics-root DIR     Kinetics layout <split>/<class>/<id>.mp4
                           (without these: the committed fixtures in fixtures/coco, fixtures/kinetics)
+  --dir DIR               run the perf files of DIR instead of perf/ (your own project's)
+
+Your own sizes, no code (perf; instead of the perf files):
+  --shape NxHxWxC         both strategies at this shape of seeded random pixels, e.g.
+                          16x512x512x3: bytes, speedup, stages and the device limit
+  --batch N[,N...]        with --shape: these batch sizes instead of N (with --image-folder:
+                          the batch size, default 16)
+  --dtype T[,T...]        with --shape: also compare these wire types (uint8,int8,float16,float32)
+  --image-folder DIR      a folder in torchvision's ImageFolder layout DIR/<class>/<image>,
+                          decoded by sharp, end to end as the COCO scenario
+  --size HxW              with --image-folder: the size images are fitted to (default 224x224)
+  --fit resize|letterbox  with --image-folder: stretch, or keep the aspect and pad (default resize)
 
 Doctor options:
   --expect-gpu            fail on a software adapter or a CPU fallback
@@ -177,6 +200,13 @@ const OPTIONS_BY_COMMAND = {
     'coco-ann': { type: 'string' },
     'kinetics-root': { type: 'string' },
     processes: { type: 'string' },
+    dir: { type: 'string' },
+    shape: { type: 'string' },
+    batch: { type: 'string' },
+    dtype: { type: 'string' },
+    'image-folder': { type: 'string' },
+    size: { type: 'string' },
+    fit: { type: 'string' },
   },
   ab: {
     base: { type: 'string' },
@@ -220,6 +250,73 @@ const backendChoice = (env: NodeJS.ProcessEnv, flag: string | null): BackendChoi
  */
 export function runConfigFromEnv(env: NodeJS.ProcessEnv = process.env): RunConfig {
   return defaultRunConfig(envBackendArgs(env, { backend: null, scale: null }));
+}
+
+/** A comma-separated list: '8,16,32' -> ['8', '16', '32'], with no empty items. */
+function list(flag: string, text: string): string[] {
+  const items = text.split(',').map((v) => v.trim());
+  if (items.some((v) => v === ''))
+    throw new UsageError(`--${flag} ${text}: an empty item; write e.g. --${flag} ${flag === 'dtype' ? 'uint8,float32' : '8,16,32'}`);
+  return items;
+}
+
+/** The largest --batch value: a batch of 4096 images is far past any input pipeline's. */
+const MAX_BATCH = 4096;
+
+/** --batch values: whole numbers from 1 to MAX_BATCH, each once. */
+function batches(text: string): number[] {
+  const values = list('batch', text).map((v) => {
+    if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > MAX_BATCH)
+      throw new UsageError(`--batch ${text}: '${v}' is not a whole number from 1 to ${MAX_BATCH}`);
+    return Number(v);
+  });
+  if (new Set(values).size !== values.length) throw new UsageError(`--batch ${text}: a batch size is repeated`);
+  return values;
+}
+
+/**
+ * The question asked with --shape or --image-folder (and their --batch, --dtype, --size, --fit),
+ * or null; a flag of one kind with the other, or with neither, is a usage error.
+ */
+function questionOf(str: (name: string) => string | null): Question | null {
+  const shape = str('shape');
+  const folder = str('image-folder');
+  const batch = str('batch');
+  const dtype = str('dtype');
+  const size = str('size');
+  const fit = str('fit');
+  try {
+    if (shape !== null && folder !== null) throw new UsageError('--shape and --image-folder are two questions: ask one per run');
+    if (shape !== null) {
+      if (size !== null || fit !== null) throw new UsageError('--size and --fit go with --image-folder; a --shape already has its height and width');
+      const [n, h, w, c] = parseShape(shape, 4);
+      // Each batch size checked as a whole shape: float32 copies (4 bytes a value) are made of it.
+      const shapes = (batch === null ? [n] : batches(batch)).map((b) => parseShape(`${b}x${h}x${w}x${c}`, 4));
+      const dtypes = dtype === null ? [] : list('dtype', dtype);
+      const unknown = dtypes.find((d) => !(WIRE_DTYPES as readonly string[]).includes(d));
+      if (unknown !== undefined) throw new UsageError(`--dtype ${dtype}: '${unknown}' is not one of ${WIRE_DTYPES.join(',')}`);
+      if (new Set(dtypes).size !== dtypes.length) throw new UsageError(`--dtype ${dtype}: a type is repeated`);
+      return { kind: 'shape', shapes, dtypes: dtypes as WireDtype[] };
+    }
+    if (folder !== null) {
+      if (dtype !== null) throw new UsageError('--dtype goes with --shape; an image folder is measured as decoded uint8 pixels');
+      const sizes = batch === null ? [16] : batches(batch);
+      if (sizes.length > 1) throw new UsageError(`--batch ${batch}: an image folder is measured at one batch size`);
+      return {
+        kind: 'image-folder',
+        root: folder,
+        size: parseSize(size ?? '224x224'),
+        fit: oneOf('--fit', fit ?? undefined, ['resize', 'letterbox'] as const, 'resize'),
+        batchSize: sizes[0]!,
+      };
+    }
+  } catch (error) {
+    if (error instanceof ShapeParseError) throw new UsageError(error.message);
+    throw error;
+  }
+  const stray = (['batch', 'dtype', 'size', 'fit'] as const).find((_, i) => [batch, dtype, size, fit][i] !== null);
+  if (stray) throw new UsageError(`--${stray} goes with --shape or --image-folder`);
+  return null;
 }
 
 /** Parses and validates a command line; throws UsageError on anything it does not know. */
@@ -277,6 +374,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         cocoAnnotations: str('coco-ann'),
         kineticsRoot: str('kinetics-root'),
         processes: count('processes', 1),
+        question: questionOf(str),
+        dir: str('dir'),
       };
     case 'ab': {
       const base = str('base');

@@ -6,8 +6,10 @@ import { jsonExporter } from '../report/json.js';
 import { writeCharts } from '../report/charts.js';
 import { htmlExporter } from '../report/html.js';
 import { markdownExporter } from '../report/markdown.js';
-import type { DataSources, RunConfig } from '../run-config.js';
-import { checkBackendChoice, describeDatasets, runPerfSuite, scenarioFiles } from '../runner/perf.js';
+import { ImageFolderError } from '../data/image-folder/index.js';
+import type { DataSources, Question, RunConfig } from '../run-config.js';
+import { describeQuestion, questionFile } from '../runner/questions.js';
+import { checkBackendChoice, describeDatasets, RunInputError, runPerfSuite, scenarioFiles } from '../runner/perf.js';
 import { besideRecord, FileWriteError, RESULTS_DIR } from '../results/storage.js';
 import { UsageError, type CommandLine } from './args.js';
 import { checkBaselinesReadable } from './baselines-check.js';
@@ -15,13 +17,26 @@ import { checkOutputs, checkWritableDir } from '../results/output-guard.js';
 
 type PerfArgs = Extract<CommandLine, { command: 'perf' }>;
 
+/** The question's data, read up front; a folder it cannot use is the user's to fix (exit 2). */
+async function readQuestion(question: Question): Promise<Record<string, string>> {
+  try {
+    return await describeQuestion(question);
+  } catch (error) {
+    if (error instanceof ImageFolderError) throw new RunInputError(error.message);
+    throw error;
+  }
+}
+
 /**
  * `npm run perf`: runs the selected perf/ specs and timed scenarios, compares the run with its
  * profile's baseline (when there is one), writes the run record, prints the report.
  */
 export async function perfCommand(args: PerfArgs): Promise<number> {
   // Everything the user can get wrong is checked before a device starts.
-  const files = scenarioFiles(args.scenarios);
+  if (args.question && (args.scenarios.length > 0 || args.dir)) {
+    throw new UsageError(`--${args.question.kind} asks its own question: it does not go with --scenario or --dir`);
+  }
+  const files = args.question ? [questionFile(args.question)] : scenarioFiles(args.scenarios, args.dir ?? undefined);
   checkBackendChoice(args.backend);
   if ((args.cocoRoot === null) !== (args.cocoAnnotations === null)) {
     throw new UsageError('--coco-root and --coco-ann go together: the images folder and its instances JSON');
@@ -31,7 +46,7 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
     coco: args.cocoRoot && args.cocoAnnotations ? { root: args.cocoRoot, annotations: args.cocoAnnotations } : null,
     kineticsRoot: args.kineticsRoot,
   };
-  const datasets = await describeDatasets(data, files);
+  const datasets = args.question ? await readQuestion(args.question) : await describeDatasets(data, files);
   // Every file this run will write or read at the end is checked now, before the device starts.
   if (args.out) {
     await checkOutputs(
@@ -59,8 +74,9 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
     requireBackend: args.requireBackend,
     scale: args.scale,
     data,
-    selection: args.scenarios.length > 0 ? files.map((f) => f.path) : null,
+    selection: args.scenarios.length > 0 || args.question ? files.map((f) => f.path) : null,
     datasets,
+    ...(args.question ? { question: args.question } : {}),
   };
 
   const outcome = await runPerfSuite(files, config, args);

@@ -14,18 +14,24 @@ import { loadCoco } from '../data/coco/reader.js';
 import { loadKinetics } from '../data/kinetics/reader.js';
 import { canonicalData, FIXTURE_DATASETS, PACKAGE_DATASET, resolvedData, type DataSources, type RunConfig } from '../run-config.js';
 import { runScenarios } from './run-scenarios.js';
-import { listScenarios, selectScenarios, type ScenarioFile } from './scenarios.js';
+import { DEFAULT_SCENARIO_DIR, listScenarios, selectScenarios, type ScenarioFile } from './scenarios.js';
 
 /** Input the user must fix (unknown scenario, bad data folder, bad --out): exit 2, nothing started. */
 export class RunInputError extends Error {
   override readonly name = 'RunInputError';
 }
 
-/** The scenario files for --scenario values; unknown values are the user's to fix. */
-export function scenarioFiles(wanted: readonly string[]): ScenarioFile[] {
+/** The scenario files of `dir` (default perf/) for --scenario values; an unknown value or a missing folder is the user's to fix. */
+export function scenarioFiles(wanted: readonly string[], dir: string = DEFAULT_SCENARIO_DIR): ScenarioFile[] {
   try {
-    return selectScenarios(listScenarios(), wanted);
+    return selectScenarios(listScenarios(process.cwd(), dir), wanted);
   } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      throw new RunInputError(
+        `${dir}: no such folder of perf files here (${process.cwd()}); run gtp perf from your project's root, or name the folder with --dir DIR`,
+      );
+    }
     throw new RunInputError((error as Error).message);
   }
 }
@@ -118,12 +124,13 @@ export async function writeRecordSafely(path: string, record: RunRecord): Promis
  * A suspected ratio regression is measured once more, in this same command, and judged on the
  * pooled pairs of both measurements (noise alone rarely survives that).
  */
-async function remeasureSuspects(record: RunRecord, comparison: Comparison, config: RunConfig): Promise<RunRecord> {
+async function remeasureSuspects(record: RunRecord, comparison: Comparison, config: RunConfig, all: readonly ScenarioFile[]): Promise<RunRecord> {
   const suspects = comparison.verdicts.filter((v) => v.kind === 'ratio' && v.verdict === 'regressed' && v.current?.samples);
   if (suspects.length === 0) return record;
   const scenarios = [...new Set(suspects.map((v) => v.current!.scenario))];
   console.log(`\nSuspected regression in ${suspects.map((v) => v.id).join(', ')}: measuring scenario(s) ${scenarios.join(', ')} once more.`);
-  const files = selectScenarios(listScenarios(), scenarios);
+  // Among the files of this run: its perf folder, or the question's file.
+  const files = all.filter((f) => scenarios.includes(f.id));
   const again = await runScenarios(files, { ...config, selection: files.map((f) => f.path) });
   const pooled = new Map(
     suspects.flatMap((v) => {
@@ -153,12 +160,13 @@ export async function measureInProcesses(files: readonly ScenarioFile[], config:
  * The sequential design's second look: ratio metrics judged inconclusive across processes get
  * `processes` more processes once, and are judged on all of them.
  */
-async function secondLook(record: RunRecord, comparison: Comparison, config: RunConfig, processes: number): Promise<RunRecord> {
+async function secondLook(record: RunRecord, comparison: Comparison, config: RunConfig, processes: number, all: readonly ScenarioFile[]): Promise<RunRecord> {
   const open = comparison.verdicts.filter((v) => v.process && v.kind === 'ratio' && v.verdict === 'inconclusive');
   if (open.length === 0) return record;
   const scenarios = [...new Set(open.map((v) => v.current!.scenario))];
   console.log(`\nInconclusive across processes: ${open.map((v) => v.id).join(', ')}; measuring ${processes} more processes of ${scenarios.join(', ')} once.`);
-  const files = selectScenarios(listScenarios(), scenarios);
+  // Among the files of this run: its perf folder, or the question's file.
+  const files = all.filter((f) => scenarios.includes(f.id));
   const more = await measureInProcesses(files, { ...config, selection: files.map((f) => f.path) }, processes);
   return more ? extendProcesses(record, more) : record;
 }
@@ -197,7 +205,10 @@ export async function runPerfSuite(
   const { path: baselinePath, baseline } = found;
   let comparison = baseline ? compareWithBaseline(record, baseline, options) : null;
   if (baseline && comparison) {
-    record = options.processes > 1 ? await secondLook(record, comparison, config, options.processes) : await remeasureSuspects(record, comparison, config);
+    record =
+      options.processes > 1
+        ? await secondLook(record, comparison, config, options.processes, files)
+        : await remeasureSuspects(record, comparison, config, files);
     comparison = compareWithBaseline(record, baseline, options);
   }
   const written = await writeRecordSafely(recordPath, record);
