@@ -145,6 +145,15 @@ describe('the packed harness in a project of its own', () => {
     expect(fail.output).toMatch(/rgb-batches\.wire-bytes\.device-uint8/);
   });
 
+  it('answers a question asked with flags from the package\'s own questions/ (gtp perf --shape)', async () => {
+    const asked = await gtp(['perf', '--shape', '2x16x16x3', '--out', 'results/shape.json']);
+    expect(asked.code, asked.output).toBe(0);
+    const record = await readRunRecord(join(project, 'results/shape.json'));
+    const bytes = (id: string) => record.metrics.find((m) => m.id === id)?.value;
+    expect(bytes('shape.2x16x16x3.upload-bytes.cpu-normalize')).toBe(4 * 2 * 16 * 16 * 3);
+    expect(bytes('shape.2x16x16x3.upload-bytes.device-normalize')).toBe(2 * 16 * 16 * 3);
+  });
+
   it('refuses an unknown flag with exit 2', async () => {
     const bad = await gtp(['perf', '--no-such-flag']);
     expect(bad.code).toBe(2);
