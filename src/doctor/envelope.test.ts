@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -85,13 +85,17 @@ describe('doctor envelopes', () => {
 
   it('read: absent is null, a bad file is refused by name', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'gtp-envelope-'));
-    expect(await readEnvelope(join(dir, 'absent.doctor.json'))).toBeNull();
-    const bad = join(dir, 'bad.doctor.json');
-    await writeFile(bad, JSON.stringify({ ...ENVELOPE, schemaVersion: 2 }));
-    await expect(readEnvelope(bad)).rejects.toThrow(DoctorFileError);
-    await expect(readEnvelope(bad)).rejects.toThrow(/bad.doctor.json: not a gpu-transfer-perf doctor envelope of schemaVersion 1 \(it has 2\)/);
-    const good = join(dir, 'good.doctor.json');
-    await writeFile(good, JSON.stringify(ENVELOPE));
-    expect(await readEnvelope(good)).toEqual(ENVELOPE);
+    try {
+      expect(await readEnvelope(join(dir, 'absent.doctor.json'))).toBeNull();
+      const bad = join(dir, 'bad.doctor.json');
+      await writeFile(bad, JSON.stringify({ ...ENVELOPE, schemaVersion: 2 }));
+      await expect(readEnvelope(bad)).rejects.toThrow(DoctorFileError);
+      await expect(readEnvelope(bad)).rejects.toThrow(/bad.doctor.json: not a gpu-transfer-perf doctor envelope of schemaVersion 1 \(it has 2\)/);
+      const good = join(dir, 'good.doctor.json');
+      await writeFile(good, JSON.stringify(ENVELOPE));
+      expect(await readEnvelope(good)).toEqual(ENVELOPE);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeBaseline, readToleranceOverrides, refusalReason } from './baseline.js';
@@ -44,9 +44,13 @@ describe('refusalReason (what perf:baseline will not accept)', () => {
 
   it('reads a tolerance overrides file, which has no schemaVersion', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'gtp-tol-'));
-    const path = join(dir, 'tolerances.json');
-    await writeFile(path, JSON.stringify({ 'mnist-transfer.speedup': 0.15 }));
-    expect(await readToleranceOverrides(path)).toEqual({ 'mnist-transfer.speedup': 0.15 });
-    expect(await readToleranceOverrides(join(dir, 'absent.json'))).toEqual({});
+    try {
+      const path = join(dir, 'tolerances.json');
+      await writeFile(path, JSON.stringify({ 'mnist-transfer.speedup': 0.15 }));
+      expect(await readToleranceOverrides(path)).toEqual({ 'mnist-transfer.speedup': 0.15 });
+      expect(await readToleranceOverrides(join(dir, 'absent.json'))).toEqual({});
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBaseline } from './baseline.js';
 import { testRunRecord } from './run-record.fixture.js';
 import { ensureDir, FileWriteError, readRunRecord, RecordFileError, writeJsonAtomic, writeTextAtomic } from './storage.js';
@@ -9,6 +9,9 @@ import { ensureDir, FileWriteError, readRunRecord, RecordFileError, writeJsonAto
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'gtp-storage-'));
+});
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 async function file(name: string, text: string): Promise<string> {

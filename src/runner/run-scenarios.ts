@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import type { Plugin } from 'vitest/config';
 import { startVitest } from 'vitest/node';
@@ -28,6 +29,29 @@ function provideRunConfig(config: RunConfig): Plugin {
 }
 
 /**
+ * Collects each test project's temp folder (`project.tmpDir`, <tmp>/<random id>/: the modules
+ * vitest transformed for the forked worker) to remove when the process exits. vitest removes
+ * it in close(), but its own SIGINT/SIGTERM handler calls process.exit without closing, so
+ * every interrupted run left one behind; 'exit' listeners still run then, synchronously.
+ */
+function tmpDirsRemovedOnExit(): { readonly plugin: Plugin; readonly dispose: () => void } {
+  const dirs = new Set<string>();
+  const remove = () => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', remove);
+  return {
+    plugin: {
+      name: 'gpu-transfer-perf:tmp-dirs',
+      configureVitest({ project }) {
+        dirs.add(project.tmpDir);
+      },
+    },
+    dispose: () => process.off('exit', remove),
+  };
+}
+
+/**
  * Runs scenario files in one new vitest worker process (one device) and returns their run
  * record. The run configuration travels by vitest's `provide` (read with `inject` in the
  * worker); the reporter gets the same object.
@@ -47,14 +71,16 @@ export async function runScenarios(
   const root = resolve(options.root ?? process.cwd());
   const paths = files.map((f) => relative(root, resolve(root, f.path)));
   const reporter = new RunRecordReporter(config);
+  const tmpDirs = tmpDirsRemovedOnExit();
   const vitest = await startVitest(
     'test',
     paths,
     // Command-line options: vitest merges them over the config file's, replacing its arrays.
     { root, run: true, watch: false, ...GTP_TEST_SETTINGS, include: paths.map(literalGlob) },
     // The reporter instance goes here, not above: vitest deep-clones command-line options.
-    { plugins: [provideRunConfig(config)], test: { reporters: options.quiet ? [reporter] : ['default', reporter] } },
+    { plugins: [provideRunConfig(config), tmpDirs.plugin], test: { reporters: options.quiet ? [reporter] : ['default', reporter] } },
   );
-  await vitest.close();
+  await vitest.close(); // removes the temp folders itself
+  tmpDirs.dispose();
   return reporter.record;
 }
