@@ -2,44 +2,14 @@
 // child process, a real signal, then the repository's worktree list and the temp folder checked.
 // The signal goes to the A/B process only (not its process group), so it must stop its own
 // measuring child before removing the folders that child runs in.
-import { execFile, spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { interruptedCli, ROOT, tempFolderOfFile } from './interrupt.fixture.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-
-let temp: string;
-beforeAll(async () => {
-  temp = await mkdtemp(join(tmpdir(), 'gtp-ab-interrupt-'));
-});
-afterAll(async () => {
-  if (temp) await rm(temp, { recursive: true, force: true });
-});
-
-/** Starts `perf:ab` against HEAD with its temp folder under `tmp`, signals it once an arm is measuring, resolves with its exit. */
-function interruptedAb(tmp: string, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> {
-  const child = spawn(
-    join(ROOT, 'node_modules/.bin/tsx'),
-    [join(ROOT, 'src/cli/main.ts'), 'ab', '--base', 'HEAD', '--scenario', 'mnist-loader', '--processes', '1'],
-    { cwd: ROOT, env: { ...process.env, TMPDIR: tmp } },
-  );
-  let output = '';
-  let sent = false;
-  const collect = (chunk: Buffer) => {
-    output += chunk.toString();
-    // Printed after the checkout, as the first arm's perf process starts.
-    if (!sent && output.includes('[perf:ab] look 1, pair 1/1')) {
-      sent = true;
-      setTimeout(() => child.kill(signal), 1_000);
-    }
-  };
-  child.stdout.on('data', collect);
-  child.stderr.on('data', collect);
-  return new Promise((done) => child.on('exit', (code, sig) => done({ code, signal: sig, output })));
-}
+const temp = tempFolderOfFile('gtp-ab-interrupt-');
 
 describe('interrupting npm run perf:ab (issue 21 #12)', () => {
   it.each([
@@ -48,8 +18,18 @@ describe('interrupting npm run perf:ab (issue 21 #12)', () => {
   ] as const)(
     '%s removes its git worktree and temp folder, then exits %i',
     async (signal, exitCode) => {
-      const tmp = await mkdtemp(join(temp, `${signal}-`));
-      const { code, signal: killedBy, output } = await interruptedAb(tmp, signal);
+      const tmp = await mkdtemp(join(temp(), `${signal}-`));
+      const {
+        code,
+        signal: killedBy,
+        output,
+      } = await interruptedCli(['ab', '--base', 'HEAD', '--scenario', 'mnist-loader', '--processes', '1'], {
+        // Printed after the checkout, as the first arm's perf process starts.
+        after: '[perf:ab] look 1, pair 1/1',
+        delayMs: 1_000,
+        signal,
+        env: { TMPDIR: tmp },
+      });
       expect({ code, killedBy }, output).toEqual({ code: exitCode, killedBy: null });
       expect(output).toMatch(new RegExp(`\\[perf:ab\\] ${signal}: stopping its processes, removing its worktrees and ${tmp}/gtp-ab-`));
       // tsx keeps its compile cache there too (tsx-<uid>); the A/B's own folder is what must go.
