@@ -9,6 +9,7 @@ describe('command line', () => {
       requireBackend: null,
       scale: 'quick',
       baseline: null,
+      baselines: 'baselines',
       allowProfileMismatch: false,
       gateTiming: false,
       requireBaseline: false,

@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { BACKEND_CHOICES, BACKEND_NAMES, type BackendChoice, type BackendName } from '../backend/types.js';
 import { parseShape, parseSize, ShapeParseError } from '../data/shape.js';
+import { BASELINE_DIR } from '../results/baseline.js';
 import { defaultRunConfig, SCALES, type Question, type RunConfig, type Scale } from '../run-config.js';
 import { WIRE_DTYPES, type WireDtype } from '../transfer/wire-dtypes.js';
 
@@ -14,8 +15,10 @@ type Command = (typeof COMMANDS)[number];
 
 /** How a run is compared with a baseline (perf and compare). */
 export interface CompareArgs {
-  /** Baseline file; null: baselines/<profile>.json of the run's profile and scale. */
+  /** Baseline file; null: <baselines>/<profile>.json of the run's profile and scale. */
   readonly baseline: string | null;
+  /** The folder of baselines (--baselines DIR; default baselines/ of the working directory). */
+  readonly baselines: string;
   readonly allowProfileMismatch: boolean;
   readonly gateTiming: boolean;
   /** A run with no baseline to judge it exits 3 instead of 0 (PERF_REQUIRE_BASELINE=1; CI sets it). */
@@ -68,13 +71,21 @@ export type CommandLine =
       readonly ratiosOnly: boolean;
     }
   | ({ readonly command: 'doctor'; readonly expectGpu: boolean; readonly json: string | null; readonly quick: boolean; readonly force: boolean } & BackendArgs)
-  | { readonly command: 'report'; readonly run: string | null; readonly baseline: string | null; readonly out: string | null; readonly force: boolean }
+  | {
+      readonly command: 'report';
+      readonly run: string | null;
+      readonly baseline: string | null;
+      readonly baselines: string;
+      readonly out: string | null;
+      readonly force: boolean;
+    }
   | ({ readonly command: 'calibrate'; readonly processes: number } & BackendArgs)
   | ({ readonly command: 'compare'; readonly run: string | null } & CompareArgs)
   | {
       readonly command: 'baseline';
       readonly run: string | null;
       readonly target: string | null;
+      readonly baselines: string;
       readonly allowDirty: boolean;
       readonly allowPartial: boolean;
       /** Replace only the run's metrics in the existing baseline, keep the others. */
@@ -132,6 +143,8 @@ Report options:
 Compare options (perf, compare):
   --baseline FILE         baseline to compare with (default: baselines/<profile>.json, or
                           <profile>.full.json for --scale full)
+  --baselines DIR         the folder of baselines instead of baselines/ (also for report and
+                          perf:baseline)
   --allow-profile-mismatch
                           compare with another hardware profile's baseline: ratio and exact
                           metrics only
@@ -182,6 +195,7 @@ const RUN_OPTIONS = {
 } as const satisfies ParseArgsConfig['options'];
 const COMPARE_OPTIONS = {
   baseline: { type: 'string' },
+  baselines: { type: 'string' },
   'allow-profile-mismatch': { type: 'boolean' },
   'gate-timing': { type: 'boolean' },
   markdown: { type: 'string' },
@@ -220,10 +234,10 @@ const OPTIONS_BY_COMMAND = {
     'ratios-only': { type: 'boolean' },
   },
   doctor: { ...RUN_OPTIONS, 'expect-gpu': { type: 'boolean' }, json: { type: 'string' }, quick: { type: 'boolean' }, force: { type: 'boolean' } },
-  report: { baseline: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' } },
+  report: { baseline: { type: 'string' }, baselines: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' } },
   calibrate: { ...RUN_OPTIONS, processes: { type: 'string' } },
   compare: COMPARE_OPTIONS,
-  baseline: { baseline: { type: 'string' }, 'allow-dirty': { type: 'boolean' }, 'allow-partial': { type: 'boolean' }, merge: { type: 'boolean' } },
+  baseline: { baseline: { type: 'string' }, baselines: { type: 'string' }, 'allow-dirty': { type: 'boolean' }, 'allow-partial': { type: 'boolean' }, merge: { type: 'boolean' } },
 } as const satisfies Record<Command, ParseArgsConfig['options']>;
 
 /** Backend and scale from flags, else from PERF_BACKEND / PERF_REQUIRE_BACKEND / PERF_SCALE. */
@@ -354,6 +368,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const backendArgs = (): BackendArgs => envBackendArgs(env, { backend: str('backend'), scale: str('scale') });
   const compareArgs = (): CompareArgs => ({
     baseline: str('baseline'),
+    baselines: str('baselines') ?? BASELINE_DIR,
     allowProfileMismatch: flag('allow-profile-mismatch'),
     gateTiming: flag('gate-timing') || env.PERF_GATE_TIMING === '1',
     requireBaseline: env.PERF_REQUIRE_BASELINE === '1',
@@ -396,7 +411,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     case 'doctor':
       return { command, ...backendArgs(), expectGpu: flag('expect-gpu'), json: str('json'), quick: flag('quick'), force: flag('force') };
     case 'report':
-      return { command, run: positionals[0] ?? null, baseline: str('baseline'), out: str('out'), force: flag('force') };
+      return { command, run: positionals[0] ?? null, baseline: str('baseline'), baselines: str('baselines') ?? BASELINE_DIR, out: str('out'), force: flag('force') };
     case 'calibrate':
       return { command, ...backendArgs(), processes: count('processes', 60) };
     case 'compare':
@@ -406,6 +421,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         command,
         run: positionals[0] ?? null,
         target: str('baseline'),
+        baselines: str('baselines') ?? BASELINE_DIR,
         allowDirty: flag('allow-dirty'),
         allowPartial: flag('allow-partial'),
         merge: flag('merge'),

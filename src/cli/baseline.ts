@@ -29,6 +29,7 @@ function valueDiff(existing: Baseline | null, next: Baseline): string {
 export async function baselineCommand(args: {
   run: string | null;
   target: string | null;
+  baselines: string;
   allowDirty: boolean;
   allowPartial: boolean;
   merge: boolean;
@@ -36,7 +37,7 @@ export async function baselineCommand(args: {
   const runPath = args.run ?? (await latestRecordPath());
   if (!runPath) throw new UsageError('no run record given and none in results/: run `npm run perf` first');
   const run = await readRunRecord(runPath);
-  const target = args.target ?? baselinePathFor(run.profile.id, run.scale);
+  const target = args.target ?? baselinePathFor(run.profile.id, run.scale, args.baselines);
   const kind = await stat(target).then(
     (s) => (s.isDirectory() ? 'directory' : 'file'),
     () => 'absent',
@@ -48,7 +49,7 @@ export async function baselineCommand(args: {
   if (args.merge && !existing) throw new BaselineRefusedError(`not merging ${runPath} into ${target}: there is no baseline there to merge into`);
   const refusal = refusalReason(run, existing, { dirty: args.allowDirty, partial: args.allowPartial || args.merge }, embedded);
   if (refusal) throw new BaselineRefusedError(`not accepting ${runPath} as ${target}: ${refusal}`);
-  const accepted = makeBaseline(run, runPath, await readToleranceOverrides());
+  const accepted = makeBaseline(run, runPath, await readToleranceOverrides(join(args.baselines, 'tolerances.json')));
   // --merge: the run's metrics replace theirs, every other metric of the baseline stays.
   const next: Baseline = args.merge && existing ? mergeBaselines(existing, accepted) : accepted;
   const diff = valueDiff(existing, next);

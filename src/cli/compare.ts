@@ -21,7 +21,7 @@ export async function compareCommand(args: CompareArgs & { run: string | null })
     args,
   );
   console.log(`Run: ${runPath} (profile ${run.profile.id}, ${run.scale}, ${run.createdAt})`);
-  const { path, baseline } = await findBaseline(run, args.baseline);
+  const { path, baseline } = await findBaseline(run, args.baseline, args.baselines);
   if (!baseline) {
     console.log(noBaselineMessage(run, path, runPath));
     return EXIT.noBaseline;

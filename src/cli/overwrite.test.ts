@@ -137,3 +137,19 @@ describe('inputs read at the end are checked before measuring', () => {
     expect(stdout).not.toContain('[gpu-transfer-perf] backend:');
   });
 });
+
+describe('a folder of baselines of ones own (--baselines DIR)', () => {
+  it('compare judges against DIR/<profile>.json, and perf:baseline writes there', async () => {
+    const { makeBaseline } = await import('../results/baseline.js');
+    await mkdir(at('mine'), { recursive: true });
+    await writeFile(at('mine/webgpu-lavapipe-x64.json'), JSON.stringify(makeBaseline(testRunRecord([bytes]), 'run.json', {})));
+    const judged = await cli(['compare', at('run.json'), '--baselines', at('mine')]);
+    expect(judged.code, judged.stderr).toBe(0);
+    expect(judged.stdout).toContain(`Baseline: ${at('mine/webgpu-lavapipe-x64.json')}`);
+    const none = await cli(['compare', at('run.json'), '--baselines', at('nobody')]);
+    expect(none.code).toBe(3);
+    const accepted = await cli(['baseline', at('run.json'), '--baselines', at('new-folder')]);
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(JSON.parse(await readFile(at('new-folder/webgpu-lavapipe-x64.json'), 'utf8'))).toMatchObject({ accepted: { from: at('run.json') } });
+  });
+});

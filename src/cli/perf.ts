@@ -68,7 +68,7 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
       args,
     );
   }
-  await checkBaselinesReadable(args.baseline, args.scale);
+  await checkBaselinesReadable(args.baseline, args.scale, args.baselines);
   const config: RunConfig = {
     backend: args.backend,
     requireBackend: args.requireBackend,

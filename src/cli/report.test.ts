@@ -38,7 +38,7 @@ describe('reportCommand', () => {
   it('writes the HTML beside the run record by default', async () => {
     const run = await writeRun('run-a.json', [bytes]);
     expect(besideRecord(run, '.html')).toBe(join(dir, 'run-a.html'));
-    const code = await reportCommand({ run, baseline: join(dir, 'none.json'), out: null, force: false }).catch((e: unknown) => e);
+    const code = await reportCommand({ run, baseline: join(dir, 'none.json'), out: null, baselines: 'baselines', force: false }).catch((e: unknown) => e);
     // An explicit baseline that cannot be read is bad input (main turns it into exit 2).
     expect(code).toBeInstanceOf(RecordFileError);
   });
@@ -47,7 +47,7 @@ describe('reportCommand', () => {
     const record = testRunRecord([bytes]);
     const run = join(dir, 'run-c.json');
     await writeJsonAtomic(run, { ...record, profile: { ...record.profile, id: 'no-such-profile-x64' } });
-    expect(await reportCommand({ run, baseline: null, out: null, force: false })).toBe(0);
+    expect(await reportCommand({ run, baseline: null, out: null, baselines: 'baselines', force: false })).toBe(0);
     expect(await readFile(join(dir, 'run-c.html'), 'utf8')).toContain('No baseline for this profile');
   });
 
@@ -56,17 +56,17 @@ describe('reportCommand', () => {
     const same = join(dir, 'same.json');
     await writeJsonAtomic(same, makeBaseline(testRunRecord([bytes]), 'x', {}));
     const out = join(dir, 'b.html');
-    expect(await reportCommand({ run, baseline: same, out, force: false })).toBe(0);
+    expect(await reportCommand({ run, baseline: same, out, baselines: 'baselines', force: false })).toBe(0);
     expect(await readFile(out, 'utf8')).toContain('1 pass');
 
     const other = join(dir, 'other.json');
     await writeJsonAtomic(other, makeBaseline(testRunRecord([{ ...bytes, value: 200_704 }]), 'x', {}));
-    expect(await reportCommand({ run, baseline: other, out, force: false })).toBe(1);
+    expect(await reportCommand({ run, baseline: other, out, baselines: 'baselines', force: false })).toBe(1);
     expect(await readFile(out, 'utf8')).toContain('verdict-regressed');
 
     const full = join(dir, 'full.json');
     await writeJsonAtomic(full, makeBaseline(testRunRecord([bytes], { scale: 'full' }), 'x', {}));
-    expect(await reportCommand({ run, baseline: full, out, force: false })).toBe(3);
+    expect(await reportCommand({ run, baseline: full, out, baselines: 'baselines', force: false })).toBe(3);
     expect(await readFile(out, 'utf8')).toContain('Baseline comparison refused');
   });
 });

@@ -9,6 +9,7 @@ import { checkOutput } from '../results/output-guard.js';
 export interface ReportArgs {
   readonly run: string | null;
   readonly baseline: string | null;
+  readonly baselines: string;
   readonly out: string | null;
   readonly force: boolean;
 }
@@ -24,7 +25,7 @@ export async function reportCommand(args: ReportArgs): Promise<number> {
   const runPath = args.run ?? (await latestRecordPath());
   if (!runPath) throw new UsageError('no run record given and none in results/: run `npm run perf` first');
   const record = await readRunRecord(runPath);
-  const { path: baselinePath, baseline } = await findBaseline(record, args.baseline);
+  const { path: baselinePath, baseline } = await findBaseline(record, args.baseline, args.baselines);
   const comparison: Comparison | null = baseline ? compareWithBaseline(record, baseline, { allowProfileMismatch: false, gateTiming: false }) : null;
   const out = args.out ?? besideRecord(runPath, '.html');
   await checkOutput({ path: out, kind: 'HTML report', flag: args.out ? '--out' : 'the HTML report beside the run record' }, args);

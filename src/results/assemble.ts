@@ -1,5 +1,6 @@
 import type { MetricInput } from './metrics.js';
 import {
+  metricProblems,
   runRecordSchema,
   SCHEMA_VERSION,
   type Diagnostics,
@@ -80,6 +81,12 @@ export function assembleRunRecord(tests: readonly CollectedTest[], run: RunConte
         continue;
       }
       seen.add(m.id);
+      // An impossible value (negative bytes, a ratio of 0) fails its test, not the whole record.
+      const problems = metricProblems({ ...m, scenario });
+      if (problems.length > 0) {
+        errors.push({ scenario, test: t.name, message: `${problems.map((p) => p.message).join('; ')}; not recorded` });
+        continue;
+      }
       metrics.push({ ...m, scenario });
     }
     Object.assign(kernelTables, t.perf?.kernelTables);

@@ -57,8 +57,8 @@ export function makeBaseline(record: RunRecord, from: string, overrides: Toleran
 }
 
 /** The baseline a run is judged against, or null (with the path looked at) when there is none. */
-export async function findBaseline(run: RunRecord, explicitPath: string | null): Promise<{ path: string; baseline: Baseline | null }> {
-  const path = explicitPath ?? baselinePathFor(run.profile.id, run.scale);
+export async function findBaseline(run: RunRecord, explicitPath: string | null, dir = BASELINE_DIR): Promise<{ path: string; baseline: Baseline | null }> {
+  const path = explicitPath ?? baselinePathFor(run.profile.id, run.scale, dir);
   try {
     return { path, baseline: await readBaseline(path) };
   } catch (error) {

@@ -191,12 +191,12 @@ export interface PerfOutcome {
 export async function runPerfSuite(
   files: readonly ScenarioFile[],
   config: RunConfig,
-  options: CompareOptions & { baseline: string | null; out: string | null; processes: number },
+  options: CompareOptions & { baseline: string | null; baselines: string; out: string | null; processes: number },
 ): Promise<PerfOutcome | null> {
   let record = await measureInProcesses(files, config, options.processes);
   if (!record) return null;
   const recordPath = options.out ?? defaultRecordPath(record);
-  const found = await findBaseline(record, options.baseline).catch(async (error: unknown) => {
+  const found = await findBaseline(record, options.baseline, options.baselines).catch(async (error: unknown) => {
     // Checked before measuring, but the file may have changed since: the measured run is kept all the same.
     if (!(error instanceof RecordFileError)) throw error;
     const kept = await writeRecordSafely(recordPath, record!);

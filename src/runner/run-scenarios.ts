@@ -76,7 +76,8 @@ export async function runScenarios(
     'test',
     paths,
     // Command-line options: vitest merges them over the config file's, replacing its arrays.
-    { root, run: true, watch: false, ...GTP_TEST_SETTINGS, include: paths.map(literalGlob) },
+    // No exclude: the include is exactly the run's files, and a question's file lives in the package (node_modules in a user's project).
+    { root, run: true, watch: false, ...GTP_TEST_SETTINGS, include: paths.map(literalGlob), exclude: [] },
     // The reporter instance goes here, not above: vitest deep-clones command-line options.
     { plugins: [provideRunConfig(config), tmpDirs.plugin], test: { reporters: options.quiet ? [reporter] : ['default', reporter] } },
   );
