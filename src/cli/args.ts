@@ -237,7 +237,13 @@ const OPTIONS_BY_COMMAND = {
   report: { baseline: { type: 'string' }, baselines: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' } },
   calibrate: { ...RUN_OPTIONS, processes: { type: 'string' } },
   compare: COMPARE_OPTIONS,
-  baseline: { baseline: { type: 'string' }, baselines: { type: 'string' }, 'allow-dirty': { type: 'boolean' }, 'allow-partial': { type: 'boolean' }, merge: { type: 'boolean' } },
+  baseline: {
+    baseline: { type: 'string' },
+    baselines: { type: 'string' },
+    'allow-dirty': { type: 'boolean' },
+    'allow-partial': { type: 'boolean' },
+    merge: { type: 'boolean' },
+  },
 } as const satisfies Record<Command, ParseArgsConfig['options']>;
 
 /** Backend and scale from flags, else from PERF_BACKEND / PERF_REQUIRE_BACKEND / PERF_SCALE. */
@@ -411,7 +417,14 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     case 'doctor':
       return { command, ...backendArgs(), expectGpu: flag('expect-gpu'), json: str('json'), quick: flag('quick'), force: flag('force') };
     case 'report':
-      return { command, run: positionals[0] ?? null, baseline: str('baseline'), baselines: str('baselines') ?? BASELINE_DIR, out: str('out'), force: flag('force') };
+      return {
+        command,
+        run: positionals[0] ?? null,
+        baseline: str('baseline'),
+        baselines: str('baselines') ?? BASELINE_DIR,
+        out: str('out'),
+        force: flag('force'),
+      };
     case 'calibrate':
       return { command, ...backendArgs(), processes: count('processes', 60) };
     case 'compare':

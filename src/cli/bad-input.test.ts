@@ -1,33 +1,16 @@
 // Every command against a table of bad inputs, run as a user runs them (a child process of the
 // real CLI): a one-line cause naming the flag or file, the documented exit code, no stack trace,
 // and nothing written where it must not be.
-import { execFile } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeIdx } from '../data/idx.js';
 import { makeBaseline } from '../results/baseline.js';
 import { testRunRecord } from '../results/run-record.fixture.js';
 import type { Metric } from '../results/schema.js';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
-const MAIN = join(ROOT, 'src/cli/main.ts');
-const run = promisify(execFile);
-
-/** Runs the CLI; never throws on a non-zero exit. */
-async function cli(args: string[], cwd = ROOT): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(TSX, [MAIN, ...args], { cwd, env: { ...process.env, PERF_BACKEND: '', PERF_REQUIRE_BACKEND: '' }, timeout: 60_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code?: number; stdout: string; stderr: string };
-    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+import { cli, ROOT } from './cli.fixture.js';
 
 let dir: string;
 const at = (name: string) => join(dir, name);
@@ -95,7 +78,12 @@ const CASES: Case[] = [
     cause: /cannot write into .*notes.txt \(ENOTDIR|EEXIST/,
   },
   { name: 'perf: --out is a directory', args: () => ['perf', '--out', at('a-dir')], code: 2, cause: /--out .*a-dir is a directory/ },
-  { name: 'perf: --out is not a run record', args: () => ['perf', '--out', at('notes.txt')], code: 2, cause: /notes.txt exists and is not a run record/ },
+  {
+    name: 'perf: --out is not a run record',
+    args: () => ['perf', '--out', at('notes.txt')],
+    code: 2,
+    cause: /notes.txt exists and is another file, not a run record: refusing to overwrite it/,
+  },
   { name: 'perf: --out inside baselines/', args: () => ['perf', '--out', 'baselines/x.json'], code: 2, cause: /inside baselines\// },
   {
     name: 'perf: --backend tensorflow without the package',
