@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LibraryLocation } from './cuda.js';
 import type { HostLoad } from './host-load.js';
+import { RUNTIME_TOOLS, resolvePackageDir } from './packages.js';
 import type { Check } from './schema.js';
 
 /** The WebGPU adapter and device as Dawn reports them (GPUAdapterInfo getters, device limits). */
@@ -32,26 +33,21 @@ export function checkNode(version: string): Check {
     : { id: 'node', status: 'fail', reason: `Node ${version} is too old: needs >= 20 (package.json engines)` };
 }
 
-/** Packages the harness imports at run time: its dependencies, plus vitest and tsx, which run the suite. */
-export const RUNTIME_TOOLS = ['vitest', 'vite', 'tsx'] as const;
-
 /** A package.json's name -> pinned version maps. */
 interface Manifest {
   readonly dependencies?: Record<string, string>;
   readonly devDependencies?: Record<string, string>;
 }
 
-/** The installed version of `name` under `root`, or null when it is not installed. */
-export function installedVersion(root: string, name: string): string | null {
-  const path = join(root, 'node_modules', name, 'package.json');
-  if (!existsSync(path)) return null;
-  return (JSON.parse(readFileSync(path, 'utf8')) as { version?: string }).version ?? null;
-}
-
-/** Every runtime package is installed, at the version package.json pins. */
-export function checkPackages(manifest: Manifest, versionOf: (name: string) => string | null): Check {
+/**
+ * Every runtime package is installed, at the version package.json pins. `fromSources`: the
+ * harness runs its src/*.ts (this repository, the kit), which needs tsx; the built package
+ * (dist/*.js, installed in a user's project) does not, and npm leaves dev dependencies out there.
+ */
+export function checkPackages(manifest: Manifest, versionOf: (name: string) => string | null, fromSources = true): Check {
   const wanted: Record<string, string> = { ...manifest.dependencies };
   for (const tool of RUNTIME_TOOLS) {
+    if (tool === 'tsx' && !fromSources) continue;
     const pin = manifest.devDependencies?.[tool];
     if (pin) wanted[tool] = pin;
   }
@@ -82,10 +78,11 @@ const WASM_SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96
 
 /** The wasm backend loads its .wasm binary from the package folder (no network); SIMD picks the faster one. */
 export function checkWasmBackend(root: string, started: boolean): Check {
-  const dist = join(root, 'node_modules', '@tensorflow', 'tfjs-backend-wasm', 'dist');
+  // Found as Node finds the package: in a user's project npm hoists it above the harness's folder.
+  const dir = resolvePackageDir('@tensorflow/tfjs-backend-wasm', root);
   const simd = WebAssembly.validate(WASM_SIMD_PROBE);
   const binary = simd ? 'tfjs-backend-wasm-simd.wasm' : 'tfjs-backend-wasm.wasm';
-  if (!existsSync(join(dist, binary))) {
+  if (dir === null || !existsSync(join(dir, 'dist', binary))) {
     return { id: 'backend.wasm', status: 'fail', reason: `wasm: ${binary} missing from @tensorflow/tfjs-backend-wasm/dist; run npm ci` };
   }
   return {

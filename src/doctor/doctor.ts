@@ -20,7 +20,6 @@ import {
   checkWasmBackend,
   checkWebGpuAdapter,
   checkWebGpuBackend,
-  installedVersion,
   type WebGpuFacts,
 } from './checks.js';
 import { CUDA_LIBRARIES, locateLibraries, readLdconfigCache } from './cuda.js';
@@ -28,6 +27,7 @@ import { envelopePathFor, formatFigure, judgeFigure, noEnvelopeCheck, readEnvelo
 import { DoctorFileError } from './files.js';
 import { measureHostLoad } from './host-load.js';
 import { DEFAULT_PLAN, measureFigures, QUICK_PLAN } from './measurements.js';
+import { installedVersion } from './packages.js';
 import { type Check, DOCTOR_REPORT_VERSION, type DoctorReport, type Envelope, type Figure, type ProfileSummary } from './schema.js';
 import { probeWebGpu, runningWebGpuFacts } from './webgpu-facts.js';
 
@@ -45,8 +45,13 @@ export interface DoctorSink {
   note(line: string): void;
 }
 
-/** The project root: this file is src/doctor/doctor.ts (in the repo and in the kit alike). */
+/**
+ * The harness's root: this file is src/doctor/doctor.ts in the repository and the kit, and
+ * dist/doctor/doctor.js in the built package (node_modules/gpu-transfer-perf in a user's project).
+ */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Running the sources (under tsx, which then must be installed) rather than the built dist/. */
+const FROM_SOURCES = import.meta.url.endsWith('.ts');
 
 /** The device must compute the right thing: a packed-bytes normalize of all 256 byte values. */
 async function checkNormalizeCorrect(): Promise<Check> {
@@ -111,7 +116,7 @@ export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink):
   const host = await measureHostLoad();
   add(checkNode(process.version));
   const manifest = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as Parameters<typeof checkPackages>[0];
-  add(checkPackages(manifest, (name) => installedVersion(ROOT, name)));
+  add(checkPackages(manifest, (name) => installedVersion(ROOT, name), FROM_SOURCES));
 
   const { context, check: backendCheck } = await startAsked(options);
   add(backendCheck);

@@ -1,14 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
+import { RUNTIME_TOOLS, resolvePackageDir } from '../doctor/packages.js';
 
 /**
  * What the run kit carries: the harness's own files, and the node_modules it runs with (its
  * dependencies plus vitest, vite and tsx, which run the suite), pruned of what Node never loads.
  */
-
-/** Packages the kit needs besides package.json's dependencies: the suite runs under vitest (vite) and tsx. */
-export const RUNTIME_TOOLS = ['vitest', 'vite', 'tsx'] as const;
 
 /**
  * Never shipped, even when reachable as an (optional) peer: type checking, linting and the
@@ -31,15 +29,6 @@ function readManifest(dir: string): PackageManifest {
   return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PackageManifest;
 }
 
-/** Node's lookup of `name` from `fromDir`: node_modules of it and each parent, up to `root`. */
-function resolvePackageDir(name: string, fromDir: string, root: string): string | null {
-  for (let dir = fromDir; ; dir = dirname(dir)) {
-    const candidate = join(dir, 'node_modules', name);
-    if (existsSync(join(candidate, 'package.json'))) return candidate;
-    if (dir === root || !dir.startsWith(root)) return null;
-  }
-}
-
 /**
  * Package folders (relative to `root`) reachable from the seeds through dependencies,
  * optionalDependencies and installed peerDependencies, dev-only packages left out.
@@ -55,6 +44,7 @@ export function runtimePackageDirs(root: string, seeds: readonly string[]): stri
     const m = readManifest(dir);
     for (const dep of Object.keys({ ...m.dependencies, ...m.optionalDependencies, ...m.peerDependencies })) visit(dep, dir);
   };
+  // Bounded by root: the kit carries only what lies inside the project, never a parent's packages.
   for (const seed of seeds) visit(seed, root);
   return [...seen].map((d) => relative(root, d)).sort();
 }

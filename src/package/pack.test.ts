@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readDoctorReport } from '../doctor/files.js';
 import { readBaseline } from '../results/baseline.js';
 import type { RunRecord } from '../results/schema.js';
 import { readRunRecord } from '../results/storage.js';
@@ -145,13 +146,27 @@ describe('the packed harness in a project of its own', () => {
     expect(fail.output).toMatch(/rgb-batches\.wire-bytes\.device-uint8/);
   });
 
-  it('answers a question asked with flags from the package\'s own questions/ (gtp perf --shape)', async () => {
+  it("answers a question asked with flags from the package's own questions/ (gtp perf --shape)", async () => {
     const asked = await gtp(['perf', '--shape', '2x16x16x3', '--out', 'results/shape.json']);
     expect(asked.code, asked.output).toBe(0);
     const record = await readRunRecord(join(project, 'results/shape.json'));
     const bytes = (id: string) => record.metrics.find((m) => m.id === id)?.value;
     expect(bytes('shape.2x16x16x3.upload-bytes.cpu-normalize')).toBe(4 * 2 * 16 * 16 * 3);
     expect(bytes('shape.2x16x16x3.upload-bytes.device-normalize')).toBe(2 * 16 * 16 * 3);
+  });
+
+  it('gtp doctor --quick finds every runtime package where npm put it (hoisted into the project)', async () => {
+    const doctor = await gtp(['doctor', '--quick', '--json', 'results/doctor.json']);
+    expect(doctor.output).not.toMatch(/runtime packages missing/);
+    expect(doctor.output).toMatch(/\[ok\] {3}\d+ runtime packages present at their pinned versions/);
+    const report = await readDoctorReport(join(project, 'results/doctor.json'));
+    expect(report.checks.find((c) => c.id === 'packages')?.status).toBe('ok');
+    expect(report.checks.find((c) => c.id === 'backend.wasm')?.status).toBe('ok');
+    // Only the device may fail doctor here (no backend starts, a wrong kernel, a figure out of its
+    // range); a software adapter is a warning without --expect-gpu, so lavapipe exits 0.
+    const failed = report.checks.filter((c) => c.status === 'fail');
+    expect(failed.filter((c) => !/^(backend|backend\.webgpu|webgpu\..+|device\..+|figure\..+)$/.test(c.id))).toEqual([]);
+    expect(doctor.code, doctor.output).toBe(failed.length > 0 ? 1 : 0);
   });
 
   it('refuses an unknown flag with exit 2', async () => {
