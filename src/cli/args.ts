@@ -92,7 +92,8 @@ export type CommandLine =
       readonly merge: boolean;
     };
 
-export const USAGE = `Usage:
+export const USAGE = `Usage (in this repository; installed as a package the same commands are
+\`gtp perf\`, \`gtp compare\`, \`gtp baseline\`, \`gtp ab\`, \`gtp calibrate\`, \`gtp doctor\`, \`gtp report\`):
   npm run perf -- [options]              run the scenarios, print the tables, write a run record,
                                          compare it with this profile's baseline
   npm run perf:compare -- [RUN.json]     compare a stored run (default: the latest in results/)
