@@ -23,6 +23,8 @@ describe('command line', () => {
       cocoAnnotations: null,
       kineticsRoot: null,
       processes: 1,
+      question: null,
+      dir: null,
     });
   });
 
@@ -47,6 +49,7 @@ describe('command line', () => {
       command: 'baseline',
       run: 'r.json',
       target: null,
+      baselines: 'baselines',
       allowDirty: true,
       allowPartial: false,
       merge: false,

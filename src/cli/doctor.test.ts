@@ -1,11 +1,11 @@
 // `npm run doctor` as a user runs it: a child process of the real CLI (the doctor starts its own
 // backend, which must not disturb the one this test process shares with the perf specs).
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDoctorReport } from '../doctor/files.js';
 import type { DoctorReport } from '../doctor/schema.js';
 
@@ -31,6 +31,7 @@ beforeAll(async () => {
   first = await doctor(['--quick', '--json', join(dir, 'doctor.json')]);
   report = await readDoctorReport(join(dir, 'doctor.json'));
 }, 120_000);
+afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('npm run doctor', () => {
   it('passes every setup check here, measures every figure, and exits as its report says', () => {

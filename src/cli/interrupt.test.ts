@@ -2,7 +2,7 @@
 // the record is written once, atomically, at the end (src/results/storage.ts).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -30,10 +30,15 @@ describe('interrupting npm run perf', () => {
   it.each(['SIGINT', 'SIGTERM'] as const)(
     '%s leaves no record or a valid one, never half a file',
     async (signal) => {
-      const out = join(await mkdtemp(join(tmpdir(), 'gtp-interrupt-')), 'run.json');
-      const { code, signal: killedBy } = await interruptedRun(out, signal);
-      expect(code === 0 && killedBy === null).toBe(false);
-      if (existsSync(out)) await expect(readRunRecord(out)).resolves.toMatchObject({ selection: expect.any(Array) });
+      const folder = await mkdtemp(join(tmpdir(), 'gtp-interrupt-'));
+      const out = join(folder, 'run.json');
+      try {
+        const { code, signal: killedBy } = await interruptedRun(out, signal);
+        expect(code === 0 && killedBy === null).toBe(false);
+        if (existsSync(out)) await expect(readRunRecord(out)).resolves.toMatchObject({ selection: expect.any(Array) });
+      } finally {
+        await rm(folder, { recursive: true, force: true });
+      }
     },
     120_000,
   );

@@ -148,8 +148,11 @@ describe('a folder of baselines of ones own (--baselines DIR)', () => {
     expect(judged.stdout).toContain(`Baseline: ${at('mine/webgpu-lavapipe-x64.json')}`);
     const none = await cli(['compare', at('run.json'), '--baselines', at('nobody')]);
     expect(none.code).toBe(3);
-    const accepted = await cli(['baseline', at('run.json'), '--baselines', at('new-folder')]);
+    // A default baseline of a folder must have read the embedded data, as ordinary runs do.
+    const { PACKAGE_DATASET } = await import('../run-config.js');
+    await writeFile(at('embedded-run.json'), JSON.stringify(testRunRecord([bytes], { datasets: { mnist: PACKAGE_DATASET } })));
+    const accepted = await cli(['baseline', at('embedded-run.json'), '--baselines', at('new-folder')]);
     expect(accepted.code, accepted.stderr).toBe(0);
-    expect(JSON.parse(await readFile(at('new-folder/webgpu-lavapipe-x64.json'), 'utf8'))).toMatchObject({ accepted: { from: at('run.json') } });
+    expect(JSON.parse(await readFile(at('new-folder/webgpu-lavapipe-x64.json'), 'utf8'))).toMatchObject({ accepted: { from: at('embedded-run.json') } });
   });
 });
