@@ -81,3 +81,19 @@ describe('ensureDir', () => {
     }
   });
 });
+
+describe('readRunRecord on a binary file', () => {
+  it('says it is not JSON in one printable line', async () => {
+    const base = await mkdtemp(join(tmpdir(), 'gtp-binary-'));
+    try {
+      const path = join(base, 'x.json');
+      await writeFile(path, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]));
+      const error = await readRunRecord(path).catch((e: unknown) => e as Error);
+      expect(error).toBeInstanceOf(RecordFileError);
+      expect((error as Error).message).toMatch(/not valid JSON/);
+      expect((error as Error).message).not.toMatch(/[\u0000-\u001f]/);
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
+  });
+});

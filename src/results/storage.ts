@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { z } from 'zod';
+import { printable } from '../data/media-errors.js';
 import { migrateToCurrent, OLDEST_READABLE_VERSION } from './migrate.js';
 import { runRecordSchema, SCHEMA_VERSION, type RunRecord } from './schema.js';
 
@@ -81,7 +82,8 @@ export async function readJsonFile<T>(path: string, schema: z.ZodType<T>, what: 
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new RecordFileError(`${path}: not valid JSON, the file is corrupt or truncated (${(error as Error).message})`);
+    // JSON.parse quotes the file: a binary one would put raw bytes (NUL, newlines) in the one-line error.
+    throw new RecordFileError(`${path}: not valid JSON, the file is corrupt or truncated (${printable((error as Error).message, 160)})`);
   }
   const version = (json as { schemaVersion?: unknown } | null)?.schemaVersion;
   if (typeof version === 'number' && version > SCHEMA_VERSION) {
