@@ -36,7 +36,7 @@ async function dispatch(args: CommandLine): Promise<number> {
   }
 }
 
-const HINT = 'Run `npm run perf -- --help` for the commands and options.';
+const HINT = 'Run `npm run perf -- --help` (installed as a package: `gtp --help`) for the commands and options.';
 
 async function main(argv: readonly string[]): Promise<number> {
   try {

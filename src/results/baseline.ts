@@ -70,7 +70,7 @@ export async function findBaseline(run: RunRecord, explicitPath: string | null, 
 
 /** What to say when a profile has no baseline yet. */
 export function noBaselineMessage(run: RunRecord, path: string, runPath: string): string {
-  return `No baseline for profile ${run.profile.id} (${run.scale} scale) at ${path}: nothing compared. Accept this run with: npm run perf:baseline -- ${runPath}`;
+  return `No baseline for profile ${run.profile.id} (${run.scale} scale) at ${path}: nothing compared. Accept this run with: npm run perf:baseline -- ${runPath} (installed as a package: gtp baseline ${runPath})`;
 }
 
 /** A run that must not become a baseline; the message says why and what to do. */
