@@ -1,9 +1,9 @@
 import Table from 'cli-table3';
 import { diffString } from 'json-diff';
 import { styleText } from 'node:util';
-import type { Comparison } from '../results/compare.js';
-import type { Metric } from '../results/schema.js';
-import type { Verdict, VerdictName } from '../results/verdict.js';
+import { failingVerdicts, type Comparison } from '../results/compare.js';
+import type { Metric, RunRecord } from '../results/schema.js';
+import { fromOneProcess, type Verdict, type VerdictName } from '../results/verdict.js';
 import { formatCI, formatValue } from './format.js';
 
 type Color = Parameters<typeof styleText>[0];
@@ -15,6 +15,16 @@ const COLOR: Record<VerdictName, Color> = {
   new: 'blue',
   missing: 'magenta',
 };
+
+/** A ratio or time of one process that does not fail the run: plain information, with no verdict word. */
+export function informationOnly(v: Verdict): boolean {
+  return fromOneProcess(v) && !(v.gates && v.verdict === 'regressed');
+}
+
+/** A verdict's colour: information is grey. */
+export function colorOf(v: Verdict): Color {
+  return informationOnly(v) ? 'gray' : COLOR[v.verdict];
+}
 
 export function valueWithCI(m: Metric | null): string {
   if (!m) return '-';
@@ -31,8 +41,22 @@ export function relativeChange(v: Pick<Verdict, 'baseline' | 'current'>): string
   return `${change >= 0 ? '+' : ''}${(100 * change).toFixed(1)}%`;
 }
 
+/** What would judge a ratio measured in one process: said once, in the summary. */
+export const ACROSS_PROCESSES = '`npm run perf:ab -- --base <ref>` judges ratios across processes';
+
+/**
+ * The verdict as a report shows it. A ratio or time of one process is information, whatever its
+ * in-process CI did (`fromOneProcess`): under --gate-timing it still fails the run when outside
+ * its tolerance, and says so. Every other verdict keeps its word, '(info)' when it does not gate.
+ */
 export function verdictLabel(v: Verdict): string {
+  if (fromOneProcess(v)) return v.gates ? (v.verdict === 'regressed' ? 'fails (--gate-timing)' : 'passes (--gate-timing)') : 'info (one process)';
   return v.gates ? v.verdict : `${v.verdict} (info)`;
+}
+
+/** Whether a reason line is worth printing: information has its change in the table. */
+export function saysMore(v: Verdict): boolean {
+  return v.verdict !== 'pass' && v.verdict !== 'new' && !informationOnly(v);
 }
 
 /** The exact metrics that differ, as a json-diff of { id: value } maps; '' when none differ. */
@@ -51,7 +75,7 @@ function exactDiff(comparison: Comparison, color: boolean): string {
 export function renderComparison(c: Comparison, color: boolean): string {
   const errors = errorLines(c);
   if (c.refused) return [...errors, `Baseline comparison refused: ${c.refused}.`].join('\n');
-  const paint = (v: Verdict, text: string) => (color ? styleText(COLOR[v.verdict], text) : text);
+  const paint = (v: Verdict, text: string) => (color ? styleText(colorOf(v), text) : text);
   // Shown row by row: what can fail the run and did not pass, and every ratio (the headline
   // figures, informational or not). The rest is counted in one line each (issue 8: a fresh
   // machine must not see a wall of informational verdicts on absolute times).
@@ -60,7 +84,7 @@ export function renderComparison(c: Comparison, color: boolean): string {
   for (const v of shown) table.push([v.id, valueWithCI(v.baseline), valueWithCI(v.current), relativeChange(v), paint(v, verdictLabel(v))]);
   const lines = [...errors, `Compared with baseline ${c.baselineProfile} (${c.scale} scale):`];
   if (shown.length > 0) lines.push(table.toString());
-  for (const v of shown.filter((v) => v.verdict !== 'pass' && v.verdict !== 'new')) lines.push(`  ${paint(v, verdictLabel(v))} ${v.id}: ${v.reason}`);
+  for (const v of shown.filter(saysMore)) lines.push(`  ${paint(v, verdictLabel(v))} ${v.id}: ${v.reason}`);
   const missingGating = c.verdicts.filter((v) => v.verdict === 'missing' && v.gates);
   for (const v of missingGating.filter((v) => c.exitCode !== 0 && (v.baseline?.kind === 'exact' || v.baseline?.kind === 'quality')))
     lines.push(`  ${paint(v, 'missing')} ${v.id}: ${v.reason}`);
@@ -85,6 +109,28 @@ export function renderComparison(c: Comparison, color: boolean): string {
   return lines.join('\n');
 }
 
+/**
+ * The comparison as the default console shows it: only what fails the run or needs action
+ * (failing verdicts first, then judged verdicts that are open: inconclusive or improved across
+ * processes), at most `limit` lines of them, the notes, and the summary line. The run's errors
+ * are the caller's to show (the console report lists them once).
+ */
+export function renderComparisonBrief(c: Comparison, selection: RunRecord['selection'], color: boolean, limit = 12): string {
+  if (c.refused) return `Baseline comparison refused: ${c.refused}.`;
+  const paint = (v: Verdict, text: string) => (color ? styleText(colorOf(v), text) : text);
+  const failing = failingVerdicts(c.verdicts, selection);
+  const open = c.verdicts.filter((v) => v.gates && !failing.includes(v) && !fromOneProcess(v) && (v.verdict === 'inconclusive' || v.verdict === 'improved'));
+  const attention = [...failing, ...open];
+  const lines = [
+    `Compared with baseline ${c.baselineProfile} (${c.scale} scale)${attention.length > 0 ? `: ${failing.length} failing${open.length > 0 ? `, ${open.length} to look at` : ''}` : '.'}`,
+  ];
+  for (const v of attention.slice(0, limit)) lines.push(`  ${paint(v, verdictLabel(v))} ${v.id}: ${v.reason}`);
+  if (attention.length > limit) lines.push(`  ... and ${attention.length - limit} more (npm run perf:compare lists them all; the HTML report too)`);
+  for (const n of c.notes) lines.push(`NOTE: ${n}`);
+  lines.push(summaryLine(c));
+  return lines.join('\n');
+}
+
 /** The run's own errors, first: a run with errors fails whatever its metrics say. */
 export function errorLines(c: Pick<Comparison, 'errors'>): string[] {
   if (c.errors.length === 0) return [];
@@ -94,12 +140,33 @@ export function errorLines(c: Pick<Comparison, 'errors'>): string[] {
   ];
 }
 
-/** One line: how many of each verdict, and what gates. */
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * One line: how many of each verdict among those judged (exact, quality, and ratios or times
+ * judged on per-process values), how many ratios and times of one process were shown as
+ * information, what gates, the exit code; and, once, what would judge those ratios.
+ */
 export function summaryLine(c: Comparison): string {
+  const info = c.verdicts.filter(fromOneProcess);
   const counts = new Map<VerdictName, number>();
-  for (const v of c.verdicts) counts.set(v.verdict, (counts.get(v.verdict) ?? 0) + 1);
+  for (const v of c.verdicts) if (!fromOneProcess(v)) counts.set(v.verdict, (counts.get(v.verdict) ?? 0) + 1);
   const parts = [...counts.entries()].map(([k, n]) => `${n} ${k}`).join(', ');
-  const gate = c.verdicts.some((v) => (v.kind === 'ratio' || v.kind === 'time') && v.gates) ? 'timing gates (PERF_GATE_TIMING=1)' : 'timing informational';
+  const ratios = info.filter((v) => v.kind === 'ratio').length;
+  const what = [ratios > 0 ? plural(ratios, 'ratio') : '', info.length > ratios ? plural(info.length - ratios, 'time') : ''].filter(Boolean).join(' and ');
+  const gated = info.filter((v) => v.gates);
+  const oneProcess =
+    info.length === 0
+      ? ''
+      : gated.length > 0
+        ? `; ${what} measured in one process, held to their tolerance by --gate-timing (an in-process CI does not carry to the next process): ${gated.filter((v) => v.verdict === 'regressed').length} outside it`
+        : `; ${what} measured in one process: information, not judged`;
+  const gates = [
+    'exact and quality metrics',
+    c.verdicts.some((v) => v.process && v.gates) ? 'ratios judged across processes' : '',
+    gated.length > 0 ? 'one-process ratios and times (--gate-timing)' : '',
+  ].filter(Boolean);
   const errors = c.errors.length > 0 ? `${c.errors.length} run error(s); ` : '';
-  return `Verdicts: ${errors}${parts || 'none'}; exact and quality metrics gate, ${gate}; exit ${c.exitCode}.`;
+  const hint = ratios > 0 ? ` ${ACROSS_PROCESSES}.` : '';
+  return `Verdicts: ${errors}${parts || 'none'}${oneProcess}; ${gates.join(', ')} gate; exit ${c.exitCode}.${hint}`;
 }

@@ -1,7 +1,7 @@
 import type { Comparison } from '../results/compare.js';
 import type { Exporter } from './exporter.js';
 import type { VerdictName } from '../results/verdict.js';
-import { errorLines, relativeChange, summaryLine, valueWithCI, verdictLabel } from './comparison.js';
+import { errorLines, informationOnly, relativeChange, saysMore, summaryLine, valueWithCI, verdictLabel } from './comparison.js';
 
 const mdCell = (text: string) => text.replace(/\|/g, '\\|');
 
@@ -10,11 +10,12 @@ function comparisonMarkdown(c: Comparison): string {
   const errors = errorLines(c).map((l) => `> ${mdCell(l.trim())}`);
   if (c.refused) return [`### gpu-transfer-perf`, '', ...errors, '', `Baseline comparison refused: ${mdCell(c.refused)}.`, ''].join('\n');
   const icon: Record<VerdictName, string> = { pass: '✅', regressed: '❌', improved: '⬆️', inconclusive: '❔', new: '🆕', missing: '⚠️' };
+  // A ratio or time of one process is information (its change, no verdict word), as on the console.
   const rows = c.verdicts.map(
     (v) =>
-      `| \`${v.id}\` | ${mdCell(valueWithCI(v.baseline))} | ${mdCell(valueWithCI(v.current))} | ${relativeChange(v)} | ${icon[v.verdict]} ${verdictLabel(v)} |`,
+      `| \`${v.id}\` | ${mdCell(valueWithCI(v.baseline))} | ${mdCell(valueWithCI(v.current))} | ${relativeChange(v)} | ${informationOnly(v) ? 'ℹ️' : icon[v.verdict]} ${verdictLabel(v)} |`,
   );
-  const reasons = c.verdicts.filter((v) => v.verdict !== 'pass' && v.verdict !== 'new').map((v) => `- \`${v.id}\` ${v.verdict}: ${mdCell(v.reason)}`);
+  const reasons = c.verdicts.filter(saysMore).map((v) => `- \`${v.id}\` ${verdictLabel(v)}: ${mdCell(v.reason)}`);
   return [
     `### gpu-transfer-perf: ${c.runProfile} vs baseline ${c.baselineProfile} (${c.scale})`,
     '',

@@ -39,7 +39,7 @@ function ranScenario(selection: RunRecord['selection'], scenario: string): boole
  * Verdicts that fail the run: gating regressions, and gating metrics gone missing from a
  * scenario that ran (a --scenario run leaves the others out on purpose).
  */
-function failingVerdicts(verdicts: readonly Verdict[], selection: RunRecord['selection']): Verdict[] {
+export function failingVerdicts(verdicts: readonly Verdict[], selection: RunRecord['selection']): Verdict[] {
   return verdicts.filter(
     (v) => v.gates && (v.verdict === 'regressed' || (v.verdict === 'missing' && v.baseline !== null && ranScenario(selection, v.baseline.scenario))),
   );

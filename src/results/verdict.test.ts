@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Metric } from './schema.js';
-import { judgeMetric } from './verdict.js';
+import { fromOneProcess, judgeMetric } from './verdict.js';
 
 const exact = (value: number): Metric => ({ id: 'x.bytes', scenario: 's', kind: 'exact', value, unit: 'B' });
 const ratio = (value: number, ci?: [number, number]): Metric => ({ id: 'x.speedup', scenario: 's', kind: 'ratio', value, unit: 'x', ci, n: 30 });
@@ -43,5 +43,19 @@ describe('judgeMetric', () => {
   it('new and missing', () => {
     expect(judgeMetric(null, exact(1), opts).verdict).toBe('new');
     expect(judgeMetric(exact(1), null, opts).verdict).toBe('missing');
+  });
+
+  it('a ratio of one process is told apart, and its reason states where the CI lies, no more', () => {
+    const above = judgeMetric(ratio(1.5), ratio(1.9, [1.7, 2.1]), opts);
+    const below = judgeMetric(ratio(1.5), ratio(1.2, [1.1, 1.3]), opts);
+    for (const v of [above, below]) {
+      expect(fromOneProcess(v)).toBe(true);
+      expect(v.reason).toMatch(/in this one process lies wholly (above|below) baseline 1\.500/);
+      expect(v.reason).not.toMatch(/stale|accept|regress|improve/);
+    }
+    const perProcess = (values: number[]): Metric => ({ ...ratio(values[0]!), processes: values });
+    expect(fromOneProcess(judgeMetric(perProcess([1.5, 1.5, 1.6]), perProcess([1.5, 1.4, 1.5]), opts))).toBe(false);
+    expect(fromOneProcess(judgeMetric(exact(1), exact(1), opts))).toBe(false);
+    expect(fromOneProcess(judgeMetric(null, ratio(1.5), opts))).toBe(false);
   });
 });

@@ -21,6 +21,16 @@ export interface Verdict {
   readonly process?: ProcessVerdict;
 }
 
+/**
+ * A ratio or time of one process judged against its baseline: not on one value per process
+ * (`--processes K`, perf:ab), so its in-process CI says nothing about the next process (the
+ * process is the unit of replication). Its verdict is information, shown with its change and
+ * worded as such; it fails the run only under --gate-timing. New and missing metrics are not this.
+ */
+export function fromOneProcess(v: Verdict): boolean {
+  return (v.kind === 'ratio' || v.kind === 'time') && v.process === undefined && v.baseline?.kind === v.kind && v.current?.kind === v.kind;
+}
+
 /** Both sides measured in several processes (`--processes K`): judged on per-process values. */
 function perProcess(b: Metric, c: Metric): boolean {
   return (b.kind === 'ratio' || b.kind === 'time') && (b.processes?.length ?? 0) >= 2 && (c.processes?.length ?? 0) >= 2;
@@ -48,9 +58,11 @@ function judgeExact(b: Metric, c: Metric): Pick<Verdict, 'verdict' | 'reason'> {
 }
 
 /**
- * A ratio (higher is better) regresses only when its whole 95% CI lies below
- * baseline x (1 - tol), and is improved only when the whole CI lies above baseline x (1 + tol).
- * Otherwise: pass when the estimate is inside the band, inconclusive when only the CI reaches it.
+ * A ratio (higher is better) measured in one process, against the band baseline x (1 +/- tol):
+ * 'regressed' when its whole 95% CI lies below it, 'improved' when wholly above, 'pass' when the
+ * estimate is inside, else 'inconclusive'. These names only sort it (and gate it under
+ * --gate-timing, and pick suspects to measure again); an in-process CI says nothing about the
+ * next process, so the reason states where the CI lies and no more (see `fromOneProcess`).
  */
 function judgeRatio(b: Metric, c: Metric, tol: number): Pick<Verdict, 'verdict' | 'reason'> {
   const lo = b.value * (1 - tol);
@@ -58,10 +70,11 @@ function judgeRatio(b: Metric, c: Metric, tol: number): Pick<Verdict, 'verdict' 
   const [ciLo, ciHi] = c.ci ?? [c.value, c.value];
   const band = `baseline ${b.value.toFixed(3)} +/- ${pct(tol)} = [${lo.toFixed(3)}, ${hi.toFixed(3)}]`;
   const ci = c.ci ? `95% CI [${ciLo.toFixed(3)}, ${ciHi.toFixed(3)}]` : `value ${c.value.toFixed(3)} (no CI)`;
-  if (ciHi < lo) return { verdict: 'regressed', reason: `${ci} lies wholly below ${band}` };
-  if (ciLo > hi) return { verdict: 'improved', reason: `${ci} lies wholly above ${band}: the baseline is stale, accept a new one` };
-  if (c.value >= lo && c.value <= hi) return { verdict: 'pass', reason: `estimate ${c.value.toFixed(3)} within ${band}` };
-  return { verdict: 'inconclusive', reason: `estimate ${c.value.toFixed(3)} outside ${band}, but the ${ci} reaches it` };
+  const where = 'in this one process';
+  if (ciHi < lo) return { verdict: 'regressed', reason: `${ci} ${where} lies wholly below ${band}` };
+  if (ciLo > hi) return { verdict: 'improved', reason: `${ci} ${where} lies wholly above ${band}` };
+  if (c.value >= lo && c.value <= hi) return { verdict: 'pass', reason: `estimate ${c.value.toFixed(3)} ${where} within ${band}` };
+  return { verdict: 'inconclusive', reason: `estimate ${c.value.toFixed(3)} ${where} outside ${band}, its ${ci} reaching it` };
 }
 
 /** A time (lower is better): informational; outside baseline x (1 +/- tol) it is marked, not proven. */
