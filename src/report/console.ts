@@ -1,6 +1,10 @@
 import Table from 'cli-table3';
-import type { RunRecord } from '../results/schema.js';
-import { renderComparison } from './comparison.js';
+import { styleText } from 'node:util';
+import { failingVerdicts, type Comparison } from '../results/compare.js';
+import type { Metric, RunRecord } from '../results/schema.js';
+import { fromOneProcess } from '../results/verdict.js';
+import { relativeChange, renderComparison, renderComparisonBrief, verdictLabel } from './comparison.js';
+import { scenarioHeadlines } from './headline.js';
 import { renderDtypeSection } from './dtype-table.js';
 import type { Exporter } from './exporter.js';
 import { renderStageTables } from './stage-table.js';
@@ -27,17 +31,22 @@ function kernelTableText(name: string, t: NonNullable<RunRecord['kernelTables']>
   return `Top kernels, ${name}: ${t.step}\n(${t.kernelCount} kernels, ${significant(t.totalKernelMs)} ms in all; ${t.timing})\n${table.toString()}`;
 }
 
-/** The whole run as text for a terminal: who ran, caveats, the headline, tables, errors. */
-function renderRunReport(record: RunRecord, recordPath: string | null): string {
+/** Who ran, its caveats and the headline; `brief` leaves out where bytes are counted (in the report). */
+function headerLines(record: RunRecord, brief: boolean): string[] {
   const p = record.profile;
-  const lines: string[] = [];
-  lines.push(`gpu-transfer-perf: profile ${p.id}, ${record.scale} scale, ${record.createdAt}`);
-  lines.push(`backend ${p.backend}: ${p.backendReason}`);
-  if (p.adapter) lines.push(`adapter: ${p.adapter.vendor} / ${p.adapter.architecture} / ${p.adapter.description}`);
-  lines.push(`bytes counted at: ${p.transferBoundary}`);
+  const adapter = p.adapter ? `${p.adapter.vendor} / ${p.adapter.architecture} / ${p.adapter.description}` : null;
+  const lines = [`gpu-transfer-perf: profile ${p.id}, ${record.scale} scale, ${record.createdAt}`];
+  if (brief) lines.push(`backend ${p.backend}: ${p.backendReason}${adapter ? `; adapter ${adapter}` : ''}`);
+  else lines.push(`backend ${p.backend}: ${p.backendReason}`, ...(adapter ? [`adapter: ${adapter}`] : []), `bytes counted at: ${p.transferBoundary}`);
   for (const note of record.notes) lines.push(`NOTE: ${note}`);
   const speedup = record.metrics.find((m) => m.id === SPEEDUP_ID);
   if (speedup) lines.push('', `Headline: ${speedupSentence(speedup, 'cpu-normalize', 'device-normalize')}`);
+  return lines;
+}
+
+/** The whole run as text for a terminal: who ran, caveats, the headline, tables, errors. */
+function renderRunReport(record: RunRecord, recordPath: string | null): string {
+  const lines = headerLines(record, false);
   const scenarios = [...new Set(record.metrics.map((m) => m.scenario))];
   for (const s of scenarios) lines.push('', `[${s}]`, metricTable(record, s));
   for (const [name, t] of Object.entries(record.kernelTables ?? {})) lines.push('', kernelTableText(name, t));
@@ -53,11 +62,73 @@ function renderRunReport(record: RunRecord, recordPath: string | null): string {
   return lines.join('\n');
 }
 
-/** The terminal report: the run, then its comparison with the baseline when there is one. */
-export const consoleExporter: Exporter = {
+/** The terminal report, every table: the run, then its comparison with the baseline when there is one (`--verbose`). */
+export const verboseConsoleExporter: Exporter = {
   format: 'console',
   render({ record, recordPath, comparison }, { color }) {
     const run = renderRunReport(record, recordPath);
     return comparison ? `${run}\n\n${renderComparison(comparison, color)}` : run;
+  },
+};
+
+/** At most this many errors are listed one per line; the run record and the HTML report keep them all. */
+const ERROR_LINES = 10;
+
+/** Whether a scenario has anything that fails the run: an error, or a failing verdict on one of its metrics. */
+function scenarioFailed(scenario: string, record: RunRecord, comparison: Comparison | null): boolean {
+  if (record.errors.some((e) => e.scenario === scenario)) return true;
+  if (!comparison || comparison.refused) return false;
+  return failingVerdicts(comparison.verdicts, record.selection).some((v) => (v.current ?? v.baseline)?.scenario === scenario);
+}
+
+/**
+ * ' (baseline 0.78x, -3.8%)' beside a headline's lead ratio, with the verdict's word only when
+ * it was judged across processes; '' for other kinds (exact ones that change fail and are listed;
+ * times are not judged) and without a baseline.
+ */
+function besideBaseline(comparison: Comparison | null): (m: Metric) => string {
+  const verdicts = new Map((comparison?.verdicts ?? []).map((v) => [v.id, v]));
+  return (m) => {
+    const v = verdicts.get(m.id);
+    if (m.kind !== 'ratio' || !v?.baseline || !v.current) return '';
+    return ` (baseline ${formatValue(v.baseline)}, ${relativeChange(v)}${fromOneProcess(v) ? '' : `: ${verdictLabel(v)}`})`;
+  };
+}
+
+/**
+ * The run on one screen (hyperfine's and vitest's summaries): who ran and its caveats, the
+ * headline, one line per scenario (its headline figure and what it means, ratios beside their
+ * baseline), then only what fails or needs action, and the verdict counts with the exit code.
+ * Every table is in --verbose, the HTML report and the run record.
+ */
+function renderBrief(record: RunRecord, recordPath: string | null, comparison: Comparison | null, color: boolean): string {
+  const lines = headerLines(record, true);
+  const headlines = scenarioHeadlines(record, besideBaseline(comparison));
+  if (headlines.length > 0) {
+    const width = Math.max(...headlines.map((h) => h.scenario.length));
+    const mark = (failed: boolean) => (failed ? (color ? styleText('red', '✗') : '✗') : color ? styleText('green', '✓') : '✓');
+    lines.push('', `Scenarios (${headlines.length}; 95% CIs in brackets; a lead ratio beside its baseline):`);
+    for (const { scenario, headline } of headlines) {
+      const failed = scenarioFailed(scenario, record, comparison);
+      const text = headline?.text ?? 'no figures (see the errors below)';
+      lines.push(`  ${mark(failed)} ${scenario.padEnd(width)}  ${text}`);
+    }
+  }
+  if (record.errors.length > 0) {
+    lines.push('', `ERRORS (${record.errors.length}): the run fails whatever its metrics say`);
+    for (const e of record.errors.slice(0, ERROR_LINES)) lines.push(`  [${e.scenario}] ${e.test}: ${e.message.split('\n')[0]}`);
+    if (record.errors.length > ERROR_LINES) lines.push(`  ... and ${record.errors.length - ERROR_LINES} more (in the run record and the HTML report)`);
+  }
+  if (comparison) lines.push('', renderComparisonBrief(comparison, record.selection, color));
+  // The last block: verdict counts and exit code, then where the record is (the caller adds the report's path).
+  if (recordPath) lines.push(...(comparison ? [] : ['']), `Run record: ${recordPath}`);
+  return lines.join('\n');
+}
+
+/** The terminal report by default: one screen (`renderBrief`); --verbose prints every table (`verboseConsoleExporter`). */
+export const consoleExporter: Exporter = {
+  format: 'console',
+  render({ record, recordPath, comparison }, { color }) {
+    return renderBrief(record, recordPath, comparison, color);
   },
 };

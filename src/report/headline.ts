@@ -1,0 +1,194 @@
+import type { Metric, RunRecord } from '../results/schema.js';
+import { formatCI, formatValue, significant } from './format.js';
+
+/** One scenario's headline: a figure (with its CI) and what it means, in one line. */
+export interface Headline {
+  readonly text: string;
+  /** The figure the line leads with; null when none. */
+  readonly metric: Metric | null;
+}
+
+/**
+ * What a report sets right after a headline's lead figure (e.g. its baseline and change), or ''.
+ * Only the lead figure gets it, so a line of several figures says which one it is about.
+ */
+export type Annotate = (m: Metric) => string;
+
+/** '0.75x [0.72, 0.78]'. */
+const withCI = (m: Metric) => (m.ci ? `${formatValue(m)} ${formatCI(m)}` : formatValue(m));
+/** '50,176 B' (no KB: a headline has one unit). */
+const bytes = (m: Metric) => `${Math.round(m.value).toLocaleString('en-US')} B`;
+
+/** What a paired ratio (time of A / time of B) says, as far as its CI allows. */
+function pairWords(m: Metric): string {
+  const [a, b] = [m.labels?.a ?? 'A', m.labels?.b ?? 'B'];
+  if (!m.ci) return `${b} vs ${a}`;
+  if (m.ci[0] > 1) return `${b} faster than ${a}`;
+  if (m.ci[1] < 1) return `${b} SLOWER than ${a}`;
+  return `no clear difference between ${b} and ${a}`;
+}
+
+function pairLine(m: Metric, lead: (m: Metric) => string): Headline {
+  return { text: `${lead(m)}: ${pairWords(m)}${m.n ? ` (${m.n} pairs)` : ''}`, metric: m };
+}
+
+/** What a scenario's headline is made from: its metrics, the record's by id, the whole record, the lead figure's rendering. */
+interface Context {
+  readonly ms: readonly Metric[];
+  readonly find: (id: string) => Metric | undefined;
+  readonly record: RunRecord;
+  /** The lead figure with its CI and its annotation. */
+  readonly lead: (m: Metric) => string;
+}
+
+/** Total time over the device's limit per strategy of one stage group: 'cpu-normalize 3.8x, device-normalize 3.5x'. */
+function overLimit(record: RunRecord, group: string): string | null {
+  const stages = record.metrics.filter((m) => m.labels?.table === 'stages' && (m.labels.group ?? m.id.split('.')[0]) === group);
+  const limit = (strategy: string) => stages.find((m) => m.labels?.stage === 'limit' && m.labels.strategy === strategy);
+  const parts = stages
+    .filter((m) => m.labels?.stage === 'total' && limit(m.labels.strategy ?? ''))
+    .map((m) => `${m.labels!.strategy} ${(m.value / limit(m.labels!.strategy!)!.value).toFixed(1)}x`);
+  return parts.length > 0 ? parts.join(', ') : null;
+}
+
+/** The stage scenarios: how far each strategy is from the device's limit. */
+function stagesLine({ ms, record }: Context): Headline | null {
+  const group = ms.find((m) => m.labels?.table === 'stages')?.labels?.group;
+  const text = group ? overLimit(record, group) : null;
+  return text ? { text: `time over the device's limit (1.0x: at it), ${group}: ${text}`, metric: null } : null;
+}
+
+/** Ratios of one kind across groups, the first as the lead: '0.85x [0.84, 0.89] at 32, 1.56x at 512'. */
+function across(ms: readonly Metric[], at: (m: Metric) => string | undefined, lead: (m: Metric) => string, ci = false): string {
+  return ms.map((m, i) => `${i === 0 ? lead(m) : ci ? withCI(m) : formatValue(m)} at ${at(m) ?? m.id}`).join(', ');
+}
+
+/** Built-in scenarios (perf/): what each one's line says. A user's own scenario gets `genericHeadline`. */
+const BUILT_IN: Record<string, (context: Context) => Headline | null> = {
+  'mnist-loader': ({ find }) => {
+    const batch = find('mnist-loader.batch-bytes');
+    const epoch = find('mnist-loader.batches-per-epoch');
+    return batch ? { text: `${bytes(batch)} per uint8 batch${epoch ? `, ${formatValue(epoch)} per epoch` : ''}`, metric: batch } : null;
+  },
+  'cpu-normalize': ({ find }) => {
+    const up = find('mnist-transfer.upload-bytes.cpu-normalize');
+    return up ? { text: `${bytes(up)} on the wire per batch: float32, 4 bytes per pixel`, metric: up } : null;
+  },
+  'device-normalize': ({ find }) => {
+    const up = find('mnist-transfer.upload-bytes.device-normalize');
+    const cpu = find('mnist-transfer.upload-bytes.cpu-normalize');
+    if (!up) return null;
+    const fewer = cpu && up.value > 0 ? `: ${significant(cpu.value / up.value)}x fewer than cpu-normalize` : '';
+    return { text: `${bytes(up)} on the wire per batch (uint8)${fewer}`, metric: up };
+  },
+  'cpu-normalize-profile': profileLine,
+  'device-normalize-profile': profileLine,
+  speedup: ({ find, lead }) => {
+    const m = find('mnist-transfer.speedup');
+    return m ? pairLine(m, lead) : null;
+  },
+  alternatives: ({ ms, lead }) => {
+    const naive = ms.filter((m) => m.kind === 'ratio' && m.labels?.variant === 'naive-tfjs');
+    return naive.length > 0 ? { text: `device-normalize vs the naive tfjs port: ${across(naive, (m) => m.labels?.batch, lead)}`, metric: naive[0]! } : null;
+  },
+  stages: stagesLine,
+  'dtype-stages': stagesLine,
+  coco: transferAndBatch,
+  kinetics: transferAndBatch,
+  memory: ({ find }) => {
+    const raw = find('memory.bytes.raw-batch');
+    const cpu = find('memory.bytes.cpu-normalized');
+    const dev = find('memory.bytes.device-normalized');
+    if (!raw || !cpu) return null;
+    return { text: `raw uint8 batch ${bytes(raw)}; normalized ${bytes(cpu)} on the CPU${dev ? `, ${bytes(dev)} on the device` : ''}`, metric: raw };
+  },
+  training: ({ ms, find }) => {
+    const accuracy = ms.filter((m) => m.labels?.quantity === 'held-out-accuracy').at(-1);
+    const gap = find('training.loss-max-rel-diff.cpu-vs-device');
+    if (!accuracy && !gap) return null;
+    const parts = [
+      accuracy ? `held-out accuracy ${(100 * accuracy.value).toFixed(1)}% after epoch ${accuracy.labels?.epoch ?? '?'}` : '',
+      gap ? (gap.value === 0 ? 'the same losses fed either way' : `losses fed either way differ by at most ${significant(gap.value)} (relative)`) : '',
+    ];
+    return { text: parts.filter(Boolean).join('; '), metric: accuracy ?? gap! };
+  },
+  'crop-mirror-normalize': ({ ms }) => {
+    const diffs = ms.filter((m) => m.id.includes('.max-abs-diff.'));
+    if (diffs.length === 0) return null;
+    const worst = diffs.reduce((a, b) => (b.value > a.value ? b : a));
+    return { text: `${diffs.length} cases, largest |device - host reference| ${significant(worst.value)}`, metric: worst };
+  },
+  dtypes: ({ ms, lead }) => {
+    const uint8 = ms.filter((m) => m.kind === 'ratio' && m.labels?.quantity === 'speedup-vs-float32' && m.labels.dtype === 'uint8');
+    return uint8.length > 0
+      ? { text: `uint8 (1 byte per element) vs float32 (4): ${across(uint8, (m) => m.labels?.batch, lead, true)}`, metric: uint8[0]! }
+      : null;
+  },
+  sweep: ({ ms, lead }) => {
+    const speedups = ms.filter((m) => m.kind === 'ratio' && m.labels?.quantity === 'speedup');
+    return speedups.length > 0
+      ? { text: `device-normalize vs cpu-normalize by batch: ${across(speedups, (m) => m.labels?.batch, lead)}`, metric: speedups[0]! }
+      : null;
+  },
+  'best-practices': ({ find }) => {
+    const held = find('best-practices.pool.held-before-release');
+    const after = find('best-practices.pool.held-after-release');
+    return held && after ? { text: `tfjs buffer pool: ${bytes(held)} held, ${bytes(after)} after releasing it`, metric: after } : null;
+  },
+  soak: ({ ms }) => {
+    const leaks = ms.filter((m) => m.kind === 'exact');
+    if (leaks.length === 0) return null;
+    const nonzero = leaks.filter((m) => m.value !== 0);
+    return {
+      text:
+        nonzero.length === 0
+          ? `no leak: ${leaks.length} tensor and device byte counts flat over the soak`
+          : `${nonzero.map((m) => `${m.id} ${formatValue(m)}`).join(', ')}`,
+      metric: nonzero[0] ?? leaks[0]!,
+    };
+  },
+};
+
+/** The profile scenarios: kernel time of one profiled train step (the top-10 table is in the report). */
+function profileLine({ ms }: Context): Headline | null {
+  const kernels = ms.find((m) => m.id.startsWith('profile.kernel-ms.'));
+  return kernels ? { text: `${formatValue(kernels)} of kernels in one profiled train step (top-10 table in the report)`, metric: kernels } : null;
+}
+
+/** COCO and Kinetics: the transfer alone and the whole batch (decode included), device-normalize vs cpu-normalize. */
+function transferAndBatch({ ms, lead }: Context): Headline | null {
+  const transfer = ms.find((m) => m.kind === 'ratio' && m.labels?.part === 'transfer');
+  const batch = ms.find((m) => m.kind === 'ratio' && m.labels?.part === 'batch');
+  if (!transfer) return null;
+  return { text: `transfer ${lead(transfer)}: ${pairWords(transfer)}${batch ? `; whole batch ${withCI(batch)}` : ''}`, metric: transfer };
+}
+
+/** Any scenario: its first paired ratio, else its first ratio, else its first exact figure, else its first figure. */
+export function genericHeadline(ms: readonly Metric[], annotate: Annotate = () => ''): Headline | null {
+  const lead = (m: Metric) => `${withCI(m)}${annotate(m)}`;
+  const ratio = ms.find((m) => m.kind === 'ratio' && m.labels?.a && m.labels.b) ?? ms.find((m) => m.kind === 'ratio');
+  if (ratio) return ratio.labels?.a && ratio.labels.b ? pairLine(ratio, lead) : { text: `${ratio.id} ${lead(ratio)}`, metric: ratio };
+  const first = ms.find((m) => m.kind === 'exact') ?? ms.find((m) => m.kind === 'quality') ?? ms[0];
+  if (!first) return null;
+  const more = ms.length > 1 ? ` (and ${ms.length - 1} more figures)` : '';
+  return { text: `${first.id} ${lead(first)}${more}`, metric: first };
+}
+
+/**
+ * The headline of each scenario of the run, in the order the run recorded them (metrics first,
+ * then errors); `annotate` adds to each line's lead figure (a baseline beside it, say).
+ */
+export function scenarioHeadlines(
+  record: RunRecord,
+  annotate: Annotate = () => '',
+): ReadonlyArray<{ readonly scenario: string; readonly headline: Headline | null }> {
+  const byId = new Map(record.metrics.map((m) => [m.id, m]));
+  const find = (id: string) => byId.get(id);
+  const lead = (m: Metric) => `${withCI(m)}${annotate(m)}`;
+  const scenarios = [...new Set([...record.metrics.map((m) => m.scenario), ...record.errors.map((e) => e.scenario)])];
+  return scenarios.map((scenario) => {
+    const ms = record.metrics.filter((m) => m.scenario === scenario);
+    const builtIn = BUILT_IN[scenario]?.({ ms, find, record, lead }) ?? null;
+    return { scenario, headline: builtIn ?? genericHeadline(ms, annotate) };
+  });
+}
