@@ -23,6 +23,7 @@ describe('command line', () => {
       cocoAnnotations: null,
       kineticsRoot: null,
       processes: 1,
+      history: null,
       question: null,
       dir: null,
     });
@@ -53,6 +54,7 @@ describe('command line', () => {
       allowDirty: true,
       allowPartial: false,
       merge: false,
+      history: 'history',
     });
     expect(parseCommandLine(['compare', '--help'], {})).toEqual({ command: 'help' });
   });

@@ -2,6 +2,8 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { BACKEND_CHOICES, BACKEND_NAMES, type BackendChoice, type BackendName } from '../backend/types.js';
 import { parseShape, parseSize, ShapeParseError } from '../data/shape.js';
 import { BASELINE_DIR } from '../results/baseline.js';
+import { HISTORY_DIR } from '../history/store.js';
+import type { HistoryArgs } from './history.js';
 import { defaultRunConfig, SCALES, type Question, type RunConfig, type Scale } from '../run-config.js';
 import { WIRE_DTYPES, type WireDtype } from '../transfer/wire-dtypes.js';
 
@@ -10,7 +12,7 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-const COMMANDS = ['perf', 'doctor', 'compare', 'baseline', 'calibrate', 'report', 'ab'] as const;
+const COMMANDS = ['perf', 'doctor', 'compare', 'baseline', 'calibrate', 'report', 'ab', 'history'] as const;
 type Command = (typeof COMMANDS)[number];
 
 /** How a run is compared with a baseline (perf and compare). */
@@ -50,6 +52,8 @@ export type CommandLine =
       readonly out: string | null;
       readonly scenarios: readonly string[];
       readonly processes: number;
+      /** --history DIR: also append the run record to DIR/<profile>/ (null: not). */
+      readonly history: string | null;
       /** A question asked with flags (--shape, --image-folder) instead of perf files; null for none. */
       readonly question: Question | null;
       /** The folder of the project's perf files (default perf/). */
@@ -90,10 +94,14 @@ export type CommandLine =
       readonly allowPartial: boolean;
       /** Replace only the run's metrics in the existing baseline, keep the others. */
       readonly merge: boolean;
-    };
+      /** The history folder the accepted run's record is appended to (default history/). */
+      readonly history: string;
+    }
+  | ({ readonly command: 'history' } & HistoryArgs);
 
 export const USAGE = `Usage (in this repository; installed as a package the same commands are
-\`gtp perf\`, \`gtp compare\`, \`gtp baseline\`, \`gtp ab\`, \`gtp calibrate\`, \`gtp doctor\`, \`gtp report\`):
+\`gtp perf\`, \`gtp compare\`, \`gtp baseline\`, \`gtp ab\`, \`gtp calibrate\`, \`gtp doctor\`, \`gtp report\`,
+\`gtp history\`):
   npm run perf -- [options]              run the scenarios, print the tables, write a run record,
                                          compare it with this profile's baseline
   npm run perf:compare -- [RUN.json]     compare a stored run (default: the latest in results/)
@@ -103,6 +111,7 @@ export const USAGE = `Usage (in this repository; installed as a package the same
   npm run perf:calibrate -- [--backend]  measure how often the verdicts are right on this machine
   npm run doctor -- [options]            check that the backend and device are set up right
   npm run report -- [RUN.json]           rebuild a run's HTML report (default: the latest run)
+  npm run perf:history -- [options]      trends and change points of the run records in history/
 
 Run options (perf, doctor, calibrate):
   --backend auto|webgpu|wasm|cpu|tensorflow
@@ -175,6 +184,16 @@ Baseline options:
   --merge                 replace only the run's metrics in the existing baseline (e.g. a
                           --processes 8 run of speedup and dtypes), keep the others
 
+History options (perf:history):
+  --history DIR           the history folder (default history/); perf --history DIR appends
+                          each run's record to DIR/<profile>/, perf:baseline the accepted run's
+                          (default history/)
+  --profile P             the profile's folder to read (default: the only one there)
+  --metric ID             only this metric; repeatable (default: every ratio and exact metric)
+  --out FILE              the trend page (default: results/history-<profile>.html)
+  --calibrate             false-positive rate and recall of the change-point detection on
+                          series drawn from baselines/<profile>.calibration.json
+
 Environment: PERF_BACKEND (as --backend); PERF_REQUIRE_BACKEND=<name> (fail unless that backend
 runs; CI sets webgpu); PERF_GATE_TIMING=1 (as --gate-timing); PERF_REQUIRE_BASELINE=1 (perf
 exits 3 when its profile has no baseline, instead of 0 with a note; CI sets it).
@@ -216,6 +235,7 @@ const OPTIONS_BY_COMMAND = {
     'kinetics-root': { type: 'string' },
     processes: { type: 'string' },
     dir: { type: 'string' },
+    history: { type: 'string' },
     shape: { type: 'string' },
     batch: { type: 'string' },
     dtype: { type: 'string' },
@@ -244,6 +264,15 @@ const OPTIONS_BY_COMMAND = {
     'allow-dirty': { type: 'boolean' },
     'allow-partial': { type: 'boolean' },
     merge: { type: 'boolean' },
+    history: { type: 'string' },
+  },
+  history: {
+    profile: { type: 'string' },
+    metric: { type: 'string', multiple: true },
+    history: { type: 'string' },
+    out: { type: 'string' },
+    calibrate: { type: 'boolean' },
+    force: { type: 'boolean' },
   },
 } as const satisfies Record<Command, ParseArgsConfig['options']>;
 
@@ -398,6 +427,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         processes: count('processes', 1),
         question: questionOf(str),
         dir: str('dir'),
+        history: str('history'),
       };
     case 'ab': {
       const base = str('base');
@@ -439,6 +469,17 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         allowDirty: flag('allow-dirty'),
         allowPartial: flag('allow-partial'),
         merge: flag('merge'),
+        history: str('history') ?? HISTORY_DIR,
+      };
+    case 'history':
+      return {
+        command,
+        profile: str('profile'),
+        metrics: (values.metric as string[] | undefined) ?? [],
+        history: str('history') ?? HISTORY_DIR,
+        out: str('out'),
+        calibrate: flag('calibrate'),
+        force: flag('force'),
       };
   }
 }

@@ -11,7 +11,8 @@ import {
   refusalReason,
   type Baseline,
 } from '../results/baseline.js';
-import { latestRecordPath, readRunRecord, RecordFileError, writeJsonAtomic } from '../results/storage.js';
+import { FileWriteError, latestRecordPath, readRunRecord, RecordFileError, writeJsonAtomic } from '../results/storage.js';
+import { appendedLine, appendToHistory } from '../history/store.js';
 import { defaultRunConfig } from '../run-config.js';
 import { UsageError } from './args.js';
 
@@ -24,7 +25,8 @@ function valueDiff(existing: Baseline | null, next: Baseline): string {
 /**
  * `npm run perf:baseline`: accepts a run as its profile's baseline. Refuses runs with errors,
  * from a dirty tree, of another profile or scale, or of only some scenarios; shows the change;
- * keeps the previous baseline as <file>.prev; writes atomically.
+ * keeps the previous baseline as <file>.prev; writes atomically; then appends the run's record
+ * to the history (<history>/<profile>/<commit>-<time>.json).
  */
 export async function baselineCommand(args: {
   run: string | null;
@@ -33,6 +35,7 @@ export async function baselineCommand(args: {
   allowDirty: boolean;
   allowPartial: boolean;
   merge: boolean;
+  history: string;
 }): Promise<number> {
   const runPath = args.run ?? (await latestRecordPath());
   if (!runPath) throw new UsageError('no run record given and none in results/: run `npm run perf` first');
@@ -65,5 +68,12 @@ export async function baselineCommand(args: {
     );
   }
   console.log(`Wrote ${target}${existing ? ` (previous kept as ${target}.prev)` : ''}.`);
+  try {
+    const appended = await appendToHistory(args.history, run);
+    console.log(appendedLine(appended));
+  } catch (error) {
+    if (!(error instanceof FileWriteError)) throw error;
+    throw new FileWriteError(`${error.path} (the baseline ${target} is written; the history is not)`, error.code);
+  }
   return 0;
 }

@@ -9,11 +9,12 @@ import { OutputPathError } from '../results/output-guard.js';
 import { baselineCommand } from './baseline.js';
 import { calibrateCommand } from './calibrate.js';
 import { compareCommand } from './compare.js';
+import { historyCommand } from './history.js';
 import { runDoctor } from './doctor.js';
 import { perfCommand } from './perf.js';
 import { reportCommand } from './report.js';
 
-/** Runs one command of `npm run perf`, `perf:compare`, `perf:baseline`, `perf:calibrate`, `doctor`. */
+/** Runs one command of `npm run perf`, `perf:compare`, `perf:baseline`, `perf:calibrate`, `perf:history`, `doctor`. */
 async function dispatch(args: CommandLine): Promise<number> {
   switch (args.command) {
     case 'help':
@@ -33,6 +34,8 @@ async function dispatch(args: CommandLine): Promise<number> {
       return baselineCommand(args);
     case 'ab':
       return abCommand(args);
+    case 'history':
+      return historyCommand(args);
   }
 }
 

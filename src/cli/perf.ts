@@ -11,6 +11,7 @@ import type { DataSources, Question, RunConfig } from '../run-config.js';
 import { describeQuestion, questionFile } from '../runner/questions.js';
 import { checkBackendChoice, describeDatasets, RunInputError, runPerfSuite, scenarioFiles } from '../runner/perf.js';
 import { besideRecord, FileWriteError, RESULTS_DIR } from '../results/storage.js';
+import { appendedLine, appendToHistory } from '../history/store.js';
 import { UsageError, type CommandLine } from './args.js';
 import { checkBaselinesReadable } from './baselines-check.js';
 import { checkOutputs, checkWritableDir } from '../results/output-guard.js';
@@ -68,6 +69,7 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
       args,
     );
   }
+  if (args.history) await checkWritableDir(args.history, '--history');
   await checkBaselinesReadable(args.baseline, args.scale, args.baselines);
   const config: RunConfig = {
     backend: args.backend,
@@ -111,7 +113,19 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
     writeFailed = true;
   }
 
-  const scenarioCode = outcome.record.errors.length > 0 || outcome.fallbackFrom || writeFailed ? EXIT.regression : EXIT.pass;
+  // --history DIR: the run's record also goes to DIR/<profile>/<commit>-<time>.json (never over a file).
+  let historyFailed = false;
+  if (args.history) {
+    try {
+      const appended = await appendToHistory(args.history, outcome.record);
+      console.log(appendedLine(appended));
+    } catch (error) {
+      if (!(error instanceof FileWriteError)) throw error;
+      console.error(`\nerror: ${error.message}; the run record is at ${outcome.recordPath} (not in the history)`);
+      historyFailed = true;
+    }
+  }
+  const scenarioCode = outcome.record.errors.length > 0 || outcome.fallbackFrom || writeFailed || historyFailed ? EXIT.regression : EXIT.pass;
   if (!outcome.comparison) {
     console.log(`\n${noBaselineMessage(outcome.record, outcome.baselinePath, outcome.recordPath)}`);
     // CI sets PERF_REQUIRE_BASELINE=1: a run that compared nothing must not pass there.
