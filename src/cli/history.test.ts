@@ -1,4 +1,4 @@
-import { readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seededRng } from '../data/random.js';
@@ -6,6 +6,8 @@ import { changePointsOf, seriesOf } from '../history/change-points.js';
 import { DEFAULT_EDIVISIVE } from '../history/edivisive.js';
 import { exactMetric, gitRepoWithCommits, ratioMetric, recordAt, tempDir } from '../history/history.fixture.js';
 import { appendToHistory, readHistory } from '../history/store.js';
+import { parseCommandLine } from './args.js';
+import { cli } from './cli.fixture.js';
 import { historyCommand } from './history.js';
 
 const COMMITS = 16;
@@ -90,5 +92,44 @@ describe('perf:history on a synthetic history in a real git repository', () => {
     await expect(
       historyCommand({ profile: null, metrics: ['no.such'], history: history(), out: join(dir, 'x.html'), calibrate: false, force: false }, dir),
     ).rejects.toThrow(/--metric no.such/);
+  });
+});
+
+describe('history on the command line', () => {
+  it('parses perf:history, perf --history and perf:baseline --history', () => {
+    expect(parseCommandLine(['history', '--metric', 'a.b', '--metric', 'c.d', '--profile', 'p', '--out', 'x.html'], {})).toEqual({
+      command: 'history',
+      profile: 'p',
+      metrics: ['a.b', 'c.d'],
+      history: 'history',
+      out: 'x.html',
+      calibrate: false,
+      force: false,
+    });
+    expect(parseCommandLine(['history', '--calibrate', '--history', 'h'], {})).toMatchObject({ calibrate: true, history: 'h' });
+    expect(parseCommandLine(['perf', '--history', 'ci-history'], {})).toMatchObject({ command: 'perf', history: 'ci-history' });
+    expect(parseCommandLine(['perf'], {})).toMatchObject({ history: null });
+    expect(parseCommandLine(['baseline'], {})).toMatchObject({ history: 'history' });
+    expect(() => parseCommandLine(['history', '--scale', 'quick'], {})).toThrow(/Unknown option '--scale'/);
+  });
+
+  it('npm run perf:history prints the change point; perf:baseline appends the accepted run once', async () => {
+    const shown = await cli(['history', '--history', history(), '--metric', 'mnist-transfer.speedup', '--out', join(dir, 'cli.html')], dir);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain(`CHANGE between #${STEP_AT} (${commits[STEP_AT - 1]!.slice(0, 8)})`);
+    expect(shown.stdout).toContain(`Trend page: ${join(dir, 'cli.html')}`);
+
+    const run = recordAt(commits.at(-1)!, 1000, [exactMetric('mnist-transfer.upload-bytes', 200_704)]);
+    await writeFile(join(dir, 'run.json'), JSON.stringify(run));
+    const accept = ['baseline', join(dir, 'run.json'), '--baseline', join(dir, 'accepted.json'), '--history', join(dir, 'from-baseline')];
+    const first = await cli(accept, dir);
+    expect(first.code).toBe(0);
+    const file = join(dir, 'from-baseline', 'webgpu-lavapipe-x64', `${commits.at(-1)}-${run.createdAt.replace(/[:.]/g, '-')}.json`);
+    expect(first.stdout).toContain(`History: ${file}`);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual(run);
+    const again = await cli(accept, dir);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('is already there; left as it is.');
+    expect(await readdir(join(dir, 'from-baseline', 'webgpu-lavapipe-x64'))).toHaveLength(1);
   });
 });
