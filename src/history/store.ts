@@ -32,6 +32,9 @@ export interface AppendResult {
   readonly written: boolean;
 }
 
+/** What an append did, in one line for the console. */
+export const appendedLine = (a: AppendResult) => (a.written ? `History: ${a.path}` : `History: ${a.path} is already there; left as it is.`);
+
 /**
  * Appends a run record to the history at `dir`, never over an existing file: written atomically
  * to a hidden temp file (writeJsonAtomic), then hard-linked to its name, which fails if a file is
