@@ -26,12 +26,14 @@ describe('command line', () => {
       history: null,
       question: null,
       dir: null,
+      verbose: false,
     });
   });
 
   it('reads flags, repeatable scenarios, and the environment where no flag is given', () => {
     const args = parseCommandLine(['perf', '--backend', 'wasm', '--scale', 'full', '--scenario', 'speedup', '--scenario', '9', '--out', 'r.json'], {});
     expect(args).toMatchObject({ backend: 'wasm', scale: 'full', scenarios: ['speedup', '9'], out: 'r.json' });
+    expect(parseCommandLine(['perf', '--verbose'], {})).toMatchObject({ verbose: true });
     expect(parseCommandLine([], { PERF_BACKEND: 'cpu' })).toMatchObject({ backend: 'cpu' });
     expect(parseCommandLine(['--backend', 'webgpu'], { PERF_BACKEND: 'cpu' })).toMatchObject({ backend: 'webgpu' });
     expect(parseCommandLine(['doctor'], { PERF_REQUIRE_BACKEND: 'webgpu' })).toMatchObject({ command: 'doctor', requireBackend: 'webgpu' });

@@ -58,6 +58,8 @@ export type CommandLine =
       readonly question: Question | null;
       /** The folder of the project's perf files (default perf/). */
       readonly dir: string | null;
+      /** --verbose: every table on the console, and vitest's per-test lines while it runs. */
+      readonly verbose: boolean;
     } & DataArgs &
       BackendArgs &
       CompareArgs)
@@ -102,8 +104,9 @@ export type CommandLine =
 export const USAGE = `Usage (in this repository; installed as a package the same commands are
 \`gtp perf\`, \`gtp compare\`, \`gtp baseline\`, \`gtp ab\`, \`gtp calibrate\`, \`gtp doctor\`, \`gtp report\`,
 \`gtp history\`):
-  npm run perf -- [options]              run the scenarios, print the tables, write a run record,
-                                         compare it with this profile's baseline
+  npm run perf -- [options]              run the scenarios, write a run record and its HTML report,
+                                         compare it with this profile's baseline, print one
+                                         line per scenario and what failed (--verbose: every table)
   npm run perf:compare -- [RUN.json]     compare a stored run (default: the latest in results/)
   npm run perf:baseline -- [RUN.json]    accept a run as its profile's new baseline
   npm run perf:ab -- --base REF          A/B: processes of REF and of the working tree (or --head
@@ -129,6 +132,8 @@ Run options (perf, doctor, calibrate):
   --kinetics-root DIR     Kinetics layout <split>/<class>/<id>.mp4
                           (without these: the committed fixtures in fixtures/coco, fixtures/kinetics)
   --dir DIR               run the perf files of DIR instead of perf/ (your own project's)
+  --verbose               print every table (and vitest's per-test lines while it runs);
+                          by default one line per scenario and only what failed
 
 Your own sizes, no code (perf; instead of the perf files):
   --shape NxHxWxC         both strategies at this shape of seeded random pixels, e.g.
@@ -236,6 +241,7 @@ const OPTIONS_BY_COMMAND = {
     processes: { type: 'string' },
     dir: { type: 'string' },
     history: { type: 'string' },
+    verbose: { type: 'boolean' },
     shape: { type: 'string' },
     batch: { type: 'string' },
     dtype: { type: 'string' },
@@ -428,6 +434,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         question: questionOf(str),
         dir: str('dir'),
         history: str('history'),
+        verbose: flag('verbose'),
       };
     case 'ab': {
       const base = str('base');

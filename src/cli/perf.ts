@@ -1,6 +1,6 @@
 import { EXIT } from '../results/compare.js';
 import { noBaselineMessage } from '../results/baseline.js';
-import { consoleExporter } from '../report/console.js';
+import { consoleExporter, verboseConsoleExporter } from '../report/console.js';
 import { writeExports } from '../report/exporter.js';
 import { jsonExporter } from '../report/json.js';
 import { writeCharts } from '../report/charts.js';
@@ -90,7 +90,9 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
     console.error(`\nerror: could not write the run record to ${outcome.fallbackFrom} (${outcome.writeError}); it was kept at ${outcome.recordPath}`);
   }
   const input = { record: outcome.record, recordPath: outcome.recordPath, comparison: outcome.comparison };
-  console.log(`\n${await consoleExporter.render(input, { color: process.stdout.isTTY === true })}`);
+  // By default one screen; --verbose every table (the HTML report and the run record keep them all).
+  const exporter = args.verbose ? verboseConsoleExporter : consoleExporter;
+  console.log(`\n${await exporter.render(input, { color: process.stdout.isTTY === true })}`);
   const html = besideRecord(outcome.recordPath, '.html');
   let writeFailed = false;
   try {
@@ -104,7 +106,8 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
       process.env,
     );
     const charts = await writeCharts(outcome.record, outcome.recordPath);
-    console.log(`Report: ${html}${charts.written.length > 0 ? `; charts: ${charts.written.join(', ')}` : ''}`);
+    const chartList = args.verbose && charts.written.length > 0 ? `; charts: ${charts.written.join(', ')}` : '';
+    console.log(`Report: ${html}${args.verbose ? chartList : ' (every table and chart; --verbose prints the tables here)'}`);
     for (const path of charts.skipped) console.log(`note: ${path} holds a file that is not a chart; it was left alone (that chart is in the HTML report).`);
   } catch (error) {
     // Disk full or the folder gone after the run: the record is written, say where, and fail.
@@ -126,10 +129,14 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
     }
   }
   const scenarioCode = outcome.record.errors.length > 0 || outcome.fallbackFrom || writeFailed || historyFailed ? EXIT.regression : EXIT.pass;
-  if (!outcome.comparison) {
-    console.log(`\n${noBaselineMessage(outcome.record, outcome.baselinePath, outcome.recordPath)}`);
-    // CI sets PERF_REQUIRE_BASELINE=1: a run that compared nothing must not pass there.
-    return args.requireBaseline ? Math.max(scenarioCode, EXIT.noBaseline) : scenarioCode;
-  }
-  return Math.max(scenarioCode, outcome.comparison.exitCode);
+  if (!outcome.comparison) console.log(`\n${noBaselineMessage(outcome.record, outcome.baselinePath, outcome.recordPath)}`);
+  const code = outcome.comparison
+    ? Math.max(scenarioCode, outcome.comparison.exitCode)
+    : // CI sets PERF_REQUIRE_BASELINE=1: a run that compared nothing must not pass there.
+      args.requireBaseline
+      ? Math.max(scenarioCode, EXIT.noBaseline)
+      : scenarioCode;
+  // The verdict line says the exit code; said here when there is none, or it differs (a file not written).
+  if (code !== outcome.comparison?.exitCode) console.log(`Exit ${code}.`);
+  return code;
 }

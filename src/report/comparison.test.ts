@@ -65,6 +65,15 @@ describe('one-process ratios are information', () => {
     expect(comparison.verdicts.filter((v) => v.kind === 'ratio').map(verdictLabel)).toEqual(['info (one process)', 'info (one process)']);
   });
 
+  it('a --scenario run counts the metrics of the scenarios it left out as such, not as missing', () => {
+    const selection = ['perf/06-speedup.perf.ts'];
+    const partial = testRunRecord(rerun.filter((m) => m.scenario === 'speedup'), { selection });
+    const comparison = compareWithBaseline(partial, baseline, options);
+    expect(comparison.exitCode).toBe(EXIT.pass);
+    expect(summaryLine(comparison, selection)).toMatch(/^Verdicts: 1 of scenarios not selected; 2 ratios and 1 time measured in one process/);
+    expect(summaryLine(comparison)).toMatch(/^Verdicts: 1 missing;/);
+  });
+
   it('under --gate-timing they fail the run as before, worded as a gate on one process', async () => {
     const { code, texts } = await everyText(rerun, true);
     expect(code).toBe(EXIT.regression);

@@ -1,7 +1,7 @@
 import Table from 'cli-table3';
 import { diffString } from 'json-diff';
 import { styleText } from 'node:util';
-import { failingVerdicts, type Comparison } from '../results/compare.js';
+import { failingVerdicts, ranScenario, type Comparison } from '../results/compare.js';
 import type { Metric, RunRecord } from '../results/schema.js';
 import { fromOneProcess, type Verdict, type VerdictName } from '../results/verdict.js';
 import { formatCI, formatValue } from './format.js';
@@ -127,7 +127,7 @@ export function renderComparisonBrief(c: Comparison, selection: RunRecord['selec
   for (const v of attention.slice(0, limit)) lines.push(`  ${paint(v, verdictLabel(v))} ${v.id}: ${v.reason}`);
   if (attention.length > limit) lines.push(`  ... and ${attention.length - limit} more (npm run perf:compare lists them all; the HTML report too)`);
   for (const n of c.notes) lines.push(`NOTE: ${n}`);
-  lines.push(summaryLine(c));
+  lines.push(summaryLine(c, selection));
   return lines.join('\n');
 }
 
@@ -145,13 +145,16 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 /**
  * One line: how many of each verdict among those judged (exact, quality, and ratios or times
  * judged on per-process values), how many ratios and times of one process were shown as
- * information, what gates, the exit code; and, once, what would judge those ratios.
+ * information, what gates, the exit code; and, once, what would judge those ratios. Given the
+ * run's selection, metrics of scenarios it did not select are counted as such, not as missing.
  */
-export function summaryLine(c: Comparison): string {
+export function summaryLine(c: Comparison, selection?: RunRecord['selection']): string {
   const info = c.verdicts.filter(fromOneProcess);
+  const notSelected = (v: Verdict) => selection !== undefined && v.verdict === 'missing' && v.baseline !== null && !ranScenario(selection, v.baseline.scenario);
   const counts = new Map<VerdictName, number>();
-  for (const v of c.verdicts) if (!fromOneProcess(v)) counts.set(v.verdict, (counts.get(v.verdict) ?? 0) + 1);
-  const parts = [...counts.entries()].map(([k, n]) => `${n} ${k}`).join(', ');
+  for (const v of c.verdicts) if (!fromOneProcess(v) && !notSelected(v)) counts.set(v.verdict, (counts.get(v.verdict) ?? 0) + 1);
+  const skipped = c.verdicts.filter(notSelected).length;
+  const parts = [...[...counts.entries()].map(([k, n]) => `${n} ${k}`), ...(skipped > 0 ? [`${skipped} of scenarios not selected`] : [])].join(', ');
   const ratios = info.filter((v) => v.kind === 'ratio').length;
   const what = [ratios > 0 ? plural(ratios, 'ratio') : '', info.length > ratios ? plural(info.length - ratios, 'time') : ''].filter(Boolean).join(' and ');
   const gated = info.filter((v) => v.gates);

@@ -1,4 +1,5 @@
 import type { Comparison } from '../results/compare.js';
+import type { RunRecord } from '../results/schema.js';
 import type { Exporter } from './exporter.js';
 import type { VerdictName } from '../results/verdict.js';
 import { errorLines, informationOnly, relativeChange, saysMore, summaryLine, valueWithCI, verdictLabel } from './comparison.js';
@@ -6,7 +7,7 @@ import { errorLines, informationOnly, relativeChange, saysMore, summaryLine, val
 const mdCell = (text: string) => text.replace(/\|/g, '\\|');
 
 /** The comparison as Markdown, for CI job summaries. */
-function comparisonMarkdown(c: Comparison): string {
+function comparisonMarkdown(c: Comparison, selection: RunRecord['selection']): string {
   const errors = errorLines(c).map((l) => `> ${mdCell(l.trim())}`);
   if (c.refused) return [`### gpu-transfer-perf`, '', ...errors, '', `Baseline comparison refused: ${mdCell(c.refused)}.`, ''].join('\n');
   const icon: Record<VerdictName, string> = { pass: '✅', regressed: '❌', improved: '⬆️', inconclusive: '❔', new: '🆕', missing: '⚠️' };
@@ -28,7 +29,7 @@ function comparisonMarkdown(c: Comparison): string {
     ...reasons,
     ...c.notes.map((n) => `> ${mdCell(n)}`),
     '',
-    summaryLine(c),
+    summaryLine(c, selection),
     '',
   ].join('\n');
 }
@@ -37,7 +38,7 @@ function comparisonMarkdown(c: Comparison): string {
 export const markdownExporter: Exporter = {
   format: 'markdown',
   render({ record, comparison }) {
-    if (comparison) return comparisonMarkdown(comparison);
+    if (comparison) return comparisonMarkdown(comparison, record.selection);
     return `### gpu-transfer-perf: ${record.profile.id} (${record.scale})\n\nNo baseline for this profile: nothing compared.\n`;
   },
 };

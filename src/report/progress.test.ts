@@ -61,4 +61,26 @@ describe('Progress', () => {
     p.update(1);
     expect(out.text).toContain('4.00 s/step ETA 0:08');
   });
+
+  it('shows the time so far instead of a rate and an ETA when asked (units of unlike size)', () => {
+    let t = 0;
+    const out = sink(false);
+    const p = new Progress({ label: 'perf files', total: 4, unit: 'files', stream: out, now: () => t, eta: false });
+    t = 65_000;
+    p.update(1, '02-cpu-normalize.spec.ts');
+    expect(out.text).toBe('perf files 1/4 files (25%) 1:05 so far | 02-cpu-normalize.spec.ts\n');
+  });
+
+  it('lets other lines through without tearing the line drawn in place', () => {
+    let t = 0;
+    const out = sink(true);
+    const p = new Progress({ label: 'x', total: 2, unit: 'files', stream: out, now: () => t, eta: false });
+    p.around(() => out.write('before any draw\n')); // nothing drawn yet: nothing to erase
+    expect(out.text).toBe('before any draw\n');
+    t = 1000;
+    p.update(1);
+    const drawn = out.text.length;
+    p.around(() => out.write('a log line\n'));
+    expect(out.text.slice(drawn)).toBe('\r\x1b[Ka log line\n\rx [############------------] 1/2 files (50%) 0:01 so far\x1b[K');
+  });
 });

@@ -25,6 +25,8 @@ export interface ProgressOptions {
   readonly tty?: boolean;
   /** Without a terminal, the least time between two lines; default 15 s. */
   readonly plainEveryMs?: number;
+  /** Estimate the time left from the rate (default); false when units differ too much in size for that (files of a run): elapsed time instead. */
+  readonly eta?: boolean;
   readonly now?: () => number;
 }
 
@@ -108,11 +110,24 @@ export class Progress {
     const { label, total, unit } = this.options;
     const elapsed = t - this.started;
     const rate = elapsed > 0 ? this.done / elapsed : 0;
-    const eta = this.done >= total ? `done in ${formatDuration(elapsed)}` : `ETA ${rate > 0 ? formatDuration((total - this.done) / rate) : '?'}`;
+    const left = this.options.eta === false ? `${formatDuration(elapsed)} so far` : `ETA ${rate > 0 ? formatDuration((total - this.done) / rate) : '?'}`;
+    const eta = this.done >= total ? `done in ${formatDuration(elapsed)}` : left;
     const pct = total > 0 ? Math.floor((100 * this.done) / total) : 100;
     const bar = this.tty ? `${renderBar(total > 0 ? this.done / total : 1)} ` : '';
     const status = this.status ? ` | ${this.status}` : '';
-    return `${label} ${bar}${this.done}/${total} ${unit} (${pct}%) ${formatRate(rate, unit)} ${eta}${status}`;
+    const speed = this.options.eta === false ? '' : ` ${formatRate(rate, unit)}`;
+    return `${label} ${bar}${this.done}/${total} ${unit} (${pct}%)${speed} ${eta}${status}`;
+  }
+
+  /**
+   * Writes other output (whole lines) without tearing the line drawn in place: on a terminal the
+   * progress line is erased first and drawn again after; elsewhere `write` simply runs.
+   */
+  around(write: () => void): void {
+    const drawn = this.tty && !this.finished && this.drawnDone >= 0;
+    if (drawn) this.stream.write('\r\x1b[K');
+    write();
+    if (drawn) this.draw(this.now());
   }
 
   private draw(t: number): void {

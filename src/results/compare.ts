@@ -31,7 +31,7 @@ export interface Comparison {
  * Whether a run covered a scenario: every scenario when nothing was selected, else the selected
  * files, named NN-<scenario>.spec.ts / NN-<scenario>.perf.ts (src/runner/scenarios.ts).
  */
-function ranScenario(selection: RunRecord['selection'], scenario: string): boolean {
+export function ranScenario(selection: RunRecord['selection'], scenario: string): boolean {
   return selection === null || selection.some((path) => new RegExp(`(^|/)\\d{2}-${scenario}\\.(spec|perf)\\.ts$`).test(path));
 }
 

@@ -128,7 +128,9 @@ async function remeasureSuspects(record: RunRecord, comparison: Comparison, conf
   const suspects = comparison.verdicts.filter((v) => v.kind === 'ratio' && v.verdict === 'regressed' && v.current?.samples);
   if (suspects.length === 0) return record;
   const scenarios = [...new Set(suspects.map((v) => v.current!.scenario))];
-  console.log(`\nSuspected regression in ${suspects.map((v) => v.id).join(', ')}: measuring scenario(s) ${scenarios.join(', ')} once more.`);
+  console.log(
+    `\n${suspects.map((v) => v.id).join(', ')}: 95% CI below the baseline's band in this process; measuring scenario(s) ${scenarios.join(', ')} once more and pooling the pairs.`,
+  );
   // Among the files of this run: its perf folder, or the question's file.
   const files = all.filter((f) => scenarios.includes(f.id));
   const again = await runScenarios(files, { ...config, selection: files.map((f) => f.path) });
@@ -145,11 +147,11 @@ async function remeasureSuspects(record: RunRecord, comparison: Comparison, conf
  * Runs the scenarios in `processes` separate test processes, strictly one after another with
  * the same configuration, and combines their records (one value per process per metric).
  */
-export async function measureInProcesses(files: readonly ScenarioFile[], config: RunConfig, processes: number): Promise<RunRecord | null> {
+export async function measureInProcesses(files: readonly ScenarioFile[], config: RunConfig, processes: number, verbose = false): Promise<RunRecord | null> {
   const records: RunRecord[] = [];
   for (let k = 0; k < processes; k++) {
     if (processes > 1) console.log(`[gpu-transfer-perf] process ${k + 1} of ${processes}: ${files.map((f) => f.id).join(', ')}`);
-    const record = await runScenarios(files, config, { quiet: processes > 1 });
+    const record = await runScenarios(files, config, { quiet: processes > 1, verbose });
     if (!record) return null;
     records.push(record);
   }
@@ -191,9 +193,9 @@ export interface PerfOutcome {
 export async function runPerfSuite(
   files: readonly ScenarioFile[],
   config: RunConfig,
-  options: CompareOptions & { baseline: string | null; baselines: string; out: string | null; processes: number },
+  options: CompareOptions & { baseline: string | null; baselines: string; out: string | null; processes: number; verbose?: boolean },
 ): Promise<PerfOutcome | null> {
-  let record = await measureInProcesses(files, config, options.processes);
+  let record = await measureInProcesses(files, config, options.processes, options.verbose);
   if (!record) return null;
   const recordPath = options.out ?? defaultRecordPath(record);
   const found = await findBaseline(record, options.baseline, options.baselines).catch(async (error: unknown) => {

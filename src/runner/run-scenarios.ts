@@ -5,6 +5,7 @@ import { startVitest } from 'vitest/node';
 import type { RunRecord } from '../results/schema.js';
 import type { RunConfig } from '../run-config.js';
 import { GTP_TEST_SETTINGS } from '../vitest.js';
+import { RunProgressReporter } from './progress-reporter.js';
 import { RunRecordReporter } from './reporter.js';
 import type { ScenarioFile } from './scenarios.js';
 
@@ -61,12 +62,13 @@ function tmpDirsRemovedOnExit(): { readonly plugin: Plugin; readonly dispose: ()
  * to load (aliases, plugins, setup files); the harness's preset settings (one forked process,
  * path order, timeouts), the include (exactly `files`) and the reporter are applied over it, so
  * a project's unit-test settings cannot change how a measurement runs. Without a config file
- * the preset alone applies.
+ * the preset alone applies. Unless `quiet`, it shows its progress (`RunProgressReporter`), or
+ * with `verbose` vitest's own per-test lines.
  */
 export async function runScenarios(
   files: readonly ScenarioFile[],
   config: RunConfig,
-  options: { quiet?: boolean; root?: string } = {},
+  options: { quiet?: boolean; verbose?: boolean; root?: string } = {},
 ): Promise<RunRecord | null> {
   const root = resolve(options.root ?? process.cwd());
   const paths = files.map((f) => relative(root, resolve(root, f.path)));
@@ -79,7 +81,12 @@ export async function runScenarios(
     // No exclude: the include is exactly the run's files, and a question's file lives in the package (node_modules in a user's project).
     { root, run: true, watch: false, ...GTP_TEST_SETTINGS, include: paths.map(literalGlob), exclude: [] },
     // The reporter instance goes here, not above: vitest deep-clones command-line options.
-    { plugins: [provideRunConfig(config), tmpDirs.plugin], test: { reporters: options.quiet ? [reporter] : ['default', reporter] } },
+    // What shows while it runs: nothing (quiet: K processes, calibration), vitest's per-test lines
+    // (verbose), else one progress line, the perf files' own lines and failures as they happen.
+    {
+      plugins: [provideRunConfig(config), tmpDirs.plugin],
+      test: { reporters: options.quiet ? [reporter] : options.verbose ? ['default', reporter] : [new RunProgressReporter({ root }), reporter] },
+    },
   );
   await vitest.close(); // removes the temp folders itself
   tmpDirs.dispose();
