@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seededRng } from '../data/random.js';
 import { changePointsOf, seriesOf } from '../history/change-points.js';
 import { DEFAULT_EDIVISIVE } from '../history/edivisive.js';
+import { changeSummary } from '../history/page.js';
 import { exactMetric, gitRepoWithCommits, ratioMetric, recordAt, tempDir } from '../history/history.fixture.js';
 import { appendToHistory, readHistory } from '../history/store.js';
 import { parseCommandLine } from './args.js';
@@ -86,6 +87,15 @@ describe('perf:history on a synthetic history in a real git repository', () => {
     expect(page).not.toMatch(/<script|<link|<img|@import|url\(|src=|href=/i);
     const namespaces = ['http://www.w3.org/2000/svg', 'http://www.w3.org/1999/xlink'];
     expect(page.match(/https?:\/\/[^"'\s<]*/g)?.filter((u) => !namespaces.includes(u)) ?? []).toEqual([]);
+  });
+
+  it('says when a ratio series is too short to test', async () => {
+    const all = seriesOf((await readHistory(history(), 'webgpu-lavapipe-x64', dir)).entries.slice(0, 5));
+    const short = all.get('mnist-transfer.speedup')!;
+    expect(changeSummary({ series: short, changePoints: changePointsOf(short, DEFAULT_EDIVISIVE, seededRng(1)) }, 8)).toBe(
+      'too few records to test for a change point (it takes 8)',
+    );
+    expect(changeSummary({ series: short, changePoints: null }, 8)).toMatch(/^not analysed/);
   });
 
   it('refuses a metric the history does not have', async () => {

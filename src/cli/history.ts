@@ -8,7 +8,7 @@ import { significant } from '../report/format.js';
 import { calibrateCondition, conditionsFrom, DEFAULT_PLAN, readPools, type CalibrationPlan, type Rate } from '../history/calibration.js';
 import { changePointsOf, seriesOf, STEP_RESAMPLES, type Series } from '../history/change-points.js';
 import { DEFAULT_EDIVISIVE, type EDivisiveParams } from '../history/edivisive.js';
-import { describeStep, renderHistoryPage, shortCommit, type AnalysedSeries } from '../history/page.js';
+import { changeSummary, describeStep, renderHistoryPage, shortCommit, type AnalysedSeries } from '../history/page.js';
 import { historyProfiles, readHistory } from '../history/store.js';
 import { UsageError } from './args.js';
 
@@ -65,6 +65,9 @@ function selectSeries(all: Map<string, Series>, ids: readonly string[]): Series[
   });
 }
 
+/** Fewest records in which a ratio series can have a change point: a minimum segment on each side. */
+const TESTABLE_FROM = 2 * DEFAULT_EDIVISIVE.minSegment;
+
 /** One series in the console: its points (commit, value, CI) and its change points. */
 function printSeries(a: AnalysedSeries): void {
   const { series, changePoints } = a;
@@ -73,7 +76,7 @@ function printSeries(a: AnalysedSeries): void {
     console.log(`${head}; constant ${series.points[0]!.value}`);
     return;
   }
-  console.log(`${head}; ${changePoints === null ? 'not analysed' : `${changePoints.length} change point${changePoints.length === 1 ? '' : 's'}`}`);
+  console.log(`${head}; ${changeSummary(a, TESTABLE_FROM)}`);
   series.points.forEach((p, i) => {
     const ci = p.ci ? `[${significant(p.ci[0], 4)}, ${significant(p.ci[1], 4)}]` : '';
     console.log(`  ${String(i + 1).padStart(3)}  ${shortCommit(p.commit)}${p.dirty ? '*' : ' '}  ${significant(p.value, 4).padStart(10)}  ${ci}`);
@@ -149,7 +152,10 @@ export async function historyCommand(args: HistoryArgs, cwd = process.cwd()): Pr
   }
   const changed = analysed.filter((a) => (a.changePoints?.length ?? 0) > 0).length;
   console.log(`\n${changed} of ${analysed.length} series have change points.`);
-  await writeTextAtomic(out, await renderHistoryPage({ profile, historyDir: args.history, records: read.entries.length, notes, analysed }));
+  await writeTextAtomic(
+    out,
+    await renderHistoryPage({ profile, historyDir: args.history, records: read.entries.length, notes, analysed, testableFrom: TESTABLE_FROM }),
+  );
   console.log(`Trend page: ${out}`);
   return 0;
 }

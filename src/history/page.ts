@@ -19,6 +19,8 @@ export interface PageInput {
   /** Lines about the method and its parameters, and about skipped or unordered records. */
   readonly notes: readonly string[];
   readonly analysed: readonly AnalysedSeries[];
+  /** Fewest records in which a ratio series can have a change point (twice the minimum segment). */
+  readonly testableFrom: number;
 }
 
 /** The first 8 characters of a commit, or '(none)'. */
@@ -80,10 +82,18 @@ th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: left; } th { back
 figure { margin: 8px 0; } svg { max-width: 100%; height: auto; }
 `;
 
-/** The change points of one series as a list, or a line saying there are none / it is not analysed. */
-function changeList(a: AnalysedSeries): string {
-  if (a.changePoints === null) return '<p class="meta">Not analysed: time and quality metrics are shown for information only.</p>';
-  if (a.changePoints.length === 0) return '<p class="meta">No change point.</p>';
+/** What a series' change points come to in a few words: 'not analysed', 'too few records', 'no change point', 'N change points'. */
+export function changeSummary(a: AnalysedSeries, testableFrom: number): string {
+  if (a.changePoints === null) return 'not analysed (time and quality metrics are shown for information only)';
+  const n = a.changePoints.length;
+  if (n === 0 && a.series.kind === 'ratio' && a.series.points.length < testableFrom)
+    return `too few records to test for a change point (it takes ${testableFrom})`;
+  return n === 0 ? 'no change point' : `${n} change point${n === 1 ? '' : 's'}`;
+}
+
+/** The change points of one series as a list, or a line saying why there are none. */
+function changeList(a: AnalysedSeries, testableFrom: number): string {
+  if (a.changePoints === null || a.changePoints.length === 0) return `<p class="meta">${h(changeSummary(a, testableFrom))}.</p>`;
   const items = a.changePoints.map(
     (c) =>
       `<li class="change">between record ${c.index} (<code>${h(shortCommit(c.before))}</code>) and ${c.index + 1} (<code>${h(shortCommit(c.after))}</code>): ${h(describeStep(a.series, c))}</li>`,
@@ -116,7 +126,7 @@ export async function renderHistoryPage(input: PageInput): Promise<string> {
     }
     const svg = await renderSvg(trendSpec(a));
     sections.push(
-      `<section><h2><code>${h(a.series.id)}</code> <span class="meta">(${h(a.series.kind)})</span></h2>${changeList(a)}<figure>${svg}</figure>${pointTable(a)}</section>`,
+      `<section><h2><code>${h(a.series.id)}</code> <span class="meta">(${h(a.series.kind)})</span></h2>${changeList(a, input.testableFrom)}<figure>${svg}</figure>${pointTable(a)}</section>`,
     );
   }
   const constantTable = constant.length
