@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { testRunRecord } from '../results/run-record.fixture.js';
-import { chartPath, chartSpecs, renderCharts, writeCharts } from './charts.js';
+import { chartPath, chartSpecs, clockOf, clocksBy, limitRows, renderCharts, writeCharts } from './charts.js';
 import { reportTestRecord } from './report.fixture.js';
 
 /** Data marks in vega's SVG: groups of role "mark" holding paths (lines, areas, symbols, bars) or lines (rules). */
@@ -12,7 +12,14 @@ const dataMarks = (svg: string) => (svg.match(/class="mark-(line|area|symbol|rec
 
 describe('charts', () => {
   it('has a chart for each kind of data the run holds, and none without data', () => {
-    expect(chartSpecs(reportTestRecord()).map((c) => c.name)).toEqual(['stages', 'sweep-time', 'sweep-speedup', 'training-curves', 'training-epoch-time']);
+    expect(chartSpecs(reportTestRecord()).map((c) => c.name)).toEqual([
+      'limits',
+      'stages',
+      'sweep-time',
+      'sweep-speedup',
+      'training-curves',
+      'training-epoch-time',
+    ]);
     expect(chartSpecs(testRunRecord([]))).toEqual([]);
   });
 
@@ -34,6 +41,101 @@ describe('charts', () => {
     expect(time).not.toContain('resident');
   });
 
+  it('stage chart: one panel per group with only its strategies, its own axes, a title above it, one colour per stage', async () => {
+    const record = reportTestRecord();
+    const spec = chartSpecs(record).find((c) => c.name === 'stages')!.spec as { resolve?: unknown };
+    expect(spec.resolve).toEqual({ scale: { x: 'independent', y: 'independent' }, axis: { x: 'independent', y: 'independent' } });
+    const svg = (await renderCharts(record)).find((c) => c.name === 'stages')!.svg;
+    // vega draws the facets as the items of one group mark of role "scope cell", each item with its
+    // x axis, its y axis and its title, in that order: the n-th of each belong to one panel.
+    const all = (re: RegExp) => [...svg.matchAll(re)].map((m) => m[1]!);
+    const titles = all(/aria-label="Title text '([^']+)'"/g);
+    const yAxes = all(/aria-label="Y-axis for a discrete scale with \d+ values?: ([^"]+)"/g);
+    const xAxes = all(/aria-label="X-axis titled 'ms' for a linear scale with values from ([^"]+)"/g);
+    expect(yAxes).toHaveLength(titles.length);
+    expect(xAxes).toHaveLength(titles.length);
+    const seen = titles.map((group, k) => ({ group, strategies: yAxes[k]!.split(', '), xAxis: xAxes[k] }));
+    // The groups' own strategies, in the report's fixed order (the article's two first).
+    expect(seen.map(({ group, strategies }) => ({ group, strategies }))).toEqual([
+      { group: 'mnist-transfer', strategies: ['cpu-normalize', 'device-normalize'] },
+      { group: 'dtypes.32x3x224x224', strategies: ['uint8', 'int8', 'float16', 'float32'] },
+      { group: 'alternatives.32x224x224x3', strategies: ['device-normalize', 'naive-tfjs'] },
+      { group: 'training', strategies: ['cpu-normalize', 'device-normalize', 'resident'] },
+    ]);
+    // Each panel its own time scale: a second in training, tenths of a ms for one MNIST batch.
+    const upTo = (group: string) => Number(/to ([\d.,]+)$/.exec(seen.find((p) => p.group === group)!.xAxis!)![1]!.replace(/,/g, ''));
+    expect(upTo('mnist-transfer')).toBeLessThan(1);
+    expect(upTo('training')).toBeGreaterThan(1000);
+    // Titles are horizontal text above the panels: no rotated header to overlap its neighbours.
+    expect(svg).not.toMatch(/role-header/);
+    expect(svg).not.toMatch(/rotate\(-90\)[^>]*>[^<]*(training|mnist-transfer|dtypes|alternatives)/);
+    // One colour per stage: each bar's colour follows its stage.
+    const colour = new Map<string, Set<string>>();
+    for (const m of svg.matchAll(/aria-label="ms: [^"]*stage: (\w+)[^"]*"[^>]*fill="(#[0-9a-f]+)"/g))
+      colour.set(m[1]!, (colour.get(m[1]!) ?? new Set()).add(m[2]!));
+    expect([...colour.keys()].sort()).toEqual(['compute', 'host', 'input', 'train', 'upload']);
+    for (const fills of colour.values()) expect(fills.size).toBe(1);
+    expect(new Set([...colour.values()].map((f) => [...f][0])).size).toBe(5);
+  });
+
+  it('limit chart: total over limit of each strategy with both figures, a rule at 1', async () => {
+    const record = reportTestRecord();
+    const rows = limitRows(record);
+    expect(rows.map((r) => `${r.group} ${r.strategy}`)).toEqual([
+      'mnist-transfer cpu-normalize',
+      'mnist-transfer device-normalize',
+      'dtypes.32x3x224x224 uint8',
+      'dtypes.32x3x224x224 int8',
+      'dtypes.32x3x224x224 float16',
+      'dtypes.32x3x224x224 float32',
+      'alternatives.32x224x224x3 device-normalize',
+      'alternatives.32x224x224x3 naive-tfjs',
+      'training cpu-normalize',
+      'training device-normalize',
+    ]);
+    const row = rows.find((r) => r.group === 'mnist-transfer' && r.strategy === 'cpu-normalize')!;
+    expect(row.times).toBeCloseTo(row.total.value / row.limit.value, 12);
+    const svg = (await renderCharts(record)).find((c) => c.name === 'limits')!.svg;
+    expect((svg.match(/role="graphics-symbol" aria-roledescription="point"/g) ?? []).length).toBe(rows.length);
+    expect(svg).toContain('class="mark-rule role-mark');
+  });
+
+  it("gives every chart a caption of what was measured and with which clock, read from the metrics' details", async () => {
+    const charts = await renderCharts(reportTestRecord());
+    const caption = Object.fromEntries(charts.map((c) => [c.name, c.caption]));
+    for (const c of charts) {
+      expect(c.caption.length, c.name).toBeGreaterThan(40);
+      expect(c.caption, c.name).not.toContain('\n');
+    }
+    expect(caption['sweep-time']).toContain('performance.now after a device sync');
+    expect(caption['sweep-speedup']).toContain('performance.now after a device sync');
+    expect(caption['sweep-time']).toContain('clock: performance.now after a device sync');
+    expect(caption.stages).toContain('clocks: host, input: host clock');
+    expect(caption.stages).toContain('upload, compute: performance.now after a device sync');
+    expect(caption.stages).toContain("train: performance.now until the step's loss is read back");
+    expect(caption.limits).toContain('Limit: computed from measured figures (training: ');
+    expect(caption['training-epoch-time']).toContain("performance.now until the step's loss is read back");
+    expect(caption['training-curves']).toContain('no clock');
+  });
+
+  it('reads the clock from a detail: the clause naming it, a bracketed note dropped, computed figures said so', () => {
+    expect(clockOf({ detail: 'median; one batch; host monotonic clock (performance.now), stopped after a device sync [re-measured once]' })).toBe(
+      'host monotonic clock (performance.now), stopped after a device sync',
+    );
+    expect(clockOf({ detail: 'computed: sync floor 0.05 ms + 50176 B at writeBuffer speed' })).toBe('computed from measured figures');
+    expect(clockOf({ detail: 'epoch 1: every batch already on the device before the clock started; host monotonic clock (performance.now)' })).toBe(
+      'host monotonic clock (performance.now)',
+    );
+    expect(clockOf({ detail: 'mean cross-entropy' })).toBeNull();
+    const m = (stage: string, detail: string) => ({ id: stage, scenario: 's', kind: 'time' as const, value: 1, unit: 'ms', detail, labels: { stage } });
+    const host = m('host', 'host clock, no device work');
+    const up = m('upload', 'host monotonic clock (performance.now), stopped after a device sync');
+    expect(clocksBy([up, { ...up, labels: { stage: 'compute' } }, host], (x) => x.labels?.stage ?? '')).toBe(
+      'performance.now after a device sync (host: host clock)',
+    );
+    expect(clocksBy([up, host], (x) => x.labels?.stage ?? '')).toBe('upload: performance.now after a device sync; host: host clock');
+  });
+
   it('writes SVG and PNG files next to the run record', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'charts-'));
     try {
@@ -42,7 +144,7 @@ describe('charts', () => {
       expect(skipped).toEqual([]);
       expect(written).toContain(join(dir, 'run.sweep-time.svg'));
       expect(written).toContain(chartPath(record, 'sweep-speedup', 'png'));
-      expect(written).toHaveLength(10);
+      expect(written).toHaveLength(12);
       const png = await sharp(await readFile(chartPath(record, 'sweep-time', 'png'))).metadata();
       expect(png.format).toBe('png');
       expect(png.width).toBeGreaterThan(500);
@@ -51,7 +153,7 @@ describe('charts', () => {
       await writeFile(chartPath(record, 'stages', 'png'), 'my own notes');
       const again = await writeCharts(reportTestRecord(), record);
       expect(again.skipped).toEqual([chartPath(record, 'stages', 'png')]);
-      expect(again.written).toHaveLength(9);
+      expect(again.written).toHaveLength(11);
       expect(await readFile(chartPath(record, 'stages', 'png'), 'utf8')).toBe('my own notes');
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -11,26 +11,39 @@ export interface ChartSpec {
   /** File-name part: 'sweep-time' -> results/<run>.sweep-time.svg. */
   readonly name: string;
   readonly title: string;
+  /** One line under the title: what was measured and with which clock (from the metrics' details). */
+  readonly caption: string;
   readonly spec: vl.TopLevelSpec;
 }
 
 /** A chart rendered to SVG in Node (no browser). */
-export interface RenderedChart {
-  readonly name: string;
-  readonly title: string;
-  readonly svg: string;
-}
+export type RenderedChart = Omit<ChartSpec, 'spec'> & { readonly svg: string };
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v5.json';
 const WIDTH = 420;
 const HEIGHT = 260;
-// One colour per strategy in every chart (Tableau 10, vega's default scheme).
-const STRATEGY_COLOR: Readonly<Record<string, string>> = { 'cpu-normalize': '#4c78a8', 'device-normalize': '#f58518', resident: '#54a24b' };
-const OTHER_COLORS = ['#e45756', '#72b7b2', '#b279a2', '#9d755d'];
+// One colour per strategy in every chart (Tableau 10, vega's default scheme): the same strategy keeps its colour from chart to chart.
+const STRATEGY_COLOR: Readonly<Record<string, string>> = {
+  'cpu-normalize': '#4c78a8',
+  'device-normalize': '#f58518',
+  resident: '#54a24b',
+  'naive-tfjs': '#e45756',
+  uint8: '#72b7b2',
+  int8: '#eeca3b',
+  float16: '#b279a2',
+  float32: '#9d755d',
+};
+const OTHER_COLORS = ['#ff9da6', '#bab0ac', '#79706e', '#d67195'];
+
+/** The strategies present, the known ones in their fixed order (the article's two first), then the others as found. */
+function strategyOrder(present: Iterable<string>): string[] {
+  const found = new Set(present);
+  return [...Object.keys(STRATEGY_COLOR).filter((s) => found.has(s)), ...[...found].filter((s) => !(s in STRATEGY_COLOR))];
+}
 
 /** A colour scale for the strategies present (so the legend lists only those), fixed colours for the known ones. */
 function strategyScale(present: Iterable<string>): { domain: string[]; range: string[] } {
-  const domain = [...new Set(present)].sort();
+  const domain = strategyOrder(present);
   let other = 0;
   return { domain, range: domain.map((d) => STRATEGY_COLOR[d] ?? OTHER_COLORS[other++ % OTHER_COLORS.length]!) };
 }
@@ -49,6 +62,55 @@ type ConcatPanels = Extract<vl.TopLevelSpec, { hconcat: unknown }>['hconcat'];
 const labelled = (record: RunRecord, table: string, quantity: string): Metric[] =>
   record.metrics.filter((m) => m.labels?.table === table && m.labels.quantity === quantity);
 
+/**
+ * The clock a metric was timed with, in its own detail's words: the first clause (details are
+ * '; '-separated) that names a clock or timestamp queries, with the clause after it when that
+ * says where a step ends; 'computed' for a figure computed from measured ones; null when the
+ * detail names none (losses, accuracy: no clock).
+ */
+export function clockOf(m: Pick<Metric, 'detail'>): string | null {
+  const parts = (m.detail ?? '').split(/;\s*/);
+  const at = parts.findIndex((p) => /\bhost (monotonic )?clock\b|\btimestamp|^computed\b/i.test(p));
+  if (at < 0) return null;
+  // A note appended in brackets (a re-measurement) is not part of the clock.
+  const clause = parts[at]!.replace(/\s*\[.*$/, '');
+  if (/^computed\b/i.test(clause)) return 'computed from measured figures';
+  const next = parts[at + 1];
+  return (next && /^each step ends/.test(next) ? `${clause}, ${next}` : clause).replace(/^measured, /, '');
+}
+
+/** 'clock: X' for one clock, 'clocks: a: X; b: Y' for several (clocksBy's words). */
+const clockWords = (clocks: string) => (/: /.test(clocks) ? `clocks: ${clocks}` : `clock: ${clocks}`);
+
+/** A clock as a caption says it: 'performance.now after a device sync' for the details' longer words. */
+export function shortClock(clock: string): string {
+  return clock
+    .replace(/host monotonic clock \(performance\.now\)/, 'performance.now')
+    .replace(/, stopped after a device sync/, ' after a device sync')
+    .replace(/, each step ends when its loss was read back from the device/, " until the step's loss is read back")
+    .replace(/^host clock, no device work$/, 'host clock');
+}
+
+/**
+ * Which clock timed which figures, for a caption: the clock of most figures, and in brackets
+ * the keys timed otherwise ('performance.now after a device sync (training: host clock)');
+ * `key` names a figure's part (its stage, its scenario). With no clock the most common, every
+ * clock with its keys.
+ */
+export function clocksBy(metrics: readonly Metric[], key: (m: Metric) => string): string {
+  const byClock = new Map<string, Set<string>>();
+  for (const m of metrics) {
+    const clock = shortClock(clockOf(m) ?? 'no clock named');
+    byClock.set(clock, (byClock.get(clock) ?? new Set()).add(key(m)));
+  }
+  const ranked = [...byClock].sort((x, y) => y[1].size - x[1].size);
+  if (ranked.length === 0) return 'no clock named';
+  const listed = ([clock, keys]: [string, Set<string>]) => `${[...keys].join(', ')}: ${clock}`;
+  if (ranked.length === 1) return ranked[0]![0];
+  if (ranked[0]![1].size > ranked[1]![1].size) return `${ranked[0]![0]} (${ranked.slice(1).map(listed).join('; ')})`;
+  return ranked.map(listed).join('; ');
+}
+
 /** The batch sizes of the sweep as a log2 axis with a tick at each measured size. */
 function batchAxis(batches: number[]): XDef {
   return {
@@ -62,7 +124,8 @@ function batchAxis(batches: number[]): XDef {
 
 /** Section 12: time per batch against batch size, both strategies, with the 95% CI of each median as a band. */
 function sweepTimeChart(record: RunRecord): ChartSpec | null {
-  const rows = labelled(record, 'sweep', 'time').map((m) => ({
+  const metrics = labelled(record, 'sweep', 'time');
+  const rows = metrics.map((m) => ({
     batch: Number(m.labels!.batch),
     strategy: m.labels!.strategy,
     ms: m.value,
@@ -75,6 +138,7 @@ function sweepTimeChart(record: RunRecord): ChartSpec | null {
   return {
     name: 'sweep-time',
     title: 'Time per batch against batch size (section 12)',
+    caption: `Median time per batch of each strategy at each batch size, 95% CI of the median as a band, interleaved pairs; ${clockWords(clocksBy(metrics, (m) => m.labels!.strategy!))}.`,
     spec: {
       $schema: SCHEMA,
       config: CONFIG,
@@ -95,7 +159,8 @@ function sweepTimeChart(record: RunRecord): ChartSpec | null {
 
 /** Section 12: speedup of device-normalize over cpu-normalize against batch size, CI band, a rule at 1. */
 function sweepSpeedupChart(record: RunRecord): ChartSpec | null {
-  const rows = labelled(record, 'sweep', 'speedup').map((m) => ({
+  const metrics = labelled(record, 'sweep', 'speedup');
+  const rows = metrics.map((m) => ({
     batch: Number(m.labels!.batch),
     speedup: m.value,
     lo: m.ci?.[0] ?? m.value,
@@ -103,10 +168,11 @@ function sweepSpeedupChart(record: RunRecord): ChartSpec | null {
   }));
   if (rows.length === 0) return null;
   const x = batchAxis([...new Set(rows.map((r) => r.batch))].sort((a, b) => a - b));
-  const first = labelled(record, 'sweep', 'speedup')[0]!.labels!;
+  const first = metrics[0]!.labels!;
   return {
     name: 'sweep-speedup',
-    title: `Speedup of ${first.b ?? 'b'} over ${first.a ?? 'a'}, time(${first.a ?? 'a'}) / time(${first.b ?? 'b'}), against batch size (section 12); above 1: ${first.b ?? 'b'} is faster`,
+    title: `Speedup of ${first.b ?? 'b'} over ${first.a ?? 'a'} against batch size (section 12)`,
+    caption: `Median over interleaved pairs of time(${first.a ?? 'a'}) / time(${first.b ?? 'b'}), 95% CI band, in this process; above the dashed 1: ${first.b ?? 'b'} is faster; ${clockWords(clocksBy(metrics, (m) => `batch ${m.labels!.batch}`))}.`,
     spec: {
       $schema: SCHEMA,
       config: CONFIG,
@@ -170,17 +236,21 @@ function trainingCurvesChart(record: RunRecord): ChartSpec | null {
   return {
     name: 'training-curves',
     title: 'Training curves (section 10)',
+    caption:
+      'Mean training cross-entropy over windows of steps per strategy (equal losses overlap: dashed), and held-out accuracy after each epoch; values, not times: no clock.',
     spec: { $schema: SCHEMA, config: CONFIG, hconcat: panels },
   };
 }
 
 /** Section 10: each epoch's wall time per run: the two strategies and the batches-resident reference. */
 function trainingEpochTimeChart(record: RunRecord): ChartSpec | null {
-  const rows = labelled(record, 'training', 'time').map((m) => ({ epoch: m.labels!.epoch, run: m.labels!.strategy, seconds: m.value / 1000 }));
+  const metrics = labelled(record, 'training', 'time');
+  const rows = metrics.map((m) => ({ epoch: m.labels!.epoch, run: m.labels!.strategy, seconds: m.value / 1000 }));
   if (rows.length === 0) return null;
   return {
     name: 'training-epoch-time',
     title: 'Epoch time fed by each strategy and with every batch resident (section 10)',
+    caption: `Sum of each epoch's step times per run, the runs' steps interleaved one by one; ${clockWords(clocksBy(metrics, (m) => m.labels!.strategy!))}.`,
     spec: {
       $schema: SCHEMA,
       config: CONFIG,
@@ -199,42 +269,53 @@ function trainingEpochTimeChart(record: RunRecord): ChartSpec | null {
 }
 
 const STACKED_STAGES = ['host', 'upload', 'compute', 'input', 'train'] as const;
+type StackedStage = (typeof STACKED_STAGES)[number];
+// One colour per stage, distinct from the strategy colours' order so a stage is never read as a strategy.
+const STAGE_COLOR: Readonly<Record<StackedStage, string>> = { host: '#e45756', upload: '#4c78a8', compute: '#f58518', input: '#72b7b2', train: '#54a24b' };
+const isStacked = (stage: string | undefined): stage is StackedStage => STACKED_STAGES.includes(stage as StackedStage);
+const stageMetrics = (record: RunRecord, keep: (stage: string | undefined) => boolean): Metric[] =>
+  record.metrics.filter((m) => m.labels?.table === 'stages' && keep(m.labels.stage));
 
 /**
  * Where the time goes (issue 13): per stage group and strategy, the host, upload and compute stage
  * medians stacked (each synced on its own, so their sum exceeds the pipelined total by about one
- * sync floor per stage), from metrics labelled { table: 'stages' }.
+ * sync floor per stage), from metrics labelled { table: 'stages' }. One panel per group, two
+ * columns, each with its own axes: only that group's strategies, its own time scale.
  */
 function stagesChart(record: RunRecord): ChartSpec | null {
-  const rows = record.metrics
-    .filter((m) => m.labels?.table === 'stages' && STACKED_STAGES.includes(m.labels.stage as (typeof STACKED_STAGES)[number]))
-    .map((m) => ({
-      scenario: stageGroup(m),
-      strategy: m.labels!.strategy!,
-      stage: m.labels!.stage!,
-      ms: m.value,
-      order: STACKED_STAGES.indexOf(m.labels!.stage as (typeof STACKED_STAGES)[number]),
-    }));
+  const metrics = stageMetrics(record, isStacked);
+  const rows = metrics.map((m) => ({
+    group: stageGroup(m),
+    strategy: m.labels!.strategy!,
+    stage: m.labels!.stage!,
+    ms: m.value,
+    order: STACKED_STAGES.indexOf(m.labels!.stage as StackedStage),
+  }));
   if (rows.length === 0) return null;
-  const groups = [...new Set(rows.map((r) => r.scenario))];
+  const groups = [...new Set(rows.map((r) => r.group))];
+  const stages = STACKED_STAGES.filter((s) => rows.some((r) => r.stage === s));
   return {
     name: 'stages',
     title: 'Where the time goes: stage medians per strategy (each stage synced)',
+    caption: `Median ms per batch (training: per step) of each stage, stacked; synced stages each hold one sync floor, so the bar exceeds the pipelined total; ${clockWords(clocksBy(metrics, (m) => m.labels!.stage!))}.`,
     spec: {
       $schema: SCHEMA,
-      config: CONFIG,
+      config: { ...CONFIG, facet: { spacing: 18 }, header: { labelFontSize: 12, labelFontWeight: 'bold', labelAnchor: 'start', labelPadding: 4 } },
       data: { values: rows },
-      // Groups in record order (sweep.b32 before sweep.b128), not alphabetical.
-      facet: { row: { field: 'scenario', type: 'nominal', title: null, sort: groups } },
-      resolve: { scale: { x: 'independent' } },
+      // Groups in record order (sweep.b32 before sweep.b128), not alphabetical; titles above each panel, never rotated.
+      facet: { field: 'group', type: 'nominal', title: null, sort: groups, header: { labelOrient: 'top', labelAngle: 0, labelLimit: 0 } },
+      columns: 2,
+      resolve: { scale: { x: 'independent', y: 'independent' }, axis: { x: 'independent', y: 'independent' } },
       spec: {
         width: WIDTH,
-        height: 60,
+        height: { step: 16 },
         mark: { type: 'bar' },
         encoding: {
-          y: { field: 'strategy', type: 'nominal', title: null },
-          x: { field: 'ms', type: 'quantitative', stack: 'zero', title: 'ms per batch' },
-          color: { field: 'stage', type: 'nominal', title: 'stage', sort: [...STACKED_STAGES] },
+          // Strategies in one order everywhere (the article's two first); every panel's labels in one fixed width
+          // so the panels of a column line up; labels never cut.
+          y: { field: 'strategy', type: 'nominal', title: null, sort: strategyOrder(rows.map((r) => r.strategy)), axis: { labelLimit: 0, minExtent: 150 } },
+          x: { field: 'ms', type: 'quantitative', stack: 'zero', title: 'ms' },
+          color: { field: 'stage', type: 'nominal', title: 'stage', scale: { domain: stages, range: stages.map((s) => STAGE_COLOR[s]) } },
           order: { field: 'order', type: 'quantitative' },
         },
       },
@@ -242,11 +323,92 @@ function stagesChart(record: RunRecord): ChartSpec | null {
   };
 }
 
+/** One strategy of one stage group against the device's limit. */
+export interface LimitRow {
+  readonly group: string;
+  readonly strategy: string;
+  /** Its pipelined total over its limit: 1 = at the limit. */
+  readonly times: number;
+  readonly total: Metric;
+  readonly limit: Metric;
+}
+
+/** Every group and strategy with both a `total` and a `limit` stage metric (labels { table: 'stages' }), in record order. */
+export function limitRows(record: RunRecord): LimitRow[] {
+  const key = (m: Metric) => `${stageGroup(m)}\u0000${m.labels!.strategy}`;
+  const limits = new Map(stageMetrics(record, (s) => s === 'limit').map((m) => [key(m), m]));
+  return stageMetrics(record, (s) => s === 'total').flatMap((total) => {
+    const limit = limits.get(key(total));
+    if (!limit || !(total.value > 0) || !(limit.value > 0)) return [];
+    return [{ group: stageGroup(total), strategy: total.labels!.strategy!, times: total.value / limit.value, total, limit }];
+  });
+}
+
+/**
+ * How far each strategy is from the device's limit: its pipelined `total` over its `limit`, one
+ * dot per strategy, one row per group, log scale, a dashed rule at 1 (at the limit).
+ */
+function limitsChart(record: RunRecord): ChartSpec | null {
+  const found = limitRows(record);
+  if (found.length === 0) return null;
+  const rows = found.map(({ group, strategy, times }) => ({ group, strategy, times }));
+  const groups = [...new Set(rows.map((r) => r.group))];
+  const scenario = (m: Metric) => stageGroup(m).split('.')[0]!;
+  const colors = strategyScale(rows.map((r) => r.strategy));
+  const lo = Math.min(1, ...rows.map((r) => r.times));
+  const hi = Math.max(2, ...rows.map((r) => r.times));
+  return {
+    name: 'limits',
+    title: "How far each strategy is from the device's limit",
+    caption: `Total / limit per strategy, 1 = at the limit. Total: its stages with no sync between, clock ${clocksBy(
+      found.map((r) => r.total),
+      scenario,
+    )}. Limit: ${clocksBy(
+      found.map((r) => r.limit),
+      scenario,
+    )}: the sync floor + its bytes at this device's measured writeBuffer and shader-copy bandwidths; in training, the same step with its batch resident.`,
+    spec: {
+      $schema: SCHEMA,
+      config: CONFIG,
+      width: 360,
+      height: { step: 14 },
+      layer: [
+        {
+          data: { values: [{ one: 1 }] },
+          mark: { type: 'rule', strokeDash: [4, 4], color: '#666' },
+          encoding: { x: { field: 'one', type: 'quantitative' } },
+        },
+        {
+          data: { values: rows },
+          mark: { type: 'point', filled: true, size: 60, opacity: 0.85 },
+          encoding: {
+            y: { field: 'group', type: 'nominal', title: null, sort: groups, axis: { labelLimit: 0 } },
+            x: {
+              field: 'times',
+              type: 'quantitative',
+              title: 'total / limit (log scale; 1 = at the limit)',
+              scale: { type: 'log', domain: [lo / 1.1, hi * 1.1], nice: false },
+            },
+            // Colour and shape over the same domain: one legend, beside the rows.
+            color: { field: 'strategy', type: 'nominal', title: 'strategy', scale: colors, legend: { orient: 'right' } },
+            shape: { field: 'strategy', type: 'nominal', title: 'strategy', scale: { domain: colors.domain }, legend: { orient: 'right' } },
+          },
+        },
+      ],
+    },
+  };
+}
+
 /** The charts a run record has data for, in report order. */
 export function chartSpecs(record: RunRecord): ChartSpec[] {
-  return [stagesChart(record), sweepTimeChart(record), sweepSpeedupChart(record), trainingCurvesChart(record), trainingEpochTimeChart(record)].filter(
-    (c): c is ChartSpec => c !== null,
-  );
+  return [
+    limitsChart(record),
+    stagesChart(record),
+    sweepTimeChart(record),
+    sweepSpeedupChart(record),
+    trainingCurvesChart(record),
+    trainingEpochTimeChart(record),
+  ].filter((c): c is ChartSpec => c !== null);
 }
 
 /** A vega-lite spec as SVG, rendered in Node by vega's headless view (no browser, no canvas). */
@@ -261,7 +423,7 @@ export async function renderSvg(spec: vl.TopLevelSpec): Promise<string> {
 
 /** Every chart of a run, as SVG. */
 export async function renderCharts(record: RunRecord): Promise<RenderedChart[]> {
-  return Promise.all(chartSpecs(record).map(async (c) => ({ name: c.name, title: c.title, svg: await renderSvg(c.spec) })));
+  return Promise.all(chartSpecs(record).map(async ({ spec, ...chart }) => ({ ...chart, svg: await renderSvg(spec) })));
 }
 
 /** Where a chart of the run record at `recordPath` goes: results/<run>.<name>.<ext>. */

@@ -32,6 +32,12 @@ interface PageFacts {
   kernelTables: number;
   scripts: number;
   errorsShown: boolean;
+  /** Top and bottom (px from the page's top) of each answer of the first screen, in page order. */
+  answers: Array<{ id: string; heading: string; top: number; bottom: number }>;
+  /** The stage chart's panel titles and whether any two of them overlap on screen. */
+  stageTitles: string[];
+  stageTitlesOverlap: boolean;
+  captions: Record<string, string>;
 }
 
 describe('HTML report in headless Chromium', () => {
@@ -65,6 +71,8 @@ describe('HTML report in headless Chromium', () => {
           const marks = f.querySelectorAll('g.role-mark > path, g.role-mark > line, g.role-mark > rect').length;
           return { name: f.dataset.chart ?? '', width: box?.width ?? 0, height: box?.height ?? 0, marks };
         });
+        const titles = [...document.querySelectorAll<SVGTextElement>('figure[data-chart="stages"] g.role-title-text text')];
+        const boxes = titles.map((t) => t.getBoundingClientRect());
         const scenarioRows: Record<string, number> = {};
         for (const t of document.querySelectorAll<HTMLTableElement>('table.metrics')) scenarioRows[t.dataset.scenario ?? ''] = t.tBodies[0]!.rows.length;
         return {
@@ -73,6 +81,18 @@ describe('HTML report in headless Chromium', () => {
           kernelTables: document.querySelectorAll('table.kernel-table').length,
           scripts: document.scripts.length,
           errorsShown: document.querySelector('#errors')?.textContent?.includes('<script>alert(1)</script>') ?? false,
+          answers: [...document.querySelectorAll<HTMLElement>('#at-a-glance > section')].map((s) => {
+            const box = s.getBoundingClientRect();
+            return { id: s.id, heading: s.querySelector('h2')?.textContent ?? '', top: box.top + window.scrollY, bottom: box.bottom + window.scrollY };
+          }),
+          stageTitles: titles.map((t) => t.textContent ?? ''),
+          stageTitlesOverlap: boxes.some((a, i) => boxes.some((b, j) => i < j && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)),
+          captions: Object.fromEntries(
+            [...document.querySelectorAll<HTMLElement>('figure.chart')].map((f) => [
+              f.dataset.chart ?? '',
+              (f.querySelector('figcaption .caption') ?? f.closest('.beside')?.querySelector('p.meta'))?.textContent ?? '',
+            ]),
+          ),
         };
       });
 
@@ -89,6 +109,19 @@ describe('HTML report in headless Chromium', () => {
       // Text from the record is shown as text, never run.
       expect(facts.scripts).toBe(0);
       expect(facts.errorsShown).toBe(true);
+      // The three answers, in order, on the first screen (1280 x 900): the limit chart's top at least.
+      expect(facts.answers.map((a) => a.id)).toEqual(['claim', 'regressions', 'limits']);
+      expect(facts.answers.map((a) => a.heading)).toEqual([
+        "1. Is the article's claim true on this machine?",
+        '2. Did anything regress against the baseline?',
+        "3. How far is each strategy from the device's limit?",
+      ]);
+      for (const [a, b] of facts.answers.slice(1).map((x, k) => [facts.answers[k]!, x] as const)) expect(a.bottom).toBeLessThanOrEqual(b.top);
+      expect(facts.answers[2]!.top).toBeLessThan(900);
+      // Stage chart: one readable title per group, none overlapping another.
+      expect(facts.stageTitles).toEqual(['mnist-transfer', 'dtypes.32x3x224x224', 'alternatives.32x224x224x3', 'training']);
+      expect(facts.stageTitlesOverlap).toBe(false);
+      for (const name of facts.charts.map((c) => c.name)) expect(facts.captions[name], name).toMatch(/clock|computed/);
       expect(await page.locator('td.verdict-regressed').first().isVisible()).toBe(true);
 
       await mkdir('results', { recursive: true });

@@ -1,7 +1,23 @@
 import { describe, expect, it } from 'vitest';
+import { makeBaseline } from '../results/baseline.js';
+import { compareWithBaseline } from '../results/compare.js';
 import { testRunRecord } from '../results/run-record.fixture.js';
 import { escapeHtml, htmlExporter, scenariosOf } from './html.js';
 import { reportTestComparison, reportTestRecord } from './report.fixture.js';
+
+/** A page's text as a reader sees it: tags dropped, entities decoded, white space collapsed. */
+const text = (html: string) =>
+  html
+    .replace(/<svg[\s\S]*?<\/svg>/g, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .replace(/ ([.,;:)])/g, '$1')
+    .replace(/\( /g, '(');
 
 describe('htmlExporter', () => {
   it('escapes text from the record', () => {
@@ -14,8 +30,9 @@ describe('htmlExporter', () => {
     expect(html.startsWith('<!doctype html>')).toBe(true);
     expect(html).not.toMatch(/<script|<link|src="http|href="http/i);
     expect(html).toContain("default-src 'none'");
-    expect((html.match(/<figure class="chart"/g) ?? []).length).toBe(5);
-    expect((html.match(/<svg/g) ?? []).length).toBeGreaterThanOrEqual(5);
+    expect((html.match(/<figure class="chart"/g) ?? []).length).toBe(6);
+    expect((html.match(/<svg/g) ?? []).length).toBeGreaterThanOrEqual(6);
+    expect(html).toContain('<meta name="generator" content="gpu-transfer-perf">');
     for (const s of scenariosOf(record)) expect(html).toContain(`data-scenario="${s}"`);
     expect(html).toContain('ffmpeg not found &lt;script&gt;');
     expect(html).toContain('class="verdict-regressed"');
@@ -23,9 +40,99 @@ describe('htmlExporter', () => {
     expect(html).toContain('Conv2DBackpropFilter');
   });
 
+  it('answers the three questions first, in order: the claim per scenario, regressions, distance to the limit', async () => {
+    const record = reportTestRecord();
+    const html = await htmlExporter.render({ record, recordPath: 'results/x.json', comparison: reportTestComparison(record) }, { color: false });
+    const at = (marker: string) => {
+      const i = html.indexOf(marker);
+      expect(i, marker).toBeGreaterThan(0);
+      return i;
+    };
+    // Right under the title and its one line of facts, before everything else.
+    const order = [
+      '</h1>',
+      'id="at-a-glance"',
+      'id="claim"',
+      'id="regressions"',
+      'id="limits"',
+      'id="errors"',
+      'id="charts"',
+      'id="scenarios"',
+      'id="profile"',
+    ];
+    const positions = order.map(at);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+    const section = (id: string) => text(html.slice(at(`id="${id}"`), html.indexOf('</section>', at(`id="${id}"`))));
+
+    // (a) Each scenario's speedup with its CI and what it says as far as the CI goes; the sweep in one row.
+    const claim = section('claim');
+    expect(claim).toContain("1. Is the article's claim true on this machine?");
+    expect(claim).toContain('In part, in this process: device-normalize was faster in 4 of 9 comparisons, slower in 4, no clear difference in 1.');
+    expect(claim).toContain('speedup transfer 1.06x [1.03, 1.09] faster in this process (CI above 1)');
+    expect(claim).toContain('coco transfer [16,128,128,3] 2.49x [2.45, 2.54] faster in this process (CI above 1)');
+    expect(claim).toContain('coco whole batch (decode + collate + transfer) 1.01x [0.82, 1.32] no clear difference in this process (CI includes 1)');
+    expect(claim).toContain(
+      'dtypes uint8 vs float32 on the wire [32,224,224,3] 0.50x [0.49, 0.50] uint8 slower in this process (CI below 1): the claim does not hold here',
+    );
+    expect(claim).toContain('sweep transfer at 5 batch sizes 0.61x to 1.15x');
+    expect(claim).toContain('faster at batch 256, 512; slower at batch 32, 64, 128');
+    expect(claim).toContain('not a verdict across runs');
+    // Ratios that do not test the claim (a fed step against a resident one) stay in their tables.
+    expect(claim).not.toContain('resident');
+
+    // (b) Gating verdicts only: the exact byte count that changed and the run's error; the
+    // one-process ratio far below its baseline is information, not a regression.
+    const regressions = section('regressions');
+    expect(regressions).toContain('Yes: 1 gating figure regressed against baseline webgpu-lavapipe-x64 (quick scale), and the run has 1 error; exit 1.');
+    expect(regressions).toContain('mnist-transfer.upload-bytes.cpu-normalize');
+    expect(regressions).not.toContain('coco.speedup.transfer');
+    expect(regressions).toContain('ratios measured in one process');
+
+    // (c) One small chart of total / limit, and its extremes in words.
+    const limits = html.slice(at('id="limits"'), at('id="errors"'));
+    expect((limits.match(/<figure class="chart" data-chart="limits"/g) ?? []).length).toBe(1);
+    expect(text(limits)).toMatch(/Closest: \S+ in \S+ at [\d.]+x its limit; farthest: \S+ in \S+ at [\d.]+x its limit\./);
+    expect(text(limits)).toContain('1 = at the limit');
+    // The limit chart is not drawn twice.
+    expect((html.match(/data-chart="limits"/g) ?? []).length).toBe(1);
+  });
+
+  it('never calls a one-process ratio regressed, improved or stale; gating verdicts keep their word', async () => {
+    const record = reportTestRecord();
+    const comparison = reportTestComparison(record);
+    expect(comparison.verdicts.find((v) => v.id === 'coco.speedup.transfer')).toMatchObject({ verdict: 'regressed', gates: false });
+    const html = await htmlExporter.render({ record, recordPath: 'results/x.json', comparison }, { color: false });
+    // The metric's row in its scenario's table.
+    const row = (id: string) =>
+      html
+        .split('<tr>')
+        .find((r) => r.startsWith(`<td class="metric"><code>${id}</code>`))!
+        .split('</tr>')[0]!;
+    const ratioRow = row('coco.speedup.transfer');
+    expect(ratioRow).toContain('class="verdict-info"');
+    expect(ratioRow).not.toMatch(/regressed|improved|stale|accept a new/i);
+    for (const v of comparison.verdicts.filter((x) => x.kind === 'ratio' && !x.gates && x.current && x.baseline))
+      expect(row(v.id)).not.toMatch(/regressed|improved|stale/i);
+    expect(row('mnist-transfer.upload-bytes.cpu-normalize')).toContain('<td class="verdict-regressed"');
+    // No verdict count that lumps information in with the gating verdicts.
+    expect(html).not.toMatch(/\d+ regressed/);
+  });
+
   it('says when there is no baseline, and renders a run with no metrics', async () => {
     const html = await htmlExporter.render({ record: testRunRecord([]), recordPath: null, comparison: null }, { color: false });
     expect(html).toContain('No baseline for this profile: nothing compared.');
+    expect(html).toContain('This run measured no ratio of the two strategies.');
+    expect(html).toContain('This run measured no device limits');
     expect(html).not.toContain('<figure');
+  });
+
+  it('passes a run that regressed nothing: the gating figures counted, the informational ones set apart', async () => {
+    const record = reportTestRecord();
+    const clean = { ...record, errors: [] };
+    const baseline = makeBaseline(clean, 'fixture', {}, '2026-12-01T10:00:00.000Z');
+    const comparison = compareWithBaseline(clean, baseline, { allowProfileMismatch: false, gateTiming: false });
+    const html = await htmlExporter.render({ record: clean, recordPath: 'results/x.json', comparison }, { color: false });
+    const gating = comparison.verdicts.filter((v) => v.gates).length;
+    expect(text(html)).toContain(`No: all ${gating} gating figures pass against baseline webgpu-lavapipe-x64 (quick scale); exit 0.`);
   });
 });

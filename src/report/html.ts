@@ -1,10 +1,10 @@
 import type { Comparison } from '../results/compare.js';
 import type { Metric, RunRecord } from '../results/schema.js';
 import type { Verdict } from '../results/verdict.js';
-import { renderCharts, type RenderedChart } from './charts.js';
-import { relativeChange, summaryLine, verdictLabel } from './comparison.js';
+import { type LimitRow, limitRows, renderCharts, type RenderedChart } from './charts.js';
+import { relativeChange, verdictLabel } from './comparison.js';
 import type { Exporter, ReportInput } from './exporter.js';
-import { formatCI, formatValue, significant, speedupSentence } from './format.js';
+import { formatCI, formatValue, significant } from './format.js';
 
 /** Text for HTML element content and attribute values. */
 export function escapeHtml(text: string): string {
@@ -12,11 +12,10 @@ export function escapeHtml(text: string): string {
 }
 
 const h = escapeHtml;
-const SPEEDUP_ID = 'mnist-transfer.speedup';
 
 const STYLE = `
 body { font: 14px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 1200px; padding: 0 24px 48px; color: #222; }
-h1 { font-size: 22px; margin: 24px 0 4px; } h2 { font-size: 18px; margin: 32px 0 8px; border-bottom: 1px solid #ddd; padding-bottom: 4px; }
+h1 { font-size: 22px; margin: 16px 0 4px; } h2 { font-size: 18px; margin: 32px 0 8px; border-bottom: 1px solid #ddd; padding-bottom: 4px; }
 h3 { font-size: 15px; margin: 20px 0 6px; } .meta { color: #555; margin: 0; }
 table { border-collapse: collapse; margin: 6px 0 12px; font-size: 13px; } th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: left; vertical-align: top; }
 th { background: #f4f4f4; } td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
@@ -25,10 +24,19 @@ td.metric { min-width: 26em; } details summary { color: #0b6bcb; cursor: pointer
 table.metrics { width: 100%; }
 .verdict-pass { color: #18794e; } .verdict-regressed { color: #c62828; font-weight: bold; } .verdict-improved { color: #0b6bcb; }
 .verdict-inconclusive { color: #a15c00; } .verdict-new { color: #555; } .verdict-missing { color: #8e24aa; }
-.headline { font-size: 16px; padding: 10px 14px; background: #f6f8fa; border-left: 4px solid #4c78a8; }
+.verdict-info { color: #555; }
+#at-a-glance { display: flex; flex-direction: column; gap: 10px; margin-top: 10px; }
+table.claim td:nth-child(2) { white-space: nowrap; } #claim > p.meta { max-width: none; } h1 + p.meta + #at-a-glance { margin-top: 8px; }
+#limits .beside { display: flex; gap: 16px; align-items: flex-start; } #limits .beside > div { max-width: 420px; } #at-a-glance td, #at-a-glance th { padding: 2px 8px; }
+#at-a-glance .answer { margin: 0; padding: 6px 14px 8px; background: #f6f8fa; border-left: 4px solid #4c78a8; }
+#at-a-glance h2 { font-size: 16px; margin: 4px 0 4px; border: none; padding: 0; } #at-a-glance .lead { font-size: 15px; margin: 2px 0 6px; font-weight: 600; }
+#at-a-glance .meta { font-size: 12px; margin: 4px 0; max-width: 75em; } #at-a-glance table { margin: 4px 0; background: #fff; } #at-a-glance figure.chart { margin: 4px 0; }
+.claim-faster { color: #18794e; } .claim-slower { color: #c62828; } .claim-unclear, .claim-mixed { color: #a15c00; } .warn { color: #a15c00; margin: 2px 0; }
 .errors { background: #fdecea; border-left: 4px solid #c62828; padding: 8px 14px; } .notes li { margin: 4px 0; }
-#charts .grid { display: flex; flex-wrap: wrap; gap: 8px 32px; align-items: flex-start; } figure.chart { margin: 12px 0; } figure.chart figcaption { max-width: 520px; }
-nav { font-size: 13px; margin: 8px 0; } nav a { margin-right: 12px; } figure.chart figcaption { font-weight: 600; margin-bottom: 4px; } figure.chart svg { max-width: 100%; height: auto; }
+#charts .grid { display: flex; flex-wrap: wrap; gap: 8px 32px; align-items: flex-start; } figure.chart { margin: 12px 0; } figure.chart figcaption { max-width: 560px; }
+nav { font-size: 13px; margin: 8px 0; } nav a { margin-right: 12px; } figure.chart svg { max-width: 100%; height: auto; }
+figure.chart figcaption .title { display: block; font-weight: 600; } figure.chart figcaption .caption { display: block; color: #555; font-size: 12px; margin-bottom: 4px; }
+figure.chart[data-chart="stages"] { flex-basis: 100%; } figure.chart[data-chart="stages"] figcaption { max-width: none; }
 pre { background: #f6f8fa; padding: 8px; overflow-x: auto; font-size: 12px; }
 `;
 
@@ -47,15 +55,195 @@ function header(record: RunRecord, recordPath: string | null): string {
   ].join('\n');
 }
 
-function summary(record: RunRecord, comparison: Comparison | null): string {
-  const parts: string[] = [];
-  const speedup = record.metrics.find((m) => m.id === SPEEDUP_ID);
-  if (speedup) parts.push(`<p class="headline">${h(speedupSentence(speedup, 'cpu-normalize', 'device-normalize'))}</p>`);
-  if (!comparison) parts.push('<p>No baseline for this profile: nothing compared.</p>');
-  else if (comparison.refused) parts.push(`<p class="verdict-missing">Baseline comparison refused: ${h(comparison.refused)}.</p>`);
-  else parts.push(`<p>Compared with baseline ${h(comparison.baselineProfile)} (${h(comparison.scale)} scale). ${h(summaryLine(comparison))}</p>`);
-  for (const note of comparison?.notes ?? []) parts.push(`<p class="meta">${h(note)}</p>`);
-  return `<section id="summary"><h2>Summary</h2>${parts.join('\n')}</section>`;
+/** The article's two strategies: normalize on the CPU and send float32 (a), send uint8 and normalize on the device (b). */
+const CLAIM = { a: 'cpu-normalize', b: 'device-normalize' } as const;
+
+type Direction = 'faster' | 'slower' | 'unclear';
+
+/** What a speedup's CI says against 1 (time(a) / time(b): above 1, b is faster); no CI: nothing clear. */
+function direction(m: Metric): Direction {
+  if (m.ci && m.ci[0] > 1) return 'faster';
+  if (m.ci && m.ci[1] < 1) return 'slower';
+  return 'unclear';
+}
+
+/** Where a ratio was measured, in words: one process, or K of them. */
+function scope(m: Metric): string {
+  return (m.processes?.length ?? 0) >= 2 ? `across ${m.processes!.length} processes` : 'in this process';
+}
+
+/** A ratio of the run that tests the article's claim: the uint8 path (b) against the float32 path (a). */
+interface ClaimRatio {
+  readonly metric: Metric;
+  readonly a: string;
+  readonly b: string;
+}
+
+/** The run's ratios of the article's two strategies, and uint8 against float32 on the wire (section 11). */
+function claimRatios(record: RunRecord): ClaimRatio[] {
+  return record.metrics.flatMap((metric): ClaimRatio[] => {
+    if (metric.kind !== 'ratio' || !metric.labels) return [];
+    if (metric.labels.a === CLAIM.a && metric.labels.b === CLAIM.b) return [{ metric, ...CLAIM }];
+    if (metric.labels.quantity === 'speedup-vs-float32' && metric.labels.dtype === 'uint8') return [{ metric, a: 'float32', b: 'uint8' }];
+    return [];
+  });
+}
+
+/** What a claim ratio compared: the part of the pipeline and the batch's shape (from its detail). */
+function comparedWhat({ metric, a, b }: ClaimRatio): string {
+  const shape = /\[\d+(?:,\d+)+\]/.exec(metric.detail ?? '')?.[0];
+  const part = metric.labels?.part === 'batch' ? 'whole batch (decode + collate + transfer)' : 'transfer';
+  const what = a === CLAIM.a && b === CLAIM.b ? part : `${b} vs ${a} on the wire`;
+  return `${what}${shape ? ` ${shape}` : ''}`;
+}
+
+/** The subject of a claim row's sentence: named only when it is not the article's device strategy. */
+const subject = (r: ClaimRatio) => (r.b === CLAIM.b ? '' : `${r.b} `);
+
+const SAYS: Record<Direction, (r: ClaimRatio) => string> = {
+  faster: (r) => `${subject(r)}faster ${scope(r.metric)} (CI above 1)`,
+  slower: (r) => `${subject(r)}slower ${scope(r.metric)} (CI below 1): the claim does not hold here`,
+  unclear: (r) => `no clear difference ${scope(r.metric)} (${r.metric.ci ? 'CI includes 1' : 'no CI'})`,
+};
+
+const ratioCells = (m: Metric) => [td(formatValue(m), 'num'), td(formatCI(m), 'num')];
+
+/**
+ * One row per scenario and comparison; a scenario with more than two batch sizes of one
+ * comparison (the sweep) in one row that says at which sizes it was faster or slower.
+ */
+function claimRows(ratios: readonly ClaimRatio[]): string[][] {
+  const rows: string[][] = [];
+  for (const scenario of [...new Set(ratios.map((r) => r.metric.scenario))]) {
+    const mine = ratios.filter((r) => r.metric.scenario === scenario);
+    const bySize = mine.filter((r) => r.metric.labels?.batch !== undefined);
+    const summarised = bySize.length > 2 ? bySize : [];
+    for (const r of mine.filter((x) => !summarised.includes(x))) {
+      const d = direction(r.metric);
+      rows.push([td(scenario), td(comparedWhat(r)), ...ratioCells(r.metric), td(SAYS[d](r), `claim-${d}`)]);
+    }
+    if (summarised.length > 0) {
+      const first = summarised[0]!;
+      const values = summarised.map((r) => r.metric.value);
+      const at = (d: Direction) => summarised.filter((r) => direction(r.metric) === d).map((r) => r.metric.labels!.batch);
+      const words: Record<Direction, string> = { faster: 'faster', slower: 'slower', unclear: 'no clear difference' };
+      const said = (['faster', 'unclear', 'slower'] as const).filter((d) => at(d).length > 0).map((d) => `${words[d]} at batch ${at(d).join(', ')}`);
+      const all = new Set(summarised.map((r) => direction(r.metric)));
+      const cls = all.size === 1 ? `claim-${[...all][0]}` : 'claim-mixed';
+      rows.push([
+        td(scenario),
+        td(`transfer at ${summarised.length} batch sizes`),
+        td(`${Math.min(...values).toFixed(2)}x to ${Math.max(...values).toFixed(2)}x`, 'num'),
+        // Each size's CI: in the sweep's chart, else in the scenario's table.
+        `<td class="num">${first.metric.labels?.table === 'sweep' ? '<a href="#charts">per size: chart</a>' : `<a href="#scenario-${h(scenario)}">per size: table</a>`}</td>`,
+        td(`${subject(first)}${said.join('; ')} (${scope(first.metric)}, each size's CI against 1)`, cls),
+      ]);
+    }
+  }
+  return rows;
+}
+
+/** Answer 1: is the article's claim true on this machine, per scenario, only as far as each CI allows. */
+function claimAnswer(record: RunRecord): string {
+  const ratios = claimRatios(record);
+  const heading = "<h2>1. Is the article's claim true on this machine?</h2>";
+  const claim = `<p class="meta">The claim: uint8 on the wire, normalized on the device (<b>${CLAIM.b}</b>), beats float32 normalized on the CPU (<b>${CLAIM.a}</b>). Speedup = time(${CLAIM.a}) / time(${CLAIM.b}).</p>`;
+  if (ratios.length === 0)
+    return `<section id="claim" class="answer">${heading}${claim}<p class="lead">This run measured no ratio of the two strategies.</p></section>`;
+  const count = (d: Direction) => ratios.filter((r) => direction(r.metric) === d).length;
+  const [faster, slower, unclear] = [count('faster'), count('slower'), count('unclear')];
+  const oneProcess = ratios.every((r) => (r.metric.processes?.length ?? 0) < 2);
+  const where = oneProcess ? 'in this process' : 'in this run';
+  const lead =
+    faster === ratios.length
+      ? `Yes, ${where}: ${CLAIM.b} was faster in all ${ratios.length} comparisons.`
+      : slower === ratios.length
+        ? `No, ${where}: ${CLAIM.b} was slower in all ${ratios.length} comparisons.`
+        : `In part, ${where}: ${CLAIM.b} was faster in ${faster} of ${ratios.length} comparisons, slower in ${slower}${unclear > 0 ? `, no clear difference in ${unclear}` : ''}.`;
+  const adapter = record.profile.adapter;
+  const software = adapter?.isSoftware
+    ? `<p class="warn">Software adapter (${h(adapter.description || adapter.device || adapter.vendor)}): these numbers describe a CPU rasterizer, not a GPU.</p>`
+    : '';
+  const honest = oneProcess
+    ? '<p class="meta">Each speedup is a median of interleaved pairs in this one process; its 95% CI says how precisely this process measured it. Between processes a ratio moves by more than that: this is what this process saw, not a verdict across runs (<code>npm run perf:ab -- --base &lt;ref&gt;</code> judges across processes).</p>'
+    : '<p class="meta">Ratios measured in several processes: the CI is over the per-process values.</p>';
+  return [
+    `<section id="claim" class="answer">${heading}`,
+    `<p class="lead">${h(lead)}</p>`,
+    claim,
+    software,
+    table(['scenario', 'compared', 'speedup', '95% CI', `what it says (${CLAIM.b} against ${CLAIM.a})`], claimRows(ratios), ' class="claim"'),
+    honest,
+    '</section>',
+  ].join('\n');
+}
+
+/** '1 error', '2 errors'. */
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/** Answer 2: did anything regress against the baseline: gating verdicts and the run's errors only. */
+function regressionAnswer(record: RunRecord, recordPath: string | null, comparison: Comparison | null): string {
+  const heading = '<h2>2. Did anything regress against the baseline?</h2>';
+  const errorsLine =
+    record.errors.length > 0
+      ? `<p class="verdict-regressed">The run has ${count(record.errors.length, 'error')}, so it fails whatever its metrics say: <a href="#errors">see the errors</a>.</p>`
+      : '';
+  const wrap = (...parts: string[]) => `<section id="regressions" class="answer">${heading}${parts.join('\n')}</section>`;
+  if (!comparison) {
+    const accept = `Accept a run as this profile's baseline with <code>npm run perf:baseline -- ${h(recordPath ?? '<run record>')}</code>.`;
+    return wrap('<p class="lead">No baseline for this profile: nothing compared.</p>', `<p class="meta">${accept}</p>`, errorsLine);
+  }
+  if (comparison.refused) return wrap(`<p class="lead verdict-missing">Baseline comparison refused: ${h(comparison.refused)}.</p>`, errorsLine);
+  const gating = comparison.verdicts.filter((v) => v.gates);
+  const regressed = gating.filter((v) => v.verdict === 'regressed');
+  const missing = gating.filter((v) => v.verdict === 'missing');
+  const inconclusive = gating.filter((v) => v.verdict === 'inconclusive');
+  const passed = gating.filter((v) => v.verdict === 'pass' || v.verdict === 'improved').length;
+  const crossProcess = gating.filter((v) => v.process).length;
+  const what = `exact counts must equal the baseline, quality figures stay within their bounds${crossProcess > 0 ? `, ${crossProcess} ratios judged across processes` : ''}`;
+  const against = `baseline ${h(comparison.baselineProfile)} (${h(comparison.scale)} scale)`;
+  const failed = comparison.exitCode !== 0;
+  const lead = failed
+    ? `<p class="lead verdict-regressed">Yes: ${count(regressed.length, 'gating figure')} regressed against ${against}${record.errors.length > 0 ? `, and the run has ${count(record.errors.length, 'error')}` : ''}; exit ${comparison.exitCode}.</p>`
+    : `<p class="lead verdict-pass">No: ${passed === gating.length ? `all ${passed}` : `${passed} of ${gating.length}`} gating figures pass against ${against}${inconclusive.length > 0 ? `, ${inconclusive.length} inconclusive` : ''}; exit ${comparison.exitCode}.</p>`;
+  const list =
+    regressed.length > 0
+      ? table(
+          ['metric', 'baseline', 'this run', 'change', 'why'],
+          regressed.map((v) => [
+            `<td><a href="#scenario-${h(v.current?.scenario ?? '')}"><code>${h(v.id)}</code></a></td>`,
+            td(v.baseline ? formatValue(v.baseline) : '', 'num'),
+            td(v.current ? formatValue(v.current) : '', 'num'),
+            td(relativeChange(v), 'num'),
+            td(v.reason),
+          ]),
+          ' class="regressions"',
+        )
+      : '';
+  const gone = failed && missing.length > 0 ? `<p>In the baseline, not in this run: ${missing.map((v) => `<code>${h(v.id)}</code>`).join(', ')}.</p>` : '';
+  const info = (kind: Verdict['kind']) => comparison.verdicts.filter((v) => v.kind === kind && !v.gates && !v.process && v.current && v.baseline).length;
+  const ratios = info('ratio');
+  const times = info('time');
+  const notJudged =
+    ratios + times > 0
+      ? ` Not judged: ${[ratios > 0 ? `${ratios} ratios measured in one process` : '', times > 0 ? `${times} absolute times` : ''].filter(Boolean).join(' and ')}, information beside their baseline in the scenario tables (<code>npm run perf:ab -- --base &lt;ref&gt;</code> judges ratios across processes).`
+      : '';
+  const how = `<p class="meta">Gating: ${h(what)}.${notJudged}</p>`;
+  return wrap(lead, errorsLine, list, gone, how, ...comparison.notes.map((n) => `<p class="meta">${h(n)}</p>`));
+}
+
+/** Answer 3: how far each strategy is from the device's limit, as one small chart and its extremes in words. */
+function limitAnswer(record: RunRecord, chart: RenderedChart | undefined): string {
+  const heading = "<h2>3. How far is each strategy from the device's limit?</h2>";
+  const rows = limitRows(record);
+  if (!chart || rows.length === 0) {
+    return `<section id="limits" class="answer">${heading}<p class="lead">This run measured no device limits (stage metrics <code>total</code> and <code>limit</code>; the webgpu backend measures them).</p></section>`;
+  }
+  const sorted = [...rows].sort((x, y) => x.times - y.times);
+  const say = (r: LimitRow) => `${r.strategy} in ${r.group} at ${significant(r.times, 2)}x its limit`;
+  const lead = `Closest: ${say(sorted[0]!)}; farthest: ${say(sorted.at(-1)!)}.`;
+  // The chart beside its reading: the answer's heading says what the chart's title would.
+  return `<section id="limits" class="answer">${heading}<div class="beside">${figure(chart, false)}<div><p class="lead">${h(lead)}</p><p class="meta">${h(chart.caption)}</p></div></div></section>`;
 }
 
 function errors(record: RunRecord): string {
@@ -121,11 +309,16 @@ function diagnostics(record: RunRecord): string {
   )}`;
 }
 
+/** One chart with its title and its caption (what was measured, with which clock), or bare where the page says both beside it. */
+function figure(c: RenderedChart, captioned = true): string {
+  const caption = captioned ? `<figcaption><span class="title">${h(c.title)}</span><span class="caption">${h(c.caption)}</span></figcaption>` : '';
+  // vega's SVG is generated from the run's numbers and labels by vega itself (text escaped by its SVG renderer).
+  return `<figure class="chart" data-chart="${h(c.name)}" aria-label="${h(`${c.title}: ${c.caption}`)}">${caption}${c.svg}</figure>`;
+}
+
 function chartsSection(charts: readonly RenderedChart[]): string {
   if (charts.length === 0) return '';
-  // vega's SVG is generated from the run's numbers and labels by vega itself (text escaped by its SVG renderer).
-  const figures = charts.map((c) => `<figure class="chart" data-chart="${h(c.name)}"><figcaption>${h(c.title)}</figcaption>${c.svg}</figure>`);
-  return `<section id="charts"><h2>Charts</h2><div class="grid">${figures.join('\n')}</div></section>`;
+  return `<section id="charts"><h2>Charts</h2><div class="grid">${charts.map((c) => figure(c)).join('\n')}</div></section>`;
 }
 
 const labelText = (m: Metric) =>
@@ -133,9 +326,24 @@ const labelText = (m: Metric) =>
     .map(([k, v]) => `${k}=${v}`)
     .join(' ');
 
+/**
+ * A verdict's word for the tables: gating verdicts and those judged on per-process values say
+ * it; a one-process ratio or an absolute time is information beside its baseline, never
+ * 'regressed' or 'improved'.
+ */
+function verdictCell(verdict: Verdict | undefined): string {
+  if (!verdict) return td('no baseline');
+  const judged = verdict.gates || verdict.process !== undefined || verdict.verdict === 'new' || verdict.verdict === 'missing';
+  if (judged) return `<td class="verdict-${verdict.verdict}" title="${h(verdict.reason)}">${h(verdictLabel(verdict))}</td>`;
+  const why =
+    verdict.kind === 'ratio'
+      ? 'measured in one process: information beside its baseline, not a verdict (npm run perf:ab -- --base <ref> judges ratios across processes)'
+      : 'an absolute time: information beside its baseline, not a verdict';
+  return `<td class="verdict-info" title="${h(why)}">info</td>`;
+}
+
 function metricRow(m: Metric, verdict: Verdict | undefined): string[] {
   const baseline = verdict?.baseline ? formatValue(verdict.baseline) : '';
-  const cls = verdict ? `verdict-${verdict.verdict}` : '';
   return [
     // The detail (what was measured and how) folds away: a table of 60 figures stays readable.
     `<td class="metric"><code>${h(m.id)}</code>${m.labels ? `<div class="labels">${h(labelText(m))}</div>` : ''}${m.detail ? `<details><summary>how</summary><div class="detail">${h(m.detail)}</div></details>` : ''}</td>`,
@@ -145,7 +353,7 @@ function metricRow(m: Metric, verdict: Verdict | undefined): string[] {
     td(m.kind + (m.bound && (m.bound.min !== undefined || m.bound.max !== undefined) ? ` [${m.bound.min ?? '-inf'}, ${m.bound.max ?? 'inf'}]` : '')),
     td(baseline, 'num'),
     td(verdict ? relativeChange(verdict) : '', 'num'),
-    `<td class="${cls}"${verdict ? ` title="${h(verdict.reason)}"` : ''}>${h(verdict ? verdictLabel(verdict) : 'no baseline')}</td>`,
+    verdictCell(verdict),
   ];
 }
 
@@ -209,6 +417,7 @@ function kernelTables(record: RunRecord): string {
 /** The whole run as one self-contained HTML page: no scripts, no network, charts as inline SVG. */
 export async function renderHtml({ record, recordPath, comparison }: ReportInput): Promise<string> {
   const charts = await renderCharts(record);
+  const limits = charts.find((c) => c.name === 'limits');
   return [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8">',
@@ -220,10 +429,15 @@ export async function renderHtml({ record, recordPath, comparison }: ReportInput
     `<title>gpu-transfer-perf: ${h(record.profile.id)} (${h(record.scale)})</title>`,
     `<style>${STYLE}</style></head><body>`,
     header(record, recordPath),
-    summary(record, comparison),
+    // The three questions a reader comes with, answered first and in this order.
+    '<div id="at-a-glance">',
+    claimAnswer(record),
+    regressionAnswer(record, recordPath, comparison),
+    limitAnswer(record, limits),
+    '</div>',
     errors(record),
     notes(record),
-    chartsSection(charts),
+    chartsSection(charts.filter((c) => c !== limits)),
     scenarioSections(record, comparison),
     kernelTables(record),
     profile(record),
