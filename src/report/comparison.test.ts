@@ -67,7 +67,10 @@ describe('one-process ratios are information', () => {
 
   it('a --scenario run counts the metrics of the scenarios it left out as such, not as missing', () => {
     const selection = ['perf/06-speedup.perf.ts'];
-    const partial = testRunRecord(rerun.filter((m) => m.scenario === 'speedup'), { selection });
+    const partial = testRunRecord(
+      rerun.filter((m) => m.scenario === 'speedup'),
+      { selection },
+    );
     const comparison = compareWithBaseline(partial, baseline, options);
     expect(comparison.exitCode).toBe(EXIT.pass);
     expect(summaryLine(comparison, selection)).toMatch(/^Verdicts: 1 of scenarios not selected; 2 ratios and 1 time measured in one process/);

@@ -170,7 +170,7 @@ export function genericHeadline(ms: readonly Metric[], annotate: Annotate = () =
   if (ratio) return ratio.labels?.a && ratio.labels.b ? pairLine(ratio, lead) : { text: `${ratio.id} ${lead(ratio)}`, metric: ratio };
   const first = ms.find((m) => m.kind === 'exact') ?? ms.find((m) => m.kind === 'quality') ?? ms[0];
   if (!first) return null;
-  const more = ms.length > 1 ? ` (and ${ms.length - 1} more figures)` : '';
+  const more = ms.length > 1 ? ` (and ${ms.length - 1} more figure${ms.length > 2 ? 's' : ''})` : '';
   return { text: `${first.id} ${lead(first)}${more}`, metric: first };
 }
 

@@ -54,7 +54,7 @@ export class RunProgressReporter implements Reporter {
   onTestModuleEnd(module: TestModule): void {
     this.done += 1;
     // The last file's end is drawn once, by finish().
-    if (this.done < this.total) this.progress?.update(this.done, this.name(module));
+    if (this.done < this.total) this.progress?.update(this.done, `${this.name(module)} done`);
   }
 
   onTestCaseResult(test: TestCase): void {

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { testRunRecord } from '../results/run-record.fixture.js';
+import type { Metric } from '../results/schema.js';
+import { genericHeadline, scenarioHeadlines } from './headline.js';
+
+const m = (id: string, scenario: string, kind: Metric['kind'], value: number, unit: string, extra: Partial<Metric> = {}): Metric => ({
+  id,
+  scenario,
+  kind,
+  value,
+  unit,
+  ...extra,
+});
+const pair = { a: 'cpu-normalize', b: 'device-normalize' };
+
+describe('scenarioHeadlines', () => {
+  it('says what each built-in scenario found in one line, the lead figure annotated', () => {
+    const record = testRunRecord(
+      [
+        m('mnist-transfer.speedup', 'speedup', 'ratio', 1.85, 'x', { ci: [1.7, 2.0], n: 400, labels: pair }),
+        m('mnist-transfer.upload-bytes.cpu-normalize', 'cpu-normalize', 'exact', 200_704, 'B'),
+        m('mnist-transfer.upload-bytes.device-normalize', 'device-normalize', 'exact', 50_176, 'B'),
+        ...[32, 512].map((b, i) =>
+          m(`sweep.b${b}.speedup`, 'sweep', 'ratio', 0.8 + i, 'x', { ci: [0.7 + i, 0.9 + i], labels: { quantity: 'speedup', batch: String(b) } }),
+        ),
+      ],
+      { errors: [{ scenario: 'coco', test: 'decodes', message: 'no such file' }] },
+    );
+    const lines = Object.fromEntries(scenarioHeadlines(record, (x) => (x.kind === 'ratio' ? ' <b>' : '')).map((h) => [h.scenario, h.headline?.text ?? null]));
+    expect(lines).toEqual({
+      speedup: '1.85x [1.70, 2.00] <b>: device-normalize faster than cpu-normalize (400 pairs)',
+      'cpu-normalize': '200,704 B on the wire per batch: float32, 4 bytes per pixel',
+      'device-normalize': '50,176 B on the wire per batch (uint8): 4x fewer than cpu-normalize',
+      sweep: 'device-normalize vs cpu-normalize by batch: 0.80x [0.70, 0.90] <b> at 32, 1.80x at 512',
+      coco: null, // only an error: the report says so
+    });
+  });
+
+  it("falls back, for a project's own scenario, to its first paired ratio, else its first exact figure", () => {
+    const speedup = m('mine.speedup', 'mine', 'ratio', 0.9, 'x', { ci: [0.85, 0.95], n: 40, labels: pair });
+    expect(genericHeadline([m('mine.bytes', 'mine', 'exact', 10, 'B'), speedup])?.text).toBe(
+      '0.90x [0.85, 0.95]: device-normalize SLOWER than cpu-normalize (40 pairs)',
+    );
+    expect(genericHeadline([m('mine.bytes', 'mine', 'exact', 10, 'B'), m('mine.t', 'mine', 'time', 1, 'ms')])?.text).toBe(
+      'mine.bytes 10 B (0.01 KB) (and 1 more figure)',
+    );
+    expect(genericHeadline([])).toBeNull();
+  });
+});
