@@ -57,7 +57,7 @@ describe('reportCommand', () => {
     await writeJsonAtomic(same, makeBaseline(testRunRecord([bytes]), 'x', {}));
     const out = join(dir, 'b.html');
     expect(await reportCommand({ run, baseline: same, out, baselines: 'baselines', force: false })).toBe(0);
-    expect(await readFile(out, 'utf8')).toContain('1 pass');
+    expect(await readFile(out, 'utf8')).toContain('No: all 1 gating figures pass');
 
     const other = join(dir, 'other.json');
     await writeJsonAtomic(other, makeBaseline(testRunRecord([{ ...bytes, value: 200_704 }]), 'x', {}));
