@@ -2,8 +2,12 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { KineticsDataError } from './errors.js';
 import { scanKinetics } from './layout.js';
+
+const run = promisify(execFile);
 
 describe('scanKinetics', () => {
   let root = '';
@@ -47,12 +51,25 @@ describe('scanKinetics', () => {
     await expect(scanKinetics(root, 'empty')).rejects.toThrow(/no \.mp4 or \.avi file in the class folder\(s\) only_class/);
   });
 
-  // Root reads any folder whatever its mode, so this check only means something for other users.
-  it.skipIf(process.getuid?.() === 0)('names a class folder it may not read', async () => {
+  // Root reads any folder whatever its mode (capabilities CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH),
+  // so as root (CI) the check runs in a child process without those two capabilities (util-linux
+  // setpriv): still uid 0, so it reads the checkout wherever it is, but the folder's mode applies.
+  it('names a class folder it may not read', async () => {
     await touch('locked/cls/v.mp4');
     await chmod(join(root, 'locked', 'cls'), 0o000);
     try {
-      await expect(scanKinetics(root, 'locked')).rejects.toThrow(/cls: cannot read the class folder \(permission denied\)/);
+      if (process.getuid?.() !== 0) {
+        await expect(scanKinetics(root, 'locked')).rejects.toThrow(/cls: cannot read the class folder \(permission denied\)/);
+        return;
+      }
+      const script = `import { scanKinetics } from ${JSON.stringify(join(import.meta.dirname, 'layout.ts'))};
+        scanKinetics(${JSON.stringify(root)}, 'locked').then(() => console.log('no error'), (e) => console.log(e.message));`;
+      const { stdout } = await run(
+        'setpriv',
+        ['--bounding-set', '-dac_override,-dac_read_search', process.execPath, '--import', 'tsx', '--input-type=module', '-e', script],
+        { cwd: join(import.meta.dirname, '../../..') },
+      );
+      expect(stdout).toMatch(/cls: cannot read the class folder \(permission denied\)/);
     } finally {
       await chmod(join(root, 'locked', 'cls'), 0o755);
     }
