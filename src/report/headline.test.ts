@@ -46,4 +46,22 @@ describe('scenarioHeadlines', () => {
     );
     expect(genericHeadline([])).toBeNull();
   });
+
+  it('answers the flag questions: each shape with its speedup and bytes; the folder with its counts', () => {
+    const group = (g: string) => ({ ...pair, group: g });
+    const record = testRunRecord([
+      m('shape.8x16x16x3.upload-bytes.cpu-normalize', 'shape', 'exact', 24_576, 'B'),
+      m('shape.8x16x16x3.upload-bytes.device-normalize', 'shape', 'exact', 6_144, 'B'),
+      m('shape.8x16x16x3.speedup', 'shape', 'ratio', 1.5, 'x', { ci: [1.2, 1.8], labels: group('shape.8x16x16x3') }),
+      m('shape.2x16x16x3.speedup', 'shape', 'ratio', 0.9, 'x', { ci: [0.8, 0.95], labels: group('shape.2x16x16x3') }),
+      m('image-folder.images', 'image-folder', 'exact', 5, 'count'),
+      m('image-folder.skipped', 'image-folder', 'exact', 1, 'count'),
+      m('image-folder.speedup.transfer', 'image-folder', 'ratio', 2, 'x', { ci: [1.5, 2.5], labels: { ...pair, part: 'transfer' } }),
+    ]);
+    const lines = Object.fromEntries(scenarioHeadlines(record).map((h) => [h.scenario, h.headline?.text]));
+    expect(lines.shape).toBe(
+      '[8x16x16x3] 1.50x [1.20, 1.80] device-normalize faster than cpu-normalize, 6,144 B vs 24,576 B on the wire (4x fewer); [2x16x16x3] 0.90x [0.80, 0.95] device-normalize SLOWER than cpu-normalize',
+    );
+    expect(lines['image-folder']).toBe('5 images (1 skipped); transfer 2.00x [1.50, 2.50]: device-normalize faster than cpu-normalize');
+  });
 });

@@ -130,6 +130,25 @@ const BUILT_IN: Record<string, (context: Context) => Headline | null> = {
       ? { text: `device-normalize vs cpu-normalize by batch: ${across(speedups, (m) => m.labels?.batch, lead)}`, metric: speedups[0]! }
       : null;
   },
+  // Questions asked with flags (questions/): per shape its speedup and bytes; the folder's counts and speedups.
+  shape: ({ ms, find, lead }) => {
+    const speedups = ms.filter((m) => m.kind === 'ratio' && m.id.endsWith('.speedup') && m.labels?.group);
+    if (speedups.length === 0) return null;
+    const parts = speedups.map((m, i) => {
+      const group = m.labels!.group!;
+      const [host, device] = [find(`${group}.upload-bytes.cpu-normalize`), find(`${group}.upload-bytes.device-normalize`)];
+      const wire =
+        host && device && device.value > 0 ? `, ${bytes(device)} vs ${bytes(host)} on the wire (${(host.value / device.value).toFixed(0)}x fewer)` : '';
+      return `[${group.slice('shape.'.length)}] ${i === 0 ? lead(m) : withCI(m)} ${pairWords(m)}${wire}`;
+    });
+    return { text: parts.join('; '), metric: speedups[0]! };
+  },
+  'image-folder': (context) => {
+    const line = transferAndBatch(context);
+    const [images, skipped] = [context.find('image-folder.images'), context.find('image-folder.skipped')];
+    if (!line || !images) return line;
+    return { ...line, text: `${images.value} images${skipped && skipped.value > 0 ? ` (${skipped.value} skipped)` : ''}; ${line.text}` };
+  },
   'best-practices': ({ find }) => {
     const held = find('best-practices.pool.held-before-release');
     const after = find('best-practices.pool.held-after-release');
