@@ -2,7 +2,7 @@
 // when a bench file yields no benchmark with samples, or a bench threw: vitest itself skips a
 // throwing bench silently and exits 0 (shared/facts/toolchain.md).
 import { readdirSync } from 'node:fs';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startVitest } from 'vitest/node';
@@ -12,10 +12,12 @@ interface BenchJson {
 }
 
 const files = readdirSync('perf').filter((f) => f.endsWith('.bench.ts'));
-const out = join(mkdtempSync(join(tmpdir(), 'gtp-bench-')), 'bench.json');
+const folder = mkdtempSync(join(tmpdir(), 'gtp-bench-'));
+const out = join(folder, 'bench.json');
 const vitest = await startVitest('benchmark', [], { run: true, watch: false, outputJson: out }, {});
 await vitest.close();
 const json = JSON.parse(readFileSync(out, 'utf8')) as BenchJson;
+rmSync(folder, { recursive: true, force: true });
 const problems: string[] = [];
 for (const file of files) {
   const entry = json.files.find((f) => f.filepath.endsWith(`/perf/${file}`));

@@ -5,9 +5,11 @@ import { AB_DEFAULT_SCENARIOS, runAb } from '../runner/ab.js';
 import { checkBackendChoice, scenarioFiles } from '../runner/perf.js';
 import type { CommandLine } from './args.js';
 import { checkOutputs } from '../results/output-guard.js';
+import { requireHarnessCheckout } from './harness-checkout.js';
 
 /** `npm run perf:ab -- --base REF`: A/B of two commits on this machine, judged per process. */
 export async function abCommand(args: Extract<CommandLine, { command: 'ab' }>): Promise<number> {
+  requireHarnessCheckout('perf:ab');
   const scenarios = args.scenarios.length > 0 ? args.scenarios : [...AB_DEFAULT_SCENARIOS];
   scenarioFiles(scenarios); // unknown scenario: exit 2 before any checkout
   checkBackendChoice(args.backend);

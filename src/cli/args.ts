@@ -102,8 +102,8 @@ export type CommandLine =
   | ({ readonly command: 'history' } & HistoryArgs);
 
 export const USAGE = `Usage (in this repository; installed as a package the same commands are
-\`gtp perf\`, \`gtp compare\`, \`gtp baseline\`, \`gtp ab\`, \`gtp calibrate\`, \`gtp doctor\`, \`gtp report\`,
-\`gtp history\`):
+\`gtp perf\`, \`gtp compare\`, \`gtp baseline\`, \`gtp doctor\`, \`gtp report\`, \`gtp history\`;
+perf:ab and perf:calibrate run in a checkout of this repository only):
   npm run perf -- [options]              run the scenarios, write a run record and its HTML report,
                                          compare it with this profile's baseline, print one
                                          line per scenario and what failed (--verbose: every table)

@@ -169,6 +169,14 @@ describe('the packed harness in a project of its own', () => {
     expect(doctor.code, doctor.output).toBe(failed.length > 0 ? 1 : 0);
   });
 
+  it('says perf:ab and perf:calibrate run in a checkout of the harness only (exit 2, one line)', async () => {
+    for (const command of [['ab', '--base', 'HEAD'], ['calibrate']]) {
+      const refused = await gtp(command);
+      expect(refused.code, refused.output).toBe(2);
+      expect(refused.output).toMatch(/runs in a checkout of gpu-transfer-perf itself/);
+    }
+  });
+
   it('refuses an unknown flag with exit 2', async () => {
     const bad = await gtp(['perf', '--no-such-flag']);
     expect(bad.code).toBe(2);

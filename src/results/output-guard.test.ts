@@ -1,6 +1,6 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeBaseline } from './baseline.js';
 import { checkOutput, checkOutputs, OutputPathError, type OutputKind } from './output-guard.js';
@@ -52,6 +52,15 @@ describe('checkOutput', () => {
     await expect(check(kept, 'run record')).rejects.toThrow(OutputPathError);
     await expect(check(kept, 'run record', true)).rejects.toThrow(/is a baseline: refusing/);
     await expect(check('baselines/anything.json', 'doctor report', true)).rejects.toThrow(/inside baselines\//);
+  });
+
+  it('refuses a path into the baselines folder through a symlink, and into a --baselines folder', async () => {
+    await symlink(resolve('baselines'), at('linked'));
+    await expect(check(at('linked/new.json'), 'run record')).rejects.toThrow(/inside baselines\/, the baselines folder/);
+    await mkdir(at('mine'));
+    const target = { path: at('mine/sub/run.json'), kind: 'run record', flag: '--out' } as const;
+    await expect(checkOutput(target, { force: true, baselines: at('mine') })).rejects.toThrow(/inside .*mine\/, the baselines folder/);
+    await expect(checkOutput(target, { force: false })).resolves.toBeUndefined();
   });
 
   it('refuses a folder, an unwritable place, and two outputs on one file', async () => {

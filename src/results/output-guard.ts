@@ -1,5 +1,5 @@
-import { readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import { readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { BASELINE_DIR } from './baseline.js';
 import { ensureDir } from './storage.js';
 
@@ -93,15 +93,42 @@ export interface OutputTarget {
   readonly flag: string;
 }
 
+/** How outputs are checked: --force, and the run's baselines folder (--baselines DIR) besides baselines/. */
+export interface OutputOptions {
+  readonly force: boolean;
+  readonly baselines?: string;
+}
+
+/**
+ * `dir` with symlinks resolved, through its nearest existing ancestor when it does not exist
+ * yet: a path through a link into baselines/ is inside baselines/.
+ */
+async function realFolder(dir: string): Promise<string> {
+  const missing: string[] = [];
+  let at = resolve(dir);
+  for (;;) {
+    const real = await realpath(at).catch(() => null);
+    if (real !== null) return join(real, ...missing);
+    const parent = dirname(at);
+    if (parent === at) return resolve(dir);
+    missing.unshift(basename(at));
+    at = parent;
+  }
+}
+
 /**
  * Checks, before any measuring, that `target` may be written: not a folder, its folder
  * writable, and any file already there of the same kind (or --force); never a baseline.
  */
-export async function checkOutput(target: OutputTarget, options: { readonly force: boolean }): Promise<void> {
+export async function checkOutput(target: OutputTarget, options: OutputOptions): Promise<void> {
   const { path, kind, flag } = target;
   const what = `${flag} ${path}`;
-  if (resolve(dirname(path)) === resolve(BASELINE_DIR) || resolve(path).startsWith(resolve(BASELINE_DIR) + sep)) {
-    throw new OutputPathError(`${what} is inside ${BASELINE_DIR}/: baselines change only through perf:baseline`);
+  const folder = await realFolder(dirname(path));
+  for (const dir of new Set([BASELINE_DIR, options.baselines ?? BASELINE_DIR])) {
+    const protectedDir = await realFolder(dir);
+    if (folder === protectedDir || folder.startsWith(protectedDir + sep)) {
+      throw new OutputPathError(`${what} is inside ${dir}/, the baselines folder: baselines change only through perf:baseline`);
+    }
   }
   const existing = await stat(path).catch(() => null);
   if (existing?.isDirectory())
@@ -124,7 +151,7 @@ export async function checkOutput(target: OutputTarget, options: { readonly forc
 }
 
 /** Checks every target (see checkOutput); two targets naming the same file are refused too. */
-export async function checkOutputs(targets: ReadonlyArray<OutputTarget | null>, options: { readonly force: boolean }): Promise<void> {
+export async function checkOutputs(targets: ReadonlyArray<OutputTarget | null>, options: OutputOptions): Promise<void> {
   const seen = new Map<string, OutputTarget>();
   for (const target of targets) {
     if (!target) continue;

@@ -61,10 +61,11 @@ export class RunProgressReporter implements Reporter {
     const result = test.result();
     if (result.state !== 'failed') return;
     this.failures += 1;
+    // The first FAILURE_LINES failures get a line each; the next one says the rest come after the run.
+    if (this.failures === FAILURE_LINES + 1) this.line(this.stdout, '  (further failures: listed after the run)');
     if (this.failures > FAILURE_LINES) return;
     const message = result.errors?.[0]?.message.split('\n')[0] ?? '';
     this.line(this.stdout, `✗ ${this.name(test.module)} > ${test.fullName}: ${message}`);
-    if (this.failures === FAILURE_LINES) this.line(this.stdout, '  (further failures: listed after the run)');
   }
 
   onUserConsoleLog(log: UserConsoleLog): void {
