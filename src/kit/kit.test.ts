@@ -104,9 +104,22 @@ describe('the run kit', () => {
     const [stamp] = await readdir(join(kitDir, 'results'));
     const target = join(work, 'accepted.json');
     const tsx = join(ROOT, 'node_modules/.bin/tsx');
-    await sh(tsx, [join(ROOT, 'src/cli/main.ts'), 'baseline', join(kitDir, 'results', stamp!, 'run.json'), '--allow-partial', '--baseline', target], {
-      cwd: ROOT,
-    });
+    await sh(
+      tsx,
+      [
+        join(ROOT, 'src/cli/main.ts'),
+        'baseline',
+        join(kitDir, 'results', stamp!, 'run.json'),
+        '--allow-partial',
+        '--baseline',
+        target,
+        '--history',
+        join(work, 'history'),
+      ],
+      {
+        cwd: ROOT,
+      },
+    );
     expect(existsSync(target)).toBe(true);
   }, 60_000);
 });
