@@ -4,7 +4,9 @@ import * as vl from 'vega-lite';
 import type { Metric, RunRecord } from '../results/schema.js';
 import { checkOutput, OutputPathError } from '../results/output-guard.js';
 import { besideRecord, writeTextAtomic } from '../results/storage.js';
-import { stageGroup } from './stage-table.js';
+import { limitRows, stageGroup, stageMetrics } from './stage-table.js';
+
+export { type LimitRow, limitRows } from './stage-table.js';
 
 /** One chart of a run: a vega-lite spec and what it shows. */
 export interface ChartSpec {
@@ -273,8 +275,6 @@ type StackedStage = (typeof STACKED_STAGES)[number];
 // One colour per stage, distinct from the strategy colours' order so a stage is never read as a strategy.
 const STAGE_COLOR: Readonly<Record<StackedStage, string>> = { host: '#e45756', upload: '#4c78a8', compute: '#f58518', input: '#72b7b2', train: '#54a24b' };
 const isStacked = (stage: string | undefined): stage is StackedStage => STACKED_STAGES.includes(stage as StackedStage);
-const stageMetrics = (record: RunRecord, keep: (stage: string | undefined) => boolean): Metric[] =>
-  record.metrics.filter((m) => m.labels?.table === 'stages' && keep(m.labels.stage));
 
 /**
  * Where the time goes (issue 13): per stage group and strategy, the host, upload and compute stage
@@ -321,27 +321,6 @@ function stagesChart(record: RunRecord): ChartSpec | null {
       },
     },
   };
-}
-
-/** One strategy of one stage group against the device's limit. */
-export interface LimitRow {
-  readonly group: string;
-  readonly strategy: string;
-  /** Its pipelined total over its limit: 1 = at the limit. */
-  readonly times: number;
-  readonly total: Metric;
-  readonly limit: Metric;
-}
-
-/** Every group and strategy with both a `total` and a `limit` stage metric (labels { table: 'stages' }), in record order. */
-export function limitRows(record: RunRecord): LimitRow[] {
-  const key = (m: Metric) => `${stageGroup(m)}\u0000${m.labels!.strategy}`;
-  const limits = new Map(stageMetrics(record, (s) => s === 'limit').map((m) => [key(m), m]));
-  return stageMetrics(record, (s) => s === 'total').flatMap((total) => {
-    const limit = limits.get(key(total));
-    if (!limit || !(total.value > 0) || !(limit.value > 0)) return [];
-    return [{ group: stageGroup(total), strategy: total.labels!.strategy!, times: total.value / limit.value, total, limit }];
-  });
 }
 
 /**

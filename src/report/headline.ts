@@ -1,5 +1,6 @@
 import type { Metric, RunRecord } from '../results/schema.js';
 import { formatCI, formatValue, significant } from './format.js';
+import { limitRows } from './stage-table.js';
 
 /** One scenario's headline: a figure (with its CI) and what it means, in one line. */
 export interface Headline {
@@ -43,11 +44,9 @@ interface Context {
 
 /** Total time over the device's limit per strategy of one stage group: 'cpu-normalize 3.8x, device-normalize 3.5x'. */
 function overLimit(record: RunRecord, group: string): string | null {
-  const stages = record.metrics.filter((m) => m.labels?.table === 'stages' && (m.labels.group ?? m.id.split('.')[0]) === group);
-  const limit = (strategy: string) => stages.find((m) => m.labels?.stage === 'limit' && m.labels.strategy === strategy);
-  const parts = stages
-    .filter((m) => m.labels?.stage === 'total' && limit(m.labels.strategy ?? ''))
-    .map((m) => `${m.labels!.strategy} ${(m.value / limit(m.labels!.strategy!)!.value).toFixed(1)}x`);
+  const parts = limitRows(record)
+    .filter((r) => r.group === group)
+    .map((r) => `${r.strategy} ${r.times.toFixed(1)}x`);
   return parts.length > 0 ? parts.join(', ') : null;
 }
 

@@ -1,5 +1,5 @@
 import Table from 'cli-table3';
-import type { Metric } from '../results/schema.js';
+import type { Metric, RunRecord } from '../results/schema.js';
 import { significant } from './format.js';
 
 /** Stage columns in pipeline order; a table shows those its scenario measured. */
@@ -25,6 +25,31 @@ const STAGE_NOTES: Record<string, string> = {
 /** A stage metric's group (mnist-transfer, coco, dtypes.64x1x28x28, sweep.b256): its label, or the id's first part in records made before the label. */
 export function stageGroup(m: Metric): string {
   return m.labels?.group ?? m.id.split('.')[0]!;
+}
+
+/** The stage metrics of a run (labels { table: 'stages' }) whose stage `keep` accepts. */
+export const stageMetrics = (record: RunRecord, keep: (stage: string | undefined) => boolean): Metric[] =>
+  record.metrics.filter((m) => m.labels?.table === 'stages' && keep(m.labels.stage));
+
+/** One strategy of one stage group against the device's limit. */
+export interface LimitRow {
+  readonly group: string;
+  readonly strategy: string;
+  /** Its pipelined total over its limit: 1 = at the limit. */
+  readonly times: number;
+  readonly total: Metric;
+  readonly limit: Metric;
+}
+
+/** Every group and strategy with both a `total` and a `limit` stage metric (labels { table: 'stages' }), in record order. */
+export function limitRows(record: RunRecord): LimitRow[] {
+  const key = (m: Metric) => `${stageGroup(m)}\u0000${m.labels!.strategy}`;
+  const limits = new Map(stageMetrics(record, (s) => s === 'limit').map((m) => [key(m), m]));
+  return stageMetrics(record, (s) => s === 'total').flatMap((total) => {
+    const limit = limits.get(key(total));
+    if (!limit || !(total.value > 0) || !(limit.value > 0)) return [];
+    return [{ group: stageGroup(total), strategy: total.labels!.strategy!, times: total.value / limit.value, total, limit }];
+  });
 }
 
 /**

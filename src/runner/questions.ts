@@ -27,9 +27,8 @@ export async function describeQuestion(question: Question): Promise<Record<strin
     return { synthetic: `seeded uniform random uint8 pixels of shape ${question.shapes.map((s) => `[${s.join(',')}]`).join(', ')} (channels last)` };
   }
   const layout = await scanImageFolder(question.root);
-  const first = imageFolderBatches(layout, { size: { height: 1, width: 1 }, batchSize: 1 });
-  await first.next(); // throws when no file of the folder decodes
-  await first.return(undefined as never);
+  // The pass decodes until its first image and throws when no file of the folder decodes.
+  await imageFolderBatches(layout, { size: { height: 1, width: 1 }, batchSize: 1 }).next();
   const { height, width } = question.size;
   return {
     'image-folder': `ImageFolder ${question.root} (${layout.files.length} image files in ${layout.classes.length} classes), ${question.fit} to ${height}x${width}, batch ${question.batchSize}`,

@@ -24,6 +24,37 @@ export interface MediaCase<Targets> {
   readonly warmupRounds: number;
 }
 
+/**
+ * Host-to-device pixel bytes of one transfer of `input` by each strategy (synced, output
+ * disposed), counted at the backend boundary: `<prefix>.upload-bytes.<strategy>`, measured.
+ * `group` labels them for a report that groups by it (the shape questions).
+ */
+export async function measuredUploadBytes(
+  context: BackendContext,
+  prefix: string,
+  strategies: readonly StagedTransfer[],
+  input: { readonly pixels: Uint8Array; readonly shape: readonly number[] },
+  what: string,
+  group?: string,
+): Promise<MetricInput[]> {
+  const metrics: MetricInput[] = [];
+  for (const t of strategies) {
+    const { result, bytes } = await countTransfers(context.transfers, async () => {
+      const out = stagedToDevice(t, input.pixels, input.shape);
+      await context.sync(out);
+      return out;
+    });
+    result.dispose();
+    metrics.push(
+      bytesMetric(`${prefix}.upload-bytes.${t.id}`, bytes.dataBytes, 'measured', {
+        detail: `pixel data host->device for ${what}; counted at ${context.transfers.boundary}`,
+        labels: group ? { group, strategy: t.id } : { strategy: t.id },
+      }),
+    );
+  }
+  return metrics;
+}
+
 /** Interleaved order for round r: AB on even rounds, BA on odd ones. */
 const inOrder = <T>(pair: readonly [T, T], round: number): [T, T] => (round % 2 === 0 ? [pair[0], pair[1]] : [pair[1], pair[0]]);
 
@@ -45,20 +76,7 @@ export async function measureMediaTransfer<Targets>(context: BackendContext, c: 
 
   // Bytes, exact: one transfer per strategy, counted at the backend boundary.
   const first = await next();
-  for (const t of c.strategies) {
-    const { result, bytes } = await countTransfers(context.transfers, async () => {
-      const out = stagedToDevice(t, first.batch.pixels, first.batch.shape);
-      await context.sync(out);
-      return out;
-    });
-    result.dispose();
-    metrics.push(
-      bytesMetric(`${c.prefix}.upload-bytes.${t.id}`, bytes.dataBytes, 'measured', {
-        detail: `pixel data host->device for ${c.what}; counted at ${context.transfers.boundary}`,
-        labels: { strategy: t.id },
-      }),
-    );
-  }
+  metrics.push(...(await measuredUploadBytes(context, c.prefix, c.strategies, first.batch, c.what)));
 
   const decode: number[] = [];
   const collate: number[] = [];

@@ -1,22 +1,15 @@
-import { countTransfers } from '../backend/transfer-counter.js';
 import type { BackendContext } from '../backend/types.js';
 import { seededRng } from '../data/random.js';
 import { samplePairs } from '../measure/paired.js';
 import { median } from '../measure/statistics.js';
 import { CLOCK, timeSynced } from '../measure/timer.js';
-import { bytesMetric, ratioFromPairs, timeMetric, type MetricInput } from '../results/metrics.js';
+import { ratioFromPairs, timeMetric, type MetricInput } from '../results/metrics.js';
 import type { Scale } from '../run-config.js';
 import { IMAGENET_NORMALIZATION } from '../transfer/crop-mirror-normalize.js';
 import { ARTICLE_NORMALIZATION } from '../transfer/normalization.js';
-import {
-  deviceChannelNormalize,
-  hostChannelNormalize,
-  stagedToDevice,
-  wireDtypeTransfer,
-  type ChannelNormalization,
-  type StagedTransfer,
-} from '../transfer/staged-transfer.js';
+import { deviceChannelNormalize, hostChannelNormalize, stagedToDevice, wireDtypeTransfer, type ChannelNormalization } from '../transfer/staged-transfer.js';
 import type { WireDtype } from '../transfer/wire-dtypes.js';
+import { measuredUploadBytes } from './media-transfer.js';
 import { measureStages, type StageInput } from './stage-breakdown.js';
 
 /**
@@ -50,32 +43,6 @@ export function syntheticBatches(shape: readonly number[], count: number, seed =
   });
 }
 
-/** Host-to-device bytes of one transfer of `input` by each strategy, counted at the backend boundary. */
-async function measuredBytes(
-  context: BackendContext,
-  group: string,
-  strategies: readonly StagedTransfer[],
-  input: StageInput,
-  what: string,
-): Promise<MetricInput[]> {
-  const metrics: MetricInput[] = [];
-  for (const t of strategies) {
-    const { result, bytes } = await countTransfers(context.transfers, async () => {
-      const out = stagedToDevice(t, input.pixels, input.shape);
-      await context.sync(out);
-      return out;
-    });
-    result.dispose();
-    metrics.push(
-      bytesMetric(`${group}.upload-bytes.${t.id}`, bytes.dataBytes, 'measured', {
-        detail: `pixel data host->device for ${what}; counted at ${context.transfers.boundary}`,
-        labels: { group, strategy: t.id },
-      }),
-    );
-  }
-  return metrics;
-}
-
 /**
  * `gtp perf --shape`: at one [N,H,W,C] shape of seeded pixels, cpu-normalize (per-channel
  * normalize on the host, send float32) against device-normalize (send the bytes, the fused
@@ -91,7 +58,7 @@ export async function measureShape(context: BackendContext, shape: readonly numb
   const batches = syntheticBatches(shape, samples.batches);
   const batchOf = (round: number) => batches[round % batches.length]!;
 
-  const metrics = await measuredBytes(context, group, strategies, batches[0]!, what);
+  const metrics = await measuredUploadBytes(context, group, strategies, batches[0]!, what, group);
   const [a, b] = strategies;
   const pairs = await samplePairs({
     warmupPairs: samples.warmupPairs,
@@ -118,7 +85,7 @@ export async function measureShape(context: BackendContext, shape: readonly numb
     const typed = dtypes.map((dtype) => wireDtypeTransfer(context, dtype, ARTICLE_NORMALIZATION));
     const typesGroup = `${group}.dtypes`;
     const typesWhat = `${what}, encoded on the host as each type and decoded on the device ((x - 127.5) / 127.5)`;
-    metrics.push(...(await measuredBytes(context, typesGroup, typed, batches[0]!, typesWhat)));
+    metrics.push(...(await measuredUploadBytes(context, typesGroup, typed, batches[0]!, typesWhat, typesGroup)));
     metrics.push(...(await measureStages(context, typesGroup, typed, rounds, typesWhat, { withTotal: true })));
   }
   return metrics;

@@ -7,6 +7,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { byCodePoint } from '../image-folder/layout.js';
 import { KineticsDataError } from './errors.js';
 
 /** torchvision's Kinetics passes extensions=("avi", "mp4"). */
@@ -25,10 +26,6 @@ export interface KineticsLayout {
   readonly videos: readonly VideoEntry[];
 }
 
-/** Python's sorted() on str: by code point, not locale. */
-function byCodePoint(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 /** The entries of a folder, or a KineticsDataError naming it and why it cannot be read. */
 async function listFolder(folder: string, what: string): Promise<Dirent[]> {
