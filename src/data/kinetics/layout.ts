@@ -26,7 +26,6 @@ export interface KineticsLayout {
   readonly videos: readonly VideoEntry[];
 }
 
-
 /** The entries of a folder, or a KineticsDataError naming it and why it cannot be read. */
 async function listFolder(folder: string, what: string): Promise<Dirent[]> {
   try {
