@@ -40,6 +40,58 @@ describe('assembleRunRecord', () => {
     ]);
   });
 
+  it('files a failed test under its scenario, with its messages joined (or "failed"), and errors outside any test under (run)', () => {
+    const failed = (errors: string[]): CollectedTest => ({ scenario: 'speedup', name: 'times', state: 'failed', errors });
+    const skipped: CollectedTest = { scenario: 'speedup', name: 'skips', state: 'skipped', errors: ['not an error'] };
+    const record = assembleRunRecord([failed(['a', 'b']), failed([]), skipped], { ...run, unhandledErrors: ['cannot load perf/x.perf.ts'] });
+    expect(record?.errors).toEqual([
+      { scenario: 'speedup', test: 'times', message: 'a\nb' },
+      { scenario: 'speedup', test: 'times', message: 'failed' },
+      { scenario: '(run)', test: '(outside any test)', message: 'cannot load perf/x.perf.ts' },
+    ]);
+  });
+
+  it('stamps each metric with its test scenario and merges the kernel tables of all tests', () => {
+    const table = { rows: [], kernelCount: 0, totalKernelMs: 0, step: 'one step', timing: 'tf.profile' };
+    const record = assembleRunRecord(
+      [
+        { ...test([]), perf: { metrics: [{ id: 'memory.bytes', kind: 'exact', value: 1, unit: 'B' }], kernelTables: { memory: table } } },
+        { ...test([]), scenario: 'train', perf: { metrics: [{ id: 'train.loss', kind: 'quality', value: -0.5, unit: '' }], kernelTables: { train: table } } },
+      ],
+      run,
+    );
+    expect(record?.metrics.map((m) => [m.id, m.scenario])).toEqual([
+      ['memory.bytes', 'memory'],
+      ['train.loss', 'train'],
+    ]);
+    expect(Object.keys(record?.kernelTables ?? {})).toEqual(['memory', 'train']);
+  });
+
+  it('copies the run context (selection, data sets, git) and keeps the diagnostics as one process entry only when given', () => {
+    const diagnostics = { cpuUserMs: 1, cpuSystemMs: 2, involuntaryContextSwitches: 3, wallMs: 4, stealFraction: null, loadAverage: 0.5 };
+    const selection = ['perf/06-speedup.perf.ts'];
+    const record = assembleRunRecord([], { ...run, selection, datasets: { mnist: 'idx' }, diagnostics });
+    expect(record).toMatchObject({ selection, datasets: { mnist: 'idx' }, git: run.git, createdAt: run.createdAt, scale: 'quick', diagnostics: [diagnostics] });
+    expect(record?.selection).not.toBe(selection);
+    expect(assembleRunRecord([], run)).not.toHaveProperty('diagnostics');
+  });
+
+  it('writes the caveats of the profile: software adapter, webgpu not exercised, tensorflow unverified or without a GPU', () => {
+    const notes = (p: Partial<typeof profile>) => assembleRunRecord([], { ...run, profile: { ...profile, ...p } })!.notes;
+    expect(notes({})).toEqual(['The tensorflow (CUDA, tfjs-node-gpu) backend was not exercised in this run; CI never exercises it.']);
+    const lavapipe = { vendor: 'mesa', architecture: '', device: '', description: 'llvmpipe', isSoftware: true, features: [] };
+    expect(notes({ adapter: lavapipe })[0]).toMatch(/^The WebGPU adapter is a software rasterizer \(llvmpipe\)/);
+    expect(notes({ backend: 'wasm', backendReason: 'no adapter' })).toEqual([
+      'webgpu was NOT exercised: no adapter.',
+      'The tensorflow (CUDA, tfjs-node-gpu) backend was not exercised in this run; CI never exercises it.',
+    ]);
+    const tf = notes({ backend: 'tensorflow', backendReason: 'asked for', isUsingGpuDevice: false });
+    expect(tf).toHaveLength(3);
+    expect(tf[1]).toMatch(/optional peer dependency and is NOT exercised in CI/);
+    expect(tf[2]).toMatch(/^TensorFlow found no GPU/);
+    expect(notes({ backend: 'tensorflow', backendReason: 'asked for', isUsingGpuDevice: true })).toHaveLength(2);
+  });
+
   it('is null when no test reached a backend', () => {
     expect(assembleRunRecord([test([])], { ...run, profile: null })).toBeNull();
   });

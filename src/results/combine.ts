@@ -5,6 +5,17 @@ import type { Diagnostics, Metric, RunError, RunRecord } from './schema.js';
 const geomean = (xs: readonly number[]) => Math.exp(mean(xs.map(Math.log)));
 
 /**
+ * The value of a ratio or time across processes, one value each: their geometric mean with a 95%
+ * bootstrap CI of it (seeded), from three processes on; the median without a CI where a time was
+ * a true 0 ms (no logarithm). No in-process CI survives: it says nothing about the next process.
+ */
+function acrossProcesses(values: readonly number[]): { value: number; ci?: [number, number] } {
+  if (!values.every((v) => v > 0)) return { value: median(values) };
+  const ci = values.length >= 3 ? bootstrapCI(values.map(Math.log), mean, { rng: seededRng(31) }) : null;
+  return { value: geomean(values), ...(ci ? { ci: [Math.exp(ci.lo), Math.exp(ci.hi)] as [number, number] } : {}) };
+}
+
+/**
  * One run record from K records of the same scenarios, each from its own process. Ratio and time
  * metrics keep one value per process (`processes`) and their geometric mean as the value, with a
  * 95% bootstrap CI of that mean across processes (the in-process pair samples are dropped: the
@@ -32,13 +43,10 @@ export function combineProcessRecords(records: readonly RunRecord[]): RunRecord 
       const worst = m.bound?.min !== undefined && m.bound.max === undefined ? Math.min(...values) : Math.max(...values);
       metrics.push({ ...m, value: worst, detail: `${m.detail ?? ''} [worst of ${records.length} processes]` });
     } else {
-      const { samples: _dropped, ...rest } = m;
-      const ok = values.every((v) => v > 0);
-      const ci = ok && values.length >= 3 ? bootstrapCI(values.map(Math.log), mean, { rng: seededRng(31) }) : null;
+      const { samples: _dropped, ci: _inProcess, ...rest } = m;
       metrics.push({
         ...rest,
-        value: ok ? geomean(values) : median(values),
-        ...(ci ? { ci: [Math.exp(ci.lo), Math.exp(ci.hi)] as [number, number] } : {}),
+        ...acrossProcesses(values),
         processes: values,
         detail: `${m.detail ?? ''} [geometric mean over ${records.length} processes, one value each; 95% bootstrap CI across processes]`,
       });
@@ -64,11 +72,10 @@ export function extendProcesses(first: RunRecord, more: RunRecord): RunRecord {
     const extra = more.metrics.find((x) => x.id === m.id);
     if (!m.processes || !extra) return m;
     const values = [...m.processes, ...(extra.processes ?? [extra.value])];
-    const ci = values.every((v) => v > 0) ? bootstrapCI(values.map(Math.log), mean, { rng: seededRng(31) }) : null;
+    const { ci: _firstLook, ...rest } = m;
     return {
-      ...m,
-      value: geomean(values),
-      ...(ci ? { ci: [Math.exp(ci.lo), Math.exp(ci.hi)] as [number, number] } : {}),
+      ...rest,
+      ...acrossProcesses(values),
       processes: values,
       detail: `${(m.detail ?? '').replace(/ \[geometric mean over \d+ processes.*\]$/, '')} [geometric mean over ${values.length} processes (two looks), one value each; 95% bootstrap CI across processes]`,
     };
