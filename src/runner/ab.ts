@@ -9,6 +9,7 @@ import { readBaseline, readToleranceOverrides } from '../results/baseline.js';
 import { DEFAULT_PROCESS_ALPHA, judgeProcesses, type ProcessVerdict } from '../results/process-verdict.js';
 import type { RunRecord } from '../results/schema.js';
 import { readRunRecord } from '../results/storage.js';
+import { hasMeasureHost, type MeasureHost, startMeasureHost } from './measure-host.js';
 import { RunInputError } from './perf.js';
 
 const run = promisify(execFile);
@@ -32,6 +33,8 @@ interface Arm {
   readonly label: string;
   readonly dir: string;
   readonly records: RunRecord[];
+  /** The checkout's measure host, once started; null: a commit from before it, a command per process. */
+  host: MeasureHost | null;
 }
 
 /** The outcome of an A/B: per-metric verdicts on per-process values, and what was run. */
@@ -110,17 +113,36 @@ async function checkout(ref: string, into: string): Promise<string> {
   return commit;
 }
 
-/** Runs one process of an arm: its own commit's `npm run perf` on the scenarios, to `out`; returns the record. */
-function runProcess(arm: Arm, options: AbOptions, out: string): Promise<RunRecord> {
-  const scenarios = options.scenarios.flatMap((s) => ['--scenario', s]);
+/** perf's flags for an arm's processes: the scenarios and the backend (the record file is per process). */
+function perfFlags(options: AbOptions): string[] {
+  return [...options.scenarios.flatMap((s) => ['--scenario', s]), '--backend', options.backend];
+}
+
+/** The environment of an arm's processes: the arms are judged here, not against a baseline, so no gating variables inside them. */
+function armEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  // The arms are judged here, not against a baseline: no gating variables inside them.
   delete env.PERF_REQUIRE_BASELINE;
   delete env.PERF_GATE_TIMING;
   delete env.PERF_REQUIRE_BACKEND;
-  const child = spawn(join(arm.dir, 'node_modules/.bin/tsx'), ['src/cli/main.ts', 'perf', ...scenarios, '--backend', options.backend, '--out', out], {
+  return env;
+}
+
+/** Starts the arm's measure host when its commit has one (tracked, so a signal stops it). */
+function startHost(arm: Arm, options: AbOptions): void {
+  if (!hasMeasureHost(arm.dir)) {
+    console.log(`[perf:ab] ${arm.label}: no measure host at that commit; a perf command per process (slower start)`);
+    return;
+  }
+  arm.host = startMeasureHost(arm.dir, perfFlags(options), armEnv(), arm.label);
+  tracked({ child: arm.host.child });
+}
+
+/** Runs one process of an arm, to `out`, and returns its record: through its measure host, or its own commit's `perf` command. */
+function runProcess(arm: Arm, options: AbOptions, out: string): Promise<RunRecord> {
+  if (arm.host) return arm.host.measure(out);
+  const child = spawn(join(arm.dir, 'node_modules/.bin/tsx'), ['src/cli/main.ts', 'perf', ...perfFlags(options), '--out', out], {
     cwd: arm.dir,
-    env,
+    env: armEnv(),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   tracked({ child });
@@ -143,11 +165,18 @@ function runProcess(arm: Arm, options: AbOptions, out: string): Promise<RunRecor
   });
 }
 
-/** ABBA...: processes of the two arms strictly one after another, the order alternating per pair. */
+/**
+ * The ABBA... order of one look: pair i runs base then head when i is even, head then base when
+ * odd, so that a drift over the look (warming, throttling) falls on both arms alike.
+ */
+export function abbaOrder(processes: number): Array<readonly ['base' | 'head', 'base' | 'head']> {
+  return Array.from({ length: processes }, (_, i) => (i % 2 === 0 ? (['base', 'head'] as const) : (['head', 'base'] as const)));
+}
+
+/** One look: processes of the two arms strictly one after another, in abbaOrder. */
 async function measureArms(arms: readonly [Arm, Arm], options: AbOptions, work: string, look: number): Promise<void> {
-  for (let i = 0; i < options.processes; i++) {
-    const order = i % 2 === 0 ? arms : ([arms[1], arms[0]] as const);
-    for (const arm of order) {
+  for (const [i, pair] of abbaOrder(options.processes).entries()) {
+    for (const arm of pair.map((name) => (name === 'base' ? arms[0] : arms[1]))) {
       console.log(`[perf:ab] look ${look}, pair ${i + 1}/${options.processes}: ${arm.name} (${arm.label})`);
       arm.records.push(await runProcess(arm, options, join(work, `${arm.name}-${look}-${i}.json`)));
     }
@@ -219,6 +248,7 @@ export async function runAb(options: AbOptions): Promise<AbResult> {
     // A worktree cut short of registering, or whose removal failed, is gone from disk by now: prune forgets it.
     await git(['worktree', 'prune']).catch(() => undefined);
   });
+  let opened: readonly Arm[] = [];
   try {
     const baseDir = join(work, 'base');
     worktrees.push(baseDir);
@@ -231,9 +261,11 @@ export async function runAb(options: AbOptions): Promise<AbResult> {
       headLabel = `${options.head} (${(await checkout(options.head, headDir)).slice(0, 12)})`;
     }
     const arms: readonly [Arm, Arm] = [
-      { name: 'base', label: `${options.base} (${baseCommit.slice(0, 12)})`, dir: baseDir, records: [] },
-      { name: 'head', label: headLabel, dir: headDir, records: [] },
+      { name: 'base', label: `${options.base} (${baseCommit.slice(0, 12)})`, dir: baseDir, records: [], host: null },
+      { name: 'head', label: headLabel, dir: headDir, records: [], host: null },
     ];
+    opened = arms;
+    for (const arm of arms) startHost(arm, options);
     const overrides = await readToleranceOverrides();
     const kinds = options.kinds ?? ['ratio', 'time'];
     const judge = () =>
@@ -271,6 +303,7 @@ export async function runAb(options: AbOptions): Promise<AbResult> {
     if (cleanup.interrupted()) await new Promise<never>(() => undefined);
     throw error;
   } finally {
+    for (const arm of opened) await arm.host?.close();
     await cleanup.done();
   }
 }

@@ -59,9 +59,16 @@ function hardwareProfile(modules: ReadonlyArray<TestModule>): RunProfile | null 
  */
 export class RunRecordReporter implements Reporter {
   record: RunRecord | null = null;
-  private readonly start = { ticks: cpuTicks(), at: performance.now() };
+  private start = { ticks: cpuTicks(), at: performance.now() };
 
-  constructor(private readonly config: RunConfig) {}
+  /** `config`: the run's; a session sets the next run's before it starts. */
+  constructor(public config: RunConfig) {}
+
+  /** A session runs more than once: each run's record and diagnostics are its own. */
+  onTestRunStart(): void {
+    this.record = null;
+    this.start = { ticks: cpuTicks(), at: performance.now() };
+  }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
     this.record = assembleRunRecord(collect(modules), {

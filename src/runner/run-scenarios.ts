@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import type { Plugin } from 'vitest/config';
-import { startVitest } from 'vitest/node';
+import { createVitest, type TestProject, type Vitest } from 'vitest/node';
 import type { RunRecord } from '../results/schema.js';
 import type { RunConfig } from '../run-config.js';
 import { GTP_TEST_SETTINGS } from '../vitest.js';
@@ -15,15 +15,17 @@ function literalGlob(path: string): string {
 }
 
 /**
- * Hands this run's configuration to every test project once vitest has resolved its config:
+ * Hands the run's configuration to every test project once vitest has resolved its config:
  * `configureVitest` runs after each project took the `provide` of a config file, so this one
  * wins. (Put in `test.provide` it would be deep-merged with the file's run configuration
- * instead, keeping keys of the file's that this run does not have.)
+ * instead, keeping keys of the file's that this run does not have.) The projects are kept, so
+ * that a session can provide another configuration before a later run.
  */
-function provideRunConfig(config: RunConfig): Plugin {
+function provideRunConfig(config: RunConfig, projects: TestProject[]): Plugin {
   return {
     name: 'gpu-transfer-perf:run-config',
     configureVitest({ project }) {
+      projects.push(project);
       project.provide('runConfig', config);
     },
   };
@@ -52,31 +54,46 @@ function tmpDirsRemovedOnExit(): { readonly plugin: Plugin; readonly dispose: ()
   };
 }
 
+/** Scenario files ready to run, each run in a new forked process; see openScenarioSession. */
+export interface ScenarioSession {
+  /**
+   * Runs the files once in a new forked worker process (a fresh backend and device) and returns
+   * its run record; `config` (default: the session's) is what the tests `inject` this time.
+   * Null when no file ran.
+   */
+  run(config?: RunConfig): Promise<RunRecord | null>;
+  /** Stops vitest and removes its temp folders. */
+  close(): Promise<void>;
+}
+
 /**
- * Runs scenario files in one new vitest worker process (one device) and returns their run
- * record. The run configuration travels by vitest's `provide` (read with `inject` in the
- * worker); the reporter gets the same object.
+ * Starts vitest once for scenario files and runs them as often as asked, each run in ONE new
+ * forked worker process (one backend, one device, started once and shared by all files): the
+ * process, the unit of replication, is as fresh as a new command's. What a new command would
+ * pay again and a session pays once is the parent's start (Node, tsx, the CLI's modules,
+ * vitest's config and vite server) and vite's transform of the perf files and their imports,
+ * which the server caches; each run still loads tfjs and starts its device in its own process.
  *
  * It runs in the current project (the working directory, or `root`): a user's project as much
  * as this repository. Its vitest config, if it has one, is loaded for what perf files may need
  * to load (aliases, plugins, setup files); the harness's preset settings (one forked process,
  * path order, timeouts), the include (exactly `files`) and the reporter are applied over it, so
  * a project's unit-test settings cannot change how a measurement runs. Without a config file
- * the preset alone applies. Unless `quiet`, it shows its progress (`RunProgressReporter`), or
- * with `verbose` vitest's own per-test lines.
+ * the preset alone applies. Unless `quiet`, a run shows its progress (`RunProgressReporter`),
+ * or with `verbose` vitest's own per-test lines.
  */
-export async function runScenarios(
+export async function openScenarioSession(
   files: readonly ScenarioFile[],
   config: RunConfig,
   options: { quiet?: boolean; verbose?: boolean; root?: string } = {},
-): Promise<RunRecord | null> {
+): Promise<ScenarioSession> {
   const root = resolve(options.root ?? process.cwd());
   const paths = files.map((f) => relative(root, resolve(root, f.path)));
   const reporter = new RunRecordReporter(config);
   const tmpDirs = tmpDirsRemovedOnExit();
-  const vitest = await startVitest(
+  const projects: TestProject[] = [];
+  const vitest: Vitest = await createVitest(
     'test',
-    paths,
     // Command-line options: vitest merges them over the config file's, replacing its arrays.
     // No exclude: the include is exactly the run's files, and a question's file lives in the package (node_modules in a user's project).
     { root, run: true, watch: false, ...GTP_TEST_SETTINGS, include: paths.map(literalGlob), exclude: [] },
@@ -84,11 +101,46 @@ export async function runScenarios(
     // What shows while it runs: nothing (quiet: K processes, calibration), vitest's per-test lines
     // (verbose), else one progress line, the perf files' own lines and failures as they happen.
     {
-      plugins: [provideRunConfig(config), tmpDirs.plugin],
+      plugins: [provideRunConfig(config, projects), tmpDirs.plugin],
       test: { reporters: options.quiet ? [reporter] : options.verbose ? ['default', reporter] : [new RunProgressReporter({ root }), reporter] },
     },
   );
-  await vitest.close(); // removes the temp folders itself
-  tmpDirs.dispose();
-  return reporter.record;
+  let runs = 0;
+  return {
+    async run(asked = config) {
+      reporter.config = asked;
+      for (const project of projects) project.provide('runConfig', asked);
+      // The first run through start(): reporters' onInit, and no files is no record (not a throw).
+      if (runs++ === 0) await vitest.start(paths).catch(ignoreFilesNotFound);
+      else
+        await vitest.runTestFiles(
+          paths.map((p) => resolve(root, p)),
+          true,
+        );
+      return reporter.record;
+    },
+    async close() {
+      await vitest.close(); // removes the temp folders itself
+      tmpDirs.dispose();
+    },
+  };
+}
+
+/** vitest.start() throws when no file matches the include; startVitest() swallows that too. */
+function ignoreFilesNotFound(error: unknown): void {
+  if ((error as { code?: unknown }).code !== 'VITEST_FILES_NOT_FOUND') throw error;
+}
+
+/** Runs scenario files once, in one new vitest worker process (one device), and returns their run record. */
+export async function runScenarios(
+  files: readonly ScenarioFile[],
+  config: RunConfig,
+  options: { quiet?: boolean; verbose?: boolean; root?: string } = {},
+): Promise<RunRecord | null> {
+  const session = await openScenarioSession(files, config, options);
+  try {
+    return await session.run();
+  } finally {
+    await session.close();
+  }
 }

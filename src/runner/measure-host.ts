@@ -1,0 +1,122 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { constants } from 'node:os';
+import { join } from 'node:path';
+import type { RunRecord } from '../results/schema.js';
+import { readRunRecord, writeJsonAtomic } from '../results/storage.js';
+import type { RunConfig } from '../run-config.js';
+import { openScenarioSession } from './run-scenarios.js';
+import type { ScenarioFile } from './scenarios.js';
+
+/**
+ * A measure host: one long-lived program per checkout that measures the same scenario files
+ * again and again, each time in a new forked process (openScenarioSession), and writes each
+ * process's run record where it is asked to. perf:ab and perf:bisect start one per arm instead
+ * of a whole `gtp perf` command per process: the measuring process is as fresh as before (its
+ * own tfjs, backend and device), but Node, tsx, the CLI and vitest start once per arm.
+ *
+ * Requests and replies travel over Node's IPC channel, so nothing the tests print can be taken
+ * for a reply.
+ */
+
+/** The host's entry, relative to a checkout: a commit without it is measured the old way (a command per process). */
+export const MEASURE_HOST_ENTRY = 'src/cli/measure-host.ts';
+
+/** Parent -> host: measure once more and write the record to `out`. */
+interface MeasureRequest {
+  readonly out: string;
+}
+/** Host -> parent: one per request, in order. */
+type MeasureReply = { readonly ok: true } | { readonly ok: false; readonly error: string };
+
+/** Host side: serves measure requests on the IPC channel until the parent closes it. */
+export async function serveMeasurements(files: readonly ScenarioFile[], config: RunConfig): Promise<void> {
+  const send = process.send?.bind(process);
+  if (!send) throw new Error('the measure host is started by perf:ab / perf:bisect, with an IPC channel');
+  const session = await openScenarioSession(files, config, { quiet: true });
+  // perf:ab stops its children with SIGTERM on Ctrl-C: close vitest (its forked worker, its temp folders) first.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => void session.close().finally(() => process.exit(128 + constants.signals[signal])));
+  }
+  const reply = (message: MeasureReply) => new Promise<void>((done) => send(message, undefined, {}, () => done()));
+  // One request at a time: the parent waits for each reply, and a queue keeps the order anyway.
+  let queue = Promise.resolve();
+  process.on('message', (request: MeasureRequest) => {
+    queue = queue.then(async () => {
+      try {
+        const record = await session.run();
+        if (!record) throw new Error('no scenario file ran');
+        await writeJsonAtomic(request.out, record);
+        await reply({ ok: true });
+      } catch (error) {
+        await reply({ ok: false, error: (error as Error).message });
+      }
+    });
+  });
+  await new Promise<void>((done) => process.once('disconnect', done));
+  await queue;
+  await session.close();
+}
+
+/** Parent side: a started host of one checkout. */
+export interface MeasureHost {
+  readonly child: ChildProcess;
+  /** Measures once more in a new process; resolves to that process's record (migrated on read). */
+  measure(out: string): Promise<RunRecord>;
+  /** Closes the channel; the host closes vitest and exits. */
+  close(): Promise<void>;
+}
+
+/** Whether the checkout at `dir` has a measure host (older commits measure a command per process). */
+export function hasMeasureHost(dir: string): boolean {
+  return existsSync(join(dir, MEASURE_HOST_ENTRY));
+}
+
+/**
+ * Starts the host of the checkout at `dir` with its own tsx, on `perfArgs` (perf's flags:
+ * scenarios, backend). `label` names the checkout in errors.
+ */
+export function startMeasureHost(dir: string, perfArgs: readonly string[], env: NodeJS.ProcessEnv, label: string): MeasureHost {
+  const child = spawn(join(dir, 'node_modules/.bin/tsx'), [MEASURE_HOST_ENTRY, ...perfArgs], {
+    cwd: dir,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const tail = () => stderr.split('\n').slice(-5).join(' | ');
+  let pending: { done: () => void; fail: (error: Error) => void } | null = null;
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  child.on('message', (reply: MeasureReply) => {
+    const waiting = pending;
+    pending = null;
+    if (!waiting) return;
+    if (reply.ok) waiting.done();
+    else waiting.fail(new Error(`${label}: the process failed (${reply.error})`));
+  });
+  child.once('exit', (code, signal) => {
+    pending?.fail(new Error(`${label}: the measure host exited (${signal ?? `code ${code}`}); its stderr ended: ${tail()}`));
+    pending = null;
+  });
+  return {
+    child,
+    async measure(out) {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${label}: the measure host is not running; its stderr ended: ${tail()}`);
+      await new Promise<void>((done, fail) => {
+        pending = { done, fail };
+        child.send({ out } satisfies MeasureRequest);
+      });
+      try {
+        return await readRunRecord(out);
+      } catch (error) {
+        throw new Error(`${label}: the process wrote no readable run record (${(error as Error).message}); its stderr ended: ${tail()}`);
+      }
+    },
+    async close() {
+      if (child.connected) child.disconnect();
+      await exited;
+    },
+  };
+}
