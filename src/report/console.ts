@@ -1,16 +1,14 @@
 import Table from 'cli-table3';
 import { styleText } from 'node:util';
-import { failingVerdicts, type Comparison } from '../results/compare.js';
+import type { Comparison } from '../results/compare.js';
 import type { Metric, RunRecord } from '../results/schema.js';
 import { fromOneProcess } from '../results/verdict.js';
 import { relativeChange, renderComparison, renderComparisonBrief, verdictLabel } from './comparison.js';
-import { scenarioHeadlines } from './headline.js';
 import { renderDtypeSection } from './dtype-table.js';
 import type { Exporter } from './exporter.js';
 import { renderStageTables } from './stage-table.js';
-import { formatCI, formatValue, significant, speedupSentence } from './format.js';
-
-const SPEEDUP_ID = 'mnist-transfer.speedup';
+import { formatCI, formatValue, significant } from './format.js';
+import { runSummary } from './summary.js';
 
 function metricTable(record: RunRecord, scenario: string): string {
   const table = new Table({ head: ['metric', 'value', '95% CI', 'n', 'source'], style: { head: [], border: [] } });
@@ -31,22 +29,21 @@ function kernelTableText(name: string, t: NonNullable<RunRecord['kernelTables']>
   return `Top kernels, ${name}: ${t.step}\n(${t.kernelCount} kernels, ${significant(t.totalKernelMs)} ms in all; ${t.timing})\n${table.toString()}`;
 }
 
-/** Who ran, its caveats and the headline; `brief` leaves out where bytes are counted (in the report). */
-function headerLines(record: RunRecord, brief: boolean): string[] {
+/** Who ran, its caveats and the headline (`runSummary`'s); `brief` leaves out where bytes are counted (in the report). */
+function headerLines(record: RunRecord, headline: string | null, brief: boolean): string[] {
   const p = record.profile;
   const adapter = p.adapter ? `${p.adapter.vendor} / ${p.adapter.architecture} / ${p.adapter.description}` : null;
   const lines = [`gpu-transfer-perf: profile ${p.id}, ${record.scale} scale, ${record.createdAt}`];
   if (brief) lines.push(`backend ${p.backend}: ${p.backendReason}${adapter ? `; adapter ${adapter}` : ''}`);
   else lines.push(`backend ${p.backend}: ${p.backendReason}`, ...(adapter ? [`adapter: ${adapter}`] : []), `bytes counted at: ${p.transferBoundary}`);
   for (const note of record.notes) lines.push(`NOTE: ${note}`);
-  const speedup = record.metrics.find((m) => m.id === SPEEDUP_ID);
-  if (speedup) lines.push('', `Headline: ${speedupSentence(speedup, 'cpu-normalize', 'device-normalize')}`);
+  if (headline) lines.push('', `Headline: ${headline}`);
   return lines;
 }
 
 /** The whole run as text for a terminal: who ran, caveats, the headline, tables, errors. */
 function renderRunReport(record: RunRecord, recordPath: string | null): string {
-  const lines = headerLines(record, false);
+  const lines = headerLines(record, runSummary(record, null).headline, false);
   const scenarios = [...new Set(record.metrics.map((m) => m.scenario))];
   for (const s of scenarios) lines.push('', `[${s}]`, metricTable(record, s));
   for (const [name, t] of Object.entries(record.kernelTables ?? {})) lines.push('', kernelTableText(name, t));
@@ -74,13 +71,6 @@ export const verboseConsoleExporter: Exporter = {
 /** At most this many errors are listed one per line; the run record and the HTML report keep them all. */
 const ERROR_LINES = 10;
 
-/** Whether a scenario has anything that fails the run: an error, or a failing verdict on one of its metrics. */
-function scenarioFailed(scenario: string, record: RunRecord, comparison: Comparison | null): boolean {
-  if (record.errors.some((e) => e.scenario === scenario)) return true;
-  if (!comparison || comparison.refused) return false;
-  return failingVerdicts(comparison.verdicts, record.selection).some((v) => (v.current ?? v.baseline)?.scenario === scenario);
-}
-
 /**
  * ' (baseline 0.78x, -3.8%)' beside a headline's lead ratio, with the verdict's word only when
  * it was judged across processes; '' for other kinds (exact ones that change fail and are listed;
@@ -102,16 +92,16 @@ function besideBaseline(comparison: Comparison | null): (m: Metric) => string {
  * Every table is in --verbose, the HTML report and the run record.
  */
 function renderBrief(record: RunRecord, recordPath: string | null, comparison: Comparison | null, color: boolean): string {
-  const lines = headerLines(record, true);
-  const headlines = scenarioHeadlines(record, besideBaseline(comparison));
-  if (headlines.length > 0) {
-    const width = Math.max(...headlines.map((h) => h.scenario.length));
+  const summary = runSummary(record, comparison, besideBaseline(comparison));
+  const lines = headerLines(record, summary.headline, true);
+  const scenarios = summary.scenarios;
+  if (scenarios.length > 0) {
+    const width = Math.max(...scenarios.map((s) => s.id.length));
     const mark = (failed: boolean) => (failed ? (color ? styleText('red', '✗') : '✗') : color ? styleText('green', '✓') : '✓');
-    lines.push('', `Scenarios (${headlines.length}; 95% CIs in brackets; a lead ratio beside its baseline):`);
-    for (const { scenario, headline } of headlines) {
-      const failed = scenarioFailed(scenario, record, comparison);
+    lines.push('', `Scenarios (${scenarios.length}; 95% CIs in brackets; a lead ratio beside its baseline):`);
+    for (const { id, headline, failed } of scenarios) {
       const text = headline?.text ?? 'no figures (see the errors below)';
-      lines.push(`  ${mark(failed)} ${scenario.padEnd(width)}  ${text}`);
+      lines.push(`  ${mark(failed)} ${id.padEnd(width)}  ${text}`);
     }
   }
   if (record.errors.length > 0) {

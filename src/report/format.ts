@@ -35,13 +35,27 @@ export function formatCI(metric: Pick<Metric, 'ci' | 'unit'>): string {
   return metric.unit === 'x' ? `[${lo.toFixed(2)}, ${hi.toFixed(2)}]` : `[${significant(lo)}, ${significant(hi)}]`;
 }
 
+/** What a speedup's 95% CI says against 1. */
+export type Direction = 'faster' | 'slower' | 'unclear';
+
 /**
- * Says in words what a speedup ratio (time A / time B) shows, only as far as its CI allows:
- * faster when the whole CI is above 1, slower when below, otherwise no clear difference.
+ * The one rule every report words a speedup ratio (time A / time B) by, only as far as its CI
+ * allows: faster when the whole CI is above 1, slower when below, otherwise (or without a CI)
+ * no clear difference.
  */
+export function ciDirection(metric: Pick<Metric, 'ci'>): Direction {
+  if (metric.ci && metric.ci[0] > 1) return 'faster';
+  if (metric.ci && metric.ci[1] < 1) return 'slower';
+  return 'unclear';
+}
+
+/** Says in words what a speedup ratio (time A / time B) shows, by `ciDirection`. */
 export function speedupSentence(metric: Pick<Metric, 'value' | 'ci' | 'n'>, a: string, b: string): string {
   const ci = metric.ci ? ` (95% CI ${metric.ci[0].toFixed(2)}-${metric.ci[1].toFixed(2)}, ${metric.n ?? '?'} pairs)` : '';
-  if (metric.ci && metric.ci[0] > 1) return `${b} is ${metric.value.toFixed(2)}x as fast as ${a}${ci}.`;
-  if (metric.ci && metric.ci[1] < 1) return `${b} is SLOWER than ${a}: ${metric.value.toFixed(2)}x${ci}. The article's claim does not hold here.`;
-  return `No clear difference between ${b} and ${a}: ${metric.value.toFixed(2)}x${ci}.`;
+  const says: Record<Direction, string> = {
+    faster: `${b} is ${metric.value.toFixed(2)}x as fast as ${a}${ci}.`,
+    slower: `${b} is SLOWER than ${a}: ${metric.value.toFixed(2)}x${ci}. The article's claim does not hold here.`,
+    unclear: `No clear difference between ${b} and ${a}: ${metric.value.toFixed(2)}x${ci}.`,
+  };
+  return says[ciDirection(metric)];
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { testRunRecord } from '../results/run-record.fixture.js';
 import type { Metric } from '../results/schema.js';
-import { genericHeadline, scenarioHeadlines } from './headline.js';
+import { genericHeadline } from './headline.js';
+import { runSummary } from './summary.js';
 
 const m = (id: string, scenario: string, kind: Metric['kind'], value: number, unit: string, extra: Partial<Metric> = {}): Metric => ({
   id,
@@ -13,7 +14,7 @@ const m = (id: string, scenario: string, kind: Metric['kind'], value: number, un
 });
 const pair = { a: 'cpu-normalize', b: 'device-normalize' };
 
-describe('scenarioHeadlines', () => {
+describe('scenario headlines', () => {
   it('says what each built-in scenario found in one line, the lead figure annotated', () => {
     const record = testRunRecord(
       [
@@ -26,7 +27,9 @@ describe('scenarioHeadlines', () => {
       ],
       { errors: [{ scenario: 'coco', test: 'decodes', message: 'no such file' }] },
     );
-    const lines = Object.fromEntries(scenarioHeadlines(record, (x) => (x.kind === 'ratio' ? ' <b>' : '')).map((h) => [h.scenario, h.headline?.text ?? null]));
+    const lines = Object.fromEntries(
+      runSummary(record, null, (x) => (x.kind === 'ratio' ? ' <b>' : '')).scenarios.map((s) => [s.id, s.headline?.text ?? null]),
+    );
     expect(lines).toEqual({
       speedup: '1.85x [1.70, 2.00] <b>: device-normalize faster than cpu-normalize (400 pairs)',
       'cpu-normalize': '200,704 B on the wire per batch: float32, 4 bytes per pixel',
@@ -58,7 +61,7 @@ describe('scenarioHeadlines', () => {
       m('image-folder.skipped', 'image-folder', 'exact', 1, 'count'),
       m('image-folder.speedup.transfer', 'image-folder', 'ratio', 2, 'x', { ci: [1.5, 2.5], labels: { ...pair, part: 'transfer' } }),
     ]);
-    const lines = Object.fromEntries(scenarioHeadlines(record).map((h) => [h.scenario, h.headline?.text]));
+    const lines = Object.fromEntries(runSummary(record, null).scenarios.map((s) => [s.id, s.headline?.text]));
     expect(lines.shape).toBe(
       '[8x16x16x3] 1.50x [1.20, 1.80] device-normalize faster than cpu-normalize, 6,144 B vs 24,576 B on the wire (4x fewer); [2x16x16x3] 0.90x [0.80, 0.95] device-normalize SLOWER than cpu-normalize',
     );

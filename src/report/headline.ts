@@ -1,5 +1,5 @@
 import type { Metric, RunRecord } from '../results/schema.js';
-import { formatCI, formatValue, significant } from './format.js';
+import { ciDirection, type Direction, formatCI, formatValue, significant } from './format.js';
 import { limitRows } from './stage-table.js';
 
 /** One scenario's headline: a figure (with its CI) and what it means, in one line. */
@@ -24,9 +24,12 @@ const bytes = (m: Metric) => `${Math.round(m.value).toLocaleString('en-US')} B`;
 function pairWords(m: Metric): string {
   const [a, b] = [m.labels?.a ?? 'A', m.labels?.b ?? 'B'];
   if (!m.ci) return `${b} vs ${a}`;
-  if (m.ci[0] > 1) return `${b} faster than ${a}`;
-  if (m.ci[1] < 1) return `${b} SLOWER than ${a}`;
-  return `no clear difference between ${b} and ${a}`;
+  const words: Record<Direction, string> = {
+    faster: `${b} faster than ${a}`,
+    slower: `${b} SLOWER than ${a}`,
+    unclear: `no clear difference between ${b} and ${a}`,
+  };
+  return words[ciDirection(m)];
 }
 
 function pairLine(m: Metric, lead: (m: Metric) => string): Headline {
@@ -193,20 +196,13 @@ export function genericHeadline(ms: readonly Metric[], annotate: Annotate = () =
 }
 
 /**
- * The headline of each scenario of the run, in the order the run recorded them (metrics first,
- * then errors); `annotate` adds to each line's lead figure (a baseline beside it, say).
+ * The headline of one scenario of the run (`runSummary` in summary.ts lists them all);
+ * `annotate` adds to the line's lead figure (a baseline beside it, say).
  */
-export function scenarioHeadlines(
-  record: RunRecord,
-  annotate: Annotate = () => '',
-): ReadonlyArray<{ readonly scenario: string; readonly headline: Headline | null }> {
+export function scenarioHeadline(record: RunRecord, scenario: string, annotate: Annotate = () => ''): Headline | null {
   const byId = new Map(record.metrics.map((m) => [m.id, m]));
   const find = (id: string) => byId.get(id);
   const lead = (m: Metric) => `${withCI(m)}${annotate(m)}`;
-  const scenarios = [...new Set([...record.metrics.map((m) => m.scenario), ...record.errors.map((e) => e.scenario)])];
-  return scenarios.map((scenario) => {
-    const ms = record.metrics.filter((m) => m.scenario === scenario);
-    const builtIn = BUILT_IN[scenario]?.({ ms, find, record, lead }) ?? null;
-    return { scenario, headline: builtIn ?? genericHeadline(ms, annotate) };
-  });
+  const ms = record.metrics.filter((m) => m.scenario === scenario);
+  return BUILT_IN[scenario]?.({ ms, find, record, lead }) ?? genericHeadline(ms, annotate);
 }

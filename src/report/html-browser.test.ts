@@ -9,7 +9,8 @@ import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { chartSpecs } from './charts.js';
-import { htmlExporter, scenariosOf } from './html.js';
+import { htmlExporter } from './html.js';
+import { scenariosOf } from './summary.js';
 import { reportTestComparison, reportTestRecord } from './report.fixture.js';
 
 const CHROMIUM = '/usr/bin/chromium';

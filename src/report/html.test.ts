@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { makeBaseline } from '../results/baseline.js';
 import { compareWithBaseline } from '../results/compare.js';
 import { testRunRecord } from '../results/run-record.fixture.js';
-import { escapeHtml, htmlExporter, scenariosOf } from './html.js';
+import { escapeHtml, htmlExporter } from './html.js';
+import { scenariosOf } from './summary.js';
 import { reportTestComparison, reportTestRecord } from './report.fixture.js';
 
 /** A page's text as a reader sees it: tags dropped, entities decoded, white space collapsed. */

@@ -4,7 +4,8 @@ import type { Verdict } from '../results/verdict.js';
 import { type LimitRow, limitRows, renderCharts, type RenderedChart } from './charts.js';
 import { relativeChange, verdictLabel } from './comparison.js';
 import type { Exporter, ReportInput } from './exporter.js';
-import { formatCI, formatValue, significant } from './format.js';
+import { type Direction, formatCI, formatValue, significant } from './format.js';
+import { CLAIM, type ClaimRatio, claimSubject, type RunSummary, runSummary } from './summary.js';
 
 /** Text for HTML element content and attribute values. */
 export function escapeHtml(text: string): string {
@@ -55,57 +56,6 @@ function header(record: RunRecord, recordPath: string | null): string {
   ].join('\n');
 }
 
-/** The article's two strategies: normalize on the CPU and send float32 (a), send uint8 and normalize on the device (b). */
-const CLAIM = { a: 'cpu-normalize', b: 'device-normalize' } as const;
-
-type Direction = 'faster' | 'slower' | 'unclear';
-
-/** What a speedup's CI says against 1 (time(a) / time(b): above 1, b is faster); no CI: nothing clear. */
-function direction(m: Metric): Direction {
-  if (m.ci && m.ci[0] > 1) return 'faster';
-  if (m.ci && m.ci[1] < 1) return 'slower';
-  return 'unclear';
-}
-
-/** Where a ratio was measured, in words: one process, or K of them. */
-function scope(m: Metric): string {
-  return (m.processes?.length ?? 0) >= 2 ? `across ${m.processes!.length} processes` : 'in this process';
-}
-
-/** A ratio of the run that tests the article's claim: the uint8 path (b) against the float32 path (a). */
-interface ClaimRatio {
-  readonly metric: Metric;
-  readonly a: string;
-  readonly b: string;
-}
-
-/** The run's ratios of the article's two strategies, and uint8 against float32 on the wire (section 11). */
-function claimRatios(record: RunRecord): ClaimRatio[] {
-  return record.metrics.flatMap((metric): ClaimRatio[] => {
-    if (metric.kind !== 'ratio' || !metric.labels) return [];
-    if (metric.labels.a === CLAIM.a && metric.labels.b === CLAIM.b) return [{ metric, ...CLAIM }];
-    if (metric.labels.quantity === 'speedup-vs-float32' && metric.labels.dtype === 'uint8') return [{ metric, a: 'float32', b: 'uint8' }];
-    return [];
-  });
-}
-
-/** What a claim ratio compared: the part of the pipeline and the batch's shape (from its detail). */
-function comparedWhat({ metric, a, b }: ClaimRatio): string {
-  const shape = /\[\d+(?:,\d+)+\]/.exec(metric.detail ?? '')?.[0];
-  const part = metric.labels?.part === 'batch' ? 'whole batch (decode + collate + transfer)' : 'transfer';
-  const what = a === CLAIM.a && b === CLAIM.b ? part : `${b} vs ${a} on the wire`;
-  return `${what}${shape ? ` ${shape}` : ''}`;
-}
-
-/** The subject of a claim row's sentence: named only when it is not the article's device strategy. */
-const subject = (r: ClaimRatio) => (r.b === CLAIM.b ? '' : `${r.b} `);
-
-const SAYS: Record<Direction, (r: ClaimRatio) => string> = {
-  faster: (r) => `${subject(r)}faster ${scope(r.metric)} (CI above 1)`,
-  slower: (r) => `${subject(r)}slower ${scope(r.metric)} (CI below 1): the claim does not hold here`,
-  unclear: (r) => `no clear difference ${scope(r.metric)} (${r.metric.ci ? 'CI includes 1' : 'no CI'})`,
-};
-
 const ratioCells = (m: Metric) => [td(formatValue(m), 'num'), td(formatCI(m), 'num')];
 
 /**
@@ -119,16 +69,15 @@ function claimRows(ratios: readonly ClaimRatio[]): string[][] {
     const bySize = mine.filter((r) => r.metric.labels?.batch !== undefined);
     const summarised = bySize.length > 2 ? bySize : [];
     for (const r of mine.filter((x) => !summarised.includes(x))) {
-      const d = direction(r.metric);
-      rows.push([td(scenario), td(comparedWhat(r)), ...ratioCells(r.metric), td(SAYS[d](r), `claim-${d}`)]);
+      rows.push([td(scenario), td(r.compared), ...ratioCells(r.metric), td(r.words, `claim-${r.direction}`)]);
     }
     if (summarised.length > 0) {
       const first = summarised[0]!;
       const values = summarised.map((r) => r.metric.value);
-      const at = (d: Direction) => summarised.filter((r) => direction(r.metric) === d).map((r) => r.metric.labels!.batch);
+      const at = (d: Direction) => summarised.filter((r) => r.direction === d).map((r) => r.metric.labels!.batch);
       const words: Record<Direction, string> = { faster: 'faster', slower: 'slower', unclear: 'no clear difference' };
       const said = (['faster', 'unclear', 'slower'] as const).filter((d) => at(d).length > 0).map((d) => `${words[d]} at batch ${at(d).join(', ')}`);
-      const all = new Set(summarised.map((r) => direction(r.metric)));
+      const all = new Set(summarised.map((r) => r.direction));
       const cls = all.size === 1 ? `claim-${[...all][0]}` : 'claim-mixed';
       rows.push([
         td(scenario),
@@ -136,7 +85,7 @@ function claimRows(ratios: readonly ClaimRatio[]): string[][] {
         td(`${Math.min(...values).toFixed(2)}x to ${Math.max(...values).toFixed(2)}x`, 'num'),
         // Each size's CI: in the sweep's chart, else in the scenario's table.
         `<td class="num">${first.metric.labels?.table === 'sweep' ? '<a href="#charts">per size: chart</a>' : `<a href="#scenario-${h(scenario)}">per size: table</a>`}</td>`,
-        td(`${subject(first)}${said.join('; ')} (${scope(first.metric)}, each size's CI against 1)`, cls),
+        td(`${claimSubject(first)}${said.join('; ')} (${first.where}, each size's CI against 1)`, cls),
       ]);
     }
   }
@@ -144,15 +93,15 @@ function claimRows(ratios: readonly ClaimRatio[]): string[][] {
 }
 
 /** Answer 1: is the article's claim true on this machine, per scenario, only as far as each CI allows. */
-function claimAnswer(record: RunRecord): string {
-  const ratios = claimRatios(record);
+function claimAnswer(record: RunRecord, summary: RunSummary): string {
+  const ratios = summary.claims;
   const heading = "<h2>1. Is the article's claim true on this machine?</h2>";
   const claim = `<p class="meta">The claim: uint8 on the wire, normalized on the device (<b>${CLAIM.b}</b>), beats float32 normalized on the CPU (<b>${CLAIM.a}</b>). Speedup = time(${CLAIM.a}) / time(${CLAIM.b}).</p>`;
   if (ratios.length === 0)
     return `<section id="claim" class="answer">${heading}${claim}<p class="lead">This run measured no ratio of the two strategies.</p></section>`;
-  const count = (d: Direction) => ratios.filter((r) => direction(r.metric) === d).length;
+  const count = (d: Direction) => ratios.filter((r) => r.direction === d).length;
   const [faster, slower, unclear] = [count('faster'), count('slower'), count('unclear')];
-  const oneProcess = ratios.every((r) => (r.metric.processes?.length ?? 0) < 2);
+  const oneProcess = summary.oneProcess;
   const where = oneProcess ? 'in this process' : 'in this run';
   const lead =
     faster === ratios.length
@@ -357,22 +306,18 @@ function metricRow(m: Metric, verdict: Verdict | undefined): string[] {
   ];
 }
 
-/** The scenarios of the run in the order their metrics (then errors) appear. */
-export function scenariosOf(record: RunRecord): string[] {
-  return [...new Set([...record.metrics.map((m) => m.scenario), ...record.errors.map((e) => e.scenario)])];
-}
-
-function scenarioSections(record: RunRecord, comparison: Comparison | null): string {
+function scenarioSections(record: RunRecord, comparison: Comparison | null, summary: RunSummary): string {
   const verdicts = new Map((comparison?.verdicts ?? []).filter((v) => v.current).map((v) => [v.id, v]));
-  const scenarios = scenariosOf(record);
-  const nav = `<nav>${scenarios.map((s) => `<a href="#scenario-${h(s)}">${h(s)}</a>`).join('')}</nav>`;
-  const sections = scenarios.map((s) => {
+  const nav = `<nav>${summary.scenarios.map(({ id: s }) => `<a href="#scenario-${h(s)}">${h(s)}</a>`).join('')}</nav>`;
+  const sections = summary.scenarios.map(({ id: s, headline }) => {
     const metrics = record.metrics.filter((m) => m.scenario === s);
     const failed = record.errors.filter((e) => e.scenario === s);
     const rows = metrics.map((m) => metricRow(m, verdicts.get(m.id)));
     const head = ['metric', 'value', '95% CI', 'n', 'kind', 'baseline', 'change', 'verdict'];
     return [
       `<section class="scenario" id="scenario-${h(s)}" data-scenario="${h(s)}"><h3>${h(s)}</h3>`,
+      // The scenario's line, as the console prints it.
+      headline ? `<p class="meta headline">${h(headline.text)}</p>` : '',
       failed.length > 0 ? `<p class="verdict-regressed">${failed.length} test(s) failed: ${failed.map((e) => h(e.test)).join('; ')}</p>` : '',
       table(head, rows, ` class="metrics" data-scenario="${h(s)}"`),
       '</section>',
@@ -418,6 +363,7 @@ function kernelTables(record: RunRecord): string {
 export async function renderHtml({ record, recordPath, comparison }: ReportInput): Promise<string> {
   const charts = await renderCharts(record);
   const limits = charts.find((c) => c.name === 'limits');
+  const summary = runSummary(record, comparison);
   return [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8">',
@@ -431,14 +377,14 @@ export async function renderHtml({ record, recordPath, comparison }: ReportInput
     header(record, recordPath),
     // The three questions a reader comes with, answered first and in this order.
     '<div id="at-a-glance">',
-    claimAnswer(record),
+    claimAnswer(record, summary),
     regressionAnswer(record, recordPath, comparison),
     limitAnswer(record, limits),
     '</div>',
     errors(record),
     notes(record),
     chartsSection(charts.filter((c) => c !== limits)),
-    scenarioSections(record, comparison),
+    scenarioSections(record, comparison, summary),
     kernelTables(record),
     profile(record),
     `<footer class="meta"><p>Written by gpu-transfer-perf's HTML exporter from the run record${recordPath ? ` ${h(recordPath)}` : ''}.</p></footer>`,
