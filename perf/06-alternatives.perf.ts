@@ -46,16 +46,6 @@ const ROUNDS: Record<Scale, Record<'mnist' | 'large', { rounds: number; slowRoun
   full: { mnist: { rounds: 500, slowRounds: 50, warmupRounds: 5 }, large: { rounds: 40, slowRounds: 10, warmupRounds: 2 } },
 };
 
-/** Times an async producer of a device tensor until the device has it (as timeSynced does for sync work). */
-async function timeSyncedAsync(context: BackendContext, work: () => Promise<tf.Tensor>): Promise<number> {
-  const start = performance.now();
-  const output = await work();
-  await context.sync(output);
-  const elapsed = performance.now() - start;
-  output.dispose();
-  return elapsed;
-}
-
 type VariantId = 'device-normalize' | 'naive-tfjs' | 'tf-data';
 
 /** Each way to get the normalized batch, timed synced; device-normalize with its fastest defaults. */
@@ -64,7 +54,7 @@ function variants(context: BackendContext): Record<VariantId, (batch: RawBatch) 
   return {
     'device-normalize': (batch) => timeSynced(context, () => device.toDevice(batch as PixelBatch)),
     'naive-tfjs': (batch) => timeSynced(context, () => naiveTfjsNormalize(batch)),
-    'tf-data': (batch) => timeSyncedAsync(context, () => tfDataNormalize(batch)),
+    'tf-data': (batch) => timeSynced(context, () => tfDataNormalize(batch)),
   };
 }
 
