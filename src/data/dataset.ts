@@ -74,15 +74,3 @@ export function makeImageDataset(fields: ImageDataset): ImageDataset {
   // Copy the fields so a caller's object (maybe with extra properties) is not aliased.
   return Object.freeze({ images, labels, count, height, width, channels, source });
 }
-
-/** An in-memory image dataset seen as a generic Dataset of labelled images (no decoding). */
-export function asDataset(images: ImageDataset): Dataset<number> {
-  const { height, width, channels } = images;
-  const bytes = height * width * channels;
-  return {
-    count: images.count,
-    source: images.source,
-    sampleShape: [height, width, channels],
-    load: async (i) => ({ pixels: images.images.subarray(i * bytes, (i + 1) * bytes), shape: [height, width, channels], target: images.labels[i]! }),
-  };
-}

@@ -56,13 +56,6 @@ export function combineProcessRecords(records: readonly RunRecord[]): RunRecord 
   return { ...first, metrics, errors, diagnostics };
 }
 
-/** Indexes (0-based) of processes whose noise diagnostics stand out: over 3x the median context switches, or over 5% steal. */
-export function noisyProcesses(diagnostics: readonly Diagnostics[]): number[] {
-  if (diagnostics.length < 3) return [];
-  const switches = median(diagnostics.map((d) => d.involuntaryContextSwitches));
-  return diagnostics.flatMap((d, k) => (d.involuntaryContextSwitches > 3 * Math.max(switches, 1) || (d.stealFraction ?? 0) > 0.05 ? [k] : []));
-}
-
 /**
  * The second look of a sequential design: `first`'s per-process metrics extended with the
  * processes of `more` (a run of some of its scenarios), value and CI recomputed over all.
