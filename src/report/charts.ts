@@ -85,7 +85,7 @@ export function clockOf(m: Pick<Metric, 'detail'>): string | null {
 const clockWords = (clocks: string) => (/: /.test(clocks) ? `clocks: ${clocks}` : `clock: ${clocks}`);
 
 /** A clock as a caption says it: 'performance.now after a device sync' for the details' longer words. */
-export function shortClock(clock: string): string {
+function shortClock(clock: string): string {
   return clock
     .replace(/host monotonic clock \(performance\.now\)/, 'performance.now')
     .replace(/, stopped after a device sync/, ' after a device sync')

@@ -22,7 +22,7 @@ export function informationOnly(v: Verdict): boolean {
 }
 
 /** A verdict's colour: information is grey. */
-export function colorOf(v: Verdict): Color {
+function colorOf(v: Verdict): Color {
   return informationOnly(v) ? 'gray' : COLOR[v.verdict];
 }
 

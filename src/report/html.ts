@@ -360,7 +360,7 @@ function kernelTables(record: RunRecord): string {
 }
 
 /** The whole run as one self-contained HTML page: no scripts, no network, charts as inline SVG. */
-export async function renderHtml({ record, recordPath, comparison }: ReportInput): Promise<string> {
+async function renderHtml({ record, recordPath, comparison }: ReportInput): Promise<string> {
   const charts = await renderCharts(record);
   const limits = charts.find((c) => c.name === 'limits');
   const summary = runSummary(record, comparison);

@@ -10,7 +10,7 @@ export const CLAIM = { a: 'cpu-normalize', b: 'device-normalize' } as const;
 const SPEEDUP_ID = 'mnist-transfer.speedup';
 
 /** Where a ratio was measured, in words: one process, or K of them. */
-export function measuredWhere(m: Metric): string {
+function measuredWhere(m: Metric): string {
   return (m.processes?.length ?? 0) >= 2 ? `across ${m.processes!.length} processes` : 'in this process';
 }
 

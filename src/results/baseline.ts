@@ -16,11 +16,11 @@ export const baselineSchema = runRecordSchema.extend({
 export type Baseline = z.infer<typeof baselineSchema>;
 
 /** Per-metric tolerance overrides, checked in as baselines/tolerances.json: { "<metric id>": 0.15 }. */
-export const toleranceOverridesSchema = z.record(z.string().regex(/^[a-z0-9][a-z0-9.-]*$/), z.number().min(0));
+const toleranceOverridesSchema = z.record(z.string().regex(/^[a-z0-9][a-z0-9.-]*$/), z.number().min(0));
 export type ToleranceOverrides = z.infer<typeof toleranceOverridesSchema>;
 
 export const BASELINE_DIR = 'baselines';
-export const TOLERANCES_FILE = join(BASELINE_DIR, 'tolerances.json');
+const TOLERANCES_FILE = join(BASELINE_DIR, 'tolerances.json');
 
 /** Where the baseline of a profile lives: quick scale at <id>.json, full scale at <id>.full.json. */
 export function baselinePathFor(profileId: string, scale: RunRecord['scale'], dir = BASELINE_DIR): string {

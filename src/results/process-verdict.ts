@@ -16,7 +16,7 @@ export interface ProcessSamples {
   readonly head: readonly number[];
 }
 
-export const PROCESS_VERDICTS = ['regressed', 'improved', 'pass', 'inconclusive'] as const;
+const PROCESS_VERDICTS = ['regressed', 'improved', 'pass', 'inconclusive'] as const;
 export type ProcessVerdictName = (typeof PROCESS_VERDICTS)[number];
 
 export interface ProcessVerdict {

@@ -145,7 +145,7 @@ const runProfileSchema = z
 export type RunProfile = z.infer<typeof runProfileSchema>;
 
 export type KernelTableRecord = z.infer<typeof kernelTableSchema>;
-export const kernelTableSchema = z
+const kernelTableSchema = z
   .object({
     rows: z.array(z.object({ name: z.string(), calls: z.number().int(), totalMs: z.number(), meanMs: z.number(), percent: z.number() }).strict()),
     kernelCount: z.number().int(),

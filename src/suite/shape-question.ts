@@ -17,7 +17,7 @@ import { measureStages, type StageInput } from './stage-breakdown.js';
  * user's shape may be large (16x512x512x3 moves 50 MB as float32, ~0.1 s a transfer on a
  * software device), so quick keeps a shape near a few seconds; its CIs are wide accordingly.
  */
-export const SHAPE_SAMPLES: Record<Scale, { pairs: number; warmupPairs: number; stageRounds: number; batches: number }> = {
+const SHAPE_SAMPLES: Record<Scale, { pairs: number; warmupPairs: number; stageRounds: number; batches: number }> = {
   quick: { pairs: 12, warmupPairs: 2, stageRounds: 4, batches: 2 },
   full: { pairs: 60, warmupPairs: 5, stageRounds: 20, batches: 4 },
 };
@@ -26,7 +26,7 @@ export const SHAPE_SAMPLES: Record<Scale, { pairs: number; warmupPairs: number; 
 export const shapeId = (shape: readonly number[]) => shape.join('x');
 
 /** ImageNet's per-channel normalization for 3 channels; (x - 127.5) / 127.5 per channel otherwise. */
-export function normalizationFor(channels: number): ChannelNormalization {
+function normalizationFor(channels: number): ChannelNormalization {
   if (channels === 3) return IMAGENET_NORMALIZATION;
   const repeat = (v: number) => Array.from({ length: channels }, () => v);
   return { mean: repeat(ARTICLE_NORMALIZATION.mean), std: repeat(ARTICLE_NORMALIZATION.std) };
