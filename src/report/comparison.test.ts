@@ -1,23 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { makeBaseline } from '../results/baseline.js';
 import { compareWithBaseline, EXIT } from '../results/compare.js';
-import { testRunRecord } from '../results/run-record.fixture.js';
+import { testRatio, testRunRecord } from '../results/run-record.fixture.js';
 import type { Metric } from '../results/schema.js';
 import { ACROSS_PROCESSES, renderComparison, renderComparisonBrief, summaryLine, verdictLabel } from './comparison.js';
 import { consoleExporter, verboseConsoleExporter } from './console.js';
 import { markdownExporter } from './markdown.js';
 
-const ratio = (id: string, value: number, ci: [number, number], processes?: number[]): Metric => ({
-  id,
-  scenario: 'speedup',
-  kind: 'ratio',
-  value,
-  unit: 'x',
-  ci,
-  n: 400,
-  labels: { a: 'cpu-normalize', b: 'device-normalize' },
-  ...(processes ? { processes } : {}),
-});
+const ratio = (id: string, value: number, ci: [number, number], processes?: number[]): Metric => ({ ...testRatio(id, value, ci, processes), n: 400 });
 const bytes = (value: number): Metric => ({ id: 'x.upload-bytes', scenario: 'device-normalize', kind: 'exact', value, unit: 'B' });
 const time = (value: number): Metric => ({ id: 'x.time', scenario: 'speedup', kind: 'time', value, unit: 'ms' });
 

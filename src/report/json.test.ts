@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { makeBaseline } from '../results/baseline.js';
 import { compareWithBaseline } from '../results/compare.js';
-import { testRunRecord } from '../results/run-record.fixture.js';
+import { testRatio, testRunRecord } from '../results/run-record.fixture.js';
 import type { Metric } from '../results/schema.js';
 import { jsonExporter } from './json.js';
 
-const ratio = (id: string, value: number, ci: [number, number], processes?: number[]): Metric => ({
-  id,
-  scenario: 'speedup',
-  kind: 'ratio',
-  value,
-  unit: 'x',
-  ci,
-  labels: { a: 'cpu-normalize', b: 'device-normalize' },
-  ...(processes ? { processes } : {}),
-});
+const ratio = testRatio;
 const bytes = (value: number): Metric => ({ id: 'x.upload-bytes', scenario: 'device-normalize', kind: 'exact', value, unit: 'B' });
 
 const baseline = makeBaseline(

@@ -29,3 +29,17 @@ export function testRunRecord(metrics: Metric[], overrides: Partial<RunRecord> =
     ...overrides,
   };
 }
+
+/** A paired speedup (time of cpu-normalize / time of device-normalize) of the speedup scenario, one value per process when given. */
+export function testRatio(id: string, value: number, ci: [number, number], processes?: number[]): Metric {
+  return {
+    id,
+    scenario: 'speedup',
+    kind: 'ratio',
+    value,
+    unit: 'x',
+    ci,
+    labels: { a: 'cpu-normalize', b: 'device-normalize' },
+    ...(processes ? { processes } : {}),
+  };
+}
