@@ -22,7 +22,9 @@ import {
   recordMetrics,
   useBackend,
   useConfig,
+  useGivenData,
   useMnist,
+  mnistSource,
   lossAgreement,
   runTrainingExperiment,
   TRAINING_ARMS,
@@ -60,7 +62,7 @@ let data: { train: ImageDataset; heldOut: ImageDataset; description: string; acc
 
 /** The training and held-out images: the package split 8,000/2,000, or real MNIST's train and t10k files. */
 async function trainingData(): Promise<typeof data> {
-  const dir = useConfig().data.mnistDir;
+  const dir = useGivenData(mnistSource);
   if (dir) {
     const train = await useMnist();
     const heldOut = sampleOf(await loadMnistDir(dir, 't10k'), sizes.evalImages, SPLIT_SEED);

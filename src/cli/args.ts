@@ -4,7 +4,9 @@ import { parseShape, parseSize, ShapeParseError } from '../data/shape.js';
 import { BASELINE_DIR } from '../results/baseline.js';
 import { HISTORY_DIR } from '../history/store.js';
 import type { HistoryArgs } from './history.js';
-import { defaultRunConfig, SCALES, type Question, type RunConfig, type Scale } from '../run-config.js';
+import { type DataSources, defaultRunConfig, SCALES, type Question, type RunConfig, type Scale } from '../run-config.js';
+import type { AnyDatasetSource } from '../data/source.js';
+import { DATASET_SOURCES } from '../data/sources.js';
 import { WIRE_DTYPES, type WireDtype } from '../transfer/wire-dtypes.js';
 
 /** A command line the user must fix: printed with the usage, exit code 2. */
@@ -37,12 +39,9 @@ export interface BackendArgs {
   readonly scale: Scale;
 }
 
-/** Where the data sets come from (perf): null means the embedded default (package, fixtures). */
+/** Where the data sets come from (perf), by source name (DATASET_SOURCES): null means the embedded default (package, fixtures). */
 export interface DataArgs {
-  readonly mnistDir: string | null;
-  readonly cocoRoot: string | null;
-  readonly cocoAnnotations: string | null;
-  readonly kineticsRoot: string | null;
+  readonly data: DataSources;
 }
 
 export type CommandLine =
@@ -126,11 +125,7 @@ Run options (perf, doctor, calibrate):
                           (6) or a file name (06-speedup.bench.ts)
   --processes K           run the scenarios in K separate processes, one after another; ratio
                           and time metrics keep one value per process (default 1)
-  --mnist-dir DIR         real MNIST idx files (torchvision's data/MNIST/raw, plain or .gz)
-  --coco-root DIR         COCO images folder (e.g. val2017); with --coco-ann
-  --coco-ann FILE         COCO instances JSON (e.g. annotations/instances_val2017.json)
-  --kinetics-root DIR     Kinetics layout <split>/<class>/<id>.mp4
-                          (without these: the committed fixtures in fixtures/coco, fixtures/kinetics)
+${DATASET_SOURCES.flatMap((s) => s.flags.map((f) => `${f.usage}\n`)).join('')}                          (without these: the committed fixtures in fixtures/coco, fixtures/kinetics)
   --dir DIR               run the perf files of DIR instead of perf/ (your own project's)
   --verbose               print every table (and vitest's per-test lines while it runs);
                           by default one line per scenario and only what failed
@@ -234,10 +229,6 @@ const OPTIONS_BY_COMMAND = {
     ...COMPARE_OPTIONS,
     out: { type: 'string' },
     scenario: { type: 'string', multiple: true },
-    'mnist-dir': { type: 'string' },
-    'coco-root': { type: 'string' },
-    'coco-ann': { type: 'string' },
-    'kinetics-root': { type: 'string' },
     processes: { type: 'string' },
     dir: { type: 'string' },
     history: { type: 'string' },
@@ -375,14 +366,36 @@ function questionOf(str: (name: string) => string | null): Question | null {
   return null;
 }
 
-/** Parses and validates a command line; throws UsageError on anything it does not know. */
-export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): CommandLine {
+/** The perf flags of the data sources: each a string option. */
+const dataOptions = (sources: readonly AnyDatasetSource[]): ParseArgsConfig['options'] =>
+  Object.fromEntries(sources.flatMap((s) => s.flags.map((f) => [f.name, { type: 'string' } as const])));
+
+/** What each data source's flags name, by source name; a combination a source refuses is a usage error. */
+function dataOf(sources: readonly AnyDatasetSource[], str: (name: string) => string | null): DataSources {
+  try {
+    return Object.fromEntries(sources.map((s) => [s.name, s.given(str)]));
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/**
+ * Parses and validates a command line; throws UsageError on anything it does not know.
+ * `sources`: the data sets whose flags perf takes (the registered ones; a test passes its own).
+ */
+export function parseCommandLine(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  sources: readonly AnyDatasetSource[] = DATASET_SOURCES,
+): CommandLine {
   const command = oneOf('command', argv[0] && !argv[0].startsWith('-') ? argv[0] : undefined, COMMANDS, 'perf');
   const rest = argv[0] === command ? argv.slice(1) : [...argv];
   if (rest.includes('--help') || rest.includes('-h')) return { command: 'help' };
   const parsed = (() => {
     try {
-      return parseArgs({ args: rest, allowPositionals: true, strict: true, options: OPTIONS_BY_COMMAND[command] });
+      const options = command === 'perf' ? { ...OPTIONS_BY_COMMAND.perf, ...dataOptions(sources) } : OPTIONS_BY_COMMAND[command];
+      return parseArgs({ args: rest, allowPositionals: true, strict: true, options });
     } catch (error) {
       // Node's message for a value starting with '-' runs to three lines; one is enough.
       const ambiguous = /^Option '(--[a-z-]+)[^']*' argument is ambiguous/.exec((error as Error).message);
@@ -426,10 +439,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         ...compareArgs(),
         out: str('out'),
         scenarios: (values.scenario as string[] | undefined) ?? [],
-        mnistDir: str('mnist-dir'),
-        cocoRoot: str('coco-root'),
-        cocoAnnotations: str('coco-ann'),
-        kineticsRoot: str('kinetics-root'),
+        data: dataOf(sources, str),
         processes: count('processes', 1),
         question: questionOf(str),
         dir: str('dir'),

@@ -6,17 +6,12 @@
  */
 import { serveMeasurements } from '../runner/measure-host.js';
 import { describeDatasets, scenarioFiles } from '../runner/perf.js';
-import type { DataSources } from '../run-config.js';
 import { parseCommandLine } from './args.js';
 
 const args = parseCommandLine(['perf', ...process.argv.slice(2)]);
 if (args.command !== 'perf') throw new Error('the measure host takes perf flags');
 const files = scenarioFiles(args.scenarios, args.dir ?? undefined);
-const data: DataSources = {
-  mnistDir: args.mnistDir,
-  coco: args.cocoRoot && args.cocoAnnotations ? { root: args.cocoRoot, annotations: args.cocoAnnotations } : null,
-  kineticsRoot: args.kineticsRoot,
-};
+const { data } = args;
 await serveMeasurements(files, {
   backend: args.backend,
   requireBackend: args.requireBackend,

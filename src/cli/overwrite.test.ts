@@ -149,8 +149,8 @@ describe('a folder of baselines of ones own (--baselines DIR)', () => {
     const none = await cli(['compare', at('run.json'), '--baselines', at('nobody')]);
     expect(none.code).toBe(3);
     // A default baseline of a folder must have read the embedded data, as ordinary runs do.
-    const { PACKAGE_DATASET } = await import('../run-config.js');
-    await writeFile(at('embedded-run.json'), JSON.stringify(testRunRecord([bytes], { datasets: { mnist: PACKAGE_DATASET } })));
+    const { mnistSource } = await import('../data/mnist/source.js');
+    await writeFile(at('embedded-run.json'), JSON.stringify(testRunRecord([bytes], { datasets: { mnist: mnistSource.defaultDescription } })));
     const accepted = await cli(['baseline', at('embedded-run.json'), '--baselines', at('new-folder'), '--history', at('history')]);
     expect(accepted.code, accepted.stderr).toBe(0);
     expect(JSON.parse(await readFile(at('new-folder/webgpu-lavapipe-x64.json'), 'utf8'))).toMatchObject({ accepted: { from: at('embedded-run.json') } });

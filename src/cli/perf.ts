@@ -7,7 +7,7 @@ import { writeCharts } from '../report/charts.js';
 import { htmlExporter } from '../report/html.js';
 import { markdownExporter } from '../report/markdown.js';
 import { ImageFolderError } from '../data/image-folder/index.js';
-import type { DataSources, Question, RunConfig } from '../run-config.js';
+import type { Question, RunConfig } from '../run-config.js';
 import { describeQuestion, questionFile } from '../runner/questions.js';
 import { checkBackendChoice, describeDatasets, RunInputError, runPerfSuite, scenarioFiles } from '../runner/perf.js';
 import { besideRecord, FileWriteError, RESULTS_DIR } from '../results/storage.js';
@@ -39,14 +39,7 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
   }
   const files = args.question ? [questionFile(args.question)] : scenarioFiles(args.scenarios, args.dir ?? undefined);
   checkBackendChoice(args.backend);
-  if ((args.cocoRoot === null) !== (args.cocoAnnotations === null)) {
-    throw new UsageError('--coco-root and --coco-ann go together: the images folder and its instances JSON');
-  }
-  const data: DataSources = {
-    mnistDir: args.mnistDir,
-    coco: args.cocoRoot && args.cocoAnnotations ? { root: args.cocoRoot, annotations: args.cocoAnnotations } : null,
-    kineticsRoot: args.kineticsRoot,
-  };
+  const { data } = args;
   const datasets = args.question ? await readQuestion(args.question) : await describeDatasets(data, files);
   // Every file this run will write or read at the end is checked now, before the device starts.
   if (args.out) {

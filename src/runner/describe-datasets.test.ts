@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCoco } from '../data/coco/reader.js';
 import { datasetMismatch } from '../results/compare.js';
-import { defaultRunConfig, FIXTURE_DATA, FIXTURE_DATASETS, type DataSources } from '../run-config.js';
+import { cocoSource } from '../data/coco/source.js';
+import { defaultRunConfig, type DataSources } from '../run-config.js';
 import { describeDatasets, RunInputError, scenarioFiles } from './perf.js';
 
-const NO_DATA: DataSources = { mnistDir: null, coco: null, kineticsRoot: null };
+const NO_DATA: DataSources = { mnist: null, coco: null, kinetics: null };
 const ODD = { root: 'fixtures/coco-odd/images', annotations: 'fixtures/coco-odd/annotations/instances.json' };
 const embedded = defaultRunConfig({ backend: 'auto', requireBackend: null, scale: 'quick' }).datasets;
 
@@ -22,16 +23,16 @@ describe('describeDatasets: COCO', () => {
   });
 
   it('describes the default fixture named by its paths as the embedded data, so a baseline compares with it', async () => {
-    for (const coco of [FIXTURE_DATA.coco, { root: './fixtures/coco/images/', annotations: join(process.cwd(), FIXTURE_DATA.coco.annotations) }]) {
+    for (const coco of [cocoSource.fixture, { root: './fixtures/coco/images/', annotations: join(process.cwd(), cocoSource.fixture.annotations) }]) {
       const out = await describeDatasets({ ...NO_DATA, coco }, scenarioFiles(['coco']));
-      expect(out.coco).toBe(FIXTURE_DATASETS.coco);
+      expect(out.coco).toBe(cocoSource.defaultDescription);
       expect(datasetMismatch(embedded, out)).toBeNull();
     }
   });
 
   it("says the embedded fixture's true counts", async () => {
-    const { summary } = await loadCoco(FIXTURE_DATA.coco);
-    expect(FIXTURE_DATASETS.coco).toContain(`${summary.images} images, ${summary.annotations} annotations, ${summary.categories} categories`);
+    const { summary } = await loadCoco(cocoSource.fixture);
+    expect(cocoSource.defaultDescription).toContain(`${summary.images} images, ${summary.annotations} annotations, ${summary.categories} categories`);
   });
 });
 
@@ -53,7 +54,7 @@ describe('describeDatasets: MNIST idx files', () => {
 
   it('refuses up front, naming the file, a folder without the t10k files when training is selected', async () => {
     const only = await copyInto('train-only', train);
-    const error = (await describeDatasets({ ...NO_DATA, mnistDir: only }, training).then(
+    const error = (await describeDatasets({ ...NO_DATA, mnist: only }, training).then(
       () => null,
       (e: unknown) => e,
     )) as Error;
@@ -63,7 +64,7 @@ describe('describeDatasets: MNIST idx files', () => {
     );
     expect(error.message).not.toContain('\n');
     // Scenarios that read only the train split do not need them.
-    const out = await describeDatasets({ ...NO_DATA, mnistDir: only }, scenarioFiles(['memory']));
+    const out = await describeDatasets({ ...NO_DATA, mnist: only }, scenarioFiles(['memory']));
     expect(out.mnist).toBe('MNIST idx files, train split (100 images)');
   });
 
@@ -71,13 +72,13 @@ describe('describeDatasets: MNIST idx files', () => {
     const cut = await copyInto('cut', [...train, 't10k-labels-idx1-ubyte.gz']);
     const gz = await readFile('fixtures/mnist-idx/t10k-images-idx3-ubyte.gz');
     await writeFile(join(cut, 't10k-images-idx3-ubyte.gz'), gz.subarray(0, gz.length - 4000));
-    await expect(describeDatasets({ ...NO_DATA, mnistDir: cut }, training)).rejects.toThrow(
+    await expect(describeDatasets({ ...NO_DATA, mnist: cut }, training)).rejects.toThrow(
       /t10k-images-idx3-ubyte\.gz: not a valid gzip file \(unexpected end of file\)/,
     );
   });
 
   it('reads a complete folder, described by its train split whatever the selection', async () => {
-    const out = await describeDatasets({ ...NO_DATA, mnistDir: 'fixtures/mnist-idx' }, training);
+    const out = await describeDatasets({ ...NO_DATA, mnist: 'fixtures/mnist-idx' }, training);
     expect(out.mnist).toBe('MNIST idx files, train split (100 images)');
   });
 });

@@ -3,16 +3,15 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { isTensorflowInstalled } from '../backend/host-backends.js';
 import type { BackendChoice } from '../backend/types.js';
-import { loadMnistDir } from '../data/mnist-dir.js';
+import type { AnyDatasetSource } from '../data/source.js';
+import { DATASET_SOURCES, sourcesOf } from '../data/sources.js';
 import { findBaseline } from '../results/baseline.js';
 import { compareWithBaseline, type Comparison, type CompareOptions } from '../results/compare.js';
 import { combineProcessRecords, extendProcesses } from '../results/combine.js';
 import { poolRatioMetric } from '../results/metrics.js';
 import type { RunRecord } from '../results/schema.js';
 import { defaultRecordPath, FileWriteError, RecordFileError, writeJsonAtomic } from '../results/storage.js';
-import { loadCoco } from '../data/coco/reader.js';
-import { loadKinetics } from '../data/kinetics/reader.js';
-import { canonicalData, FIXTURE_DATASETS, PACKAGE_DATASET, resolvedData, type DataSources, type RunConfig } from '../run-config.js';
+import { canonicalData, type DataSources, type RunConfig } from '../run-config.js';
 import { runScenarios } from './run-scenarios.js';
 import { DEFAULT_SCENARIO_DIR, listScenarios, selectScenarios, type ScenarioFile } from './scenarios.js';
 
@@ -36,59 +35,36 @@ export function scenarioFiles(wanted: readonly string[], dir: string = DEFAULT_S
   }
 }
 
-/** The data sets a scenario reads: the image and video scenarios their own, every other MNIST. */
-export function datasetsOf(scenario: ScenarioFile): ReadonlyArray<'mnist' | 'coco' | 'kinetics'> {
-  return scenario.id === 'coco' || scenario.id === 'kinetics' ? [scenario.id] : ['mnist'];
+/** The names of the data sets a scenario reads (the registered sources that name it, else MNIST's). */
+export function datasetsOf(scenario: ScenarioFile, sources: readonly AnyDatasetSource[] = DATASET_SOURCES): string[] {
+  return sourcesOf(scenario.id, sources).map((s) => s.name);
 }
-
-/** Runs a data reader; what it rejects is the user's input to fix (exit 2), named by the reader. */
-async function readData<T>(read: () => Promise<T>, neededBy?: string): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    throw new RunInputError(`${neededBy ? `${neededBy}: ` : ''}${(error as Error).message}`);
-  }
-}
-
-/** Scenarios that read MNIST's test split (the t10k files) when --mnist-dir is given: training holds it out. */
-const MNIST_TEST_SPLIT_READERS: ReadonlySet<string> = new Set(['training']);
 
 /**
  * Reads each data source the selected scenarios need once, before any device starts, so bad
- * data exits 2 at once; says what each holds, by data set (stored in the run record).
+ * data exits 2 at once (what a reader rejects is the user's input to fix, named by the reader);
+ * says what each holds, by data set (stored in the run record).
  */
-export async function describeDatasets(data: DataSources, files: readonly ScenarioFile[]): Promise<Record<string, string>> {
-  const needed = new Set(files.flatMap(datasetsOf));
+export async function describeDatasets(
+  data: DataSources,
+  files: readonly ScenarioFile[],
+  sources: readonly AnyDatasetSource[] = DATASET_SOURCES,
+): Promise<Record<string, string>> {
+  const needed = new Set(files.flatMap((f) => datasetsOf(f, sources)));
   // A committed fixture named by its path is the embedded data, described (and so compared) as such.
-  const given = canonicalData(data);
-  const sources = resolvedData(given);
+  const given = canonicalData(data, process.cwd(), sources);
+  const ids = files.map((f) => f.id);
   const out: Record<string, string> = {};
-  if (needed.has('mnist')) {
-    const dir = given.mnistDir;
-    if (dir) {
-      const train = await readData(() => loadMnistDir(dir));
-      // Checked here so that missing or damaged t10k files exit 2 now, not fail inside training.
-      if (files.some((f) => MNIST_TEST_SPLIT_READERS.has(f.id))) {
-        await readData(() => loadMnistDir(dir, 't10k'), 'the training scenario holds out the MNIST test split (t10k files)');
-      }
-      out.mnist = `MNIST idx files, train split (${train.count} images)`;
-    } else {
-      out.mnist = PACKAGE_DATASET;
+  for (const source of sources.filter((s) => needed.has(s.name))) {
+    const named = given[source.name] ?? null;
+    try {
+      // A committed fixture is read too (a checkout without it fails now), and named as the default.
+      const read = named ?? source.fixture;
+      const described = read === null ? null : await source.describe(read, ids);
+      out[source.name] = named === null ? source.defaultDescription : described!;
+    } catch (error) {
+      throw new RunInputError((error as Error).message);
     }
-  }
-  if (needed.has('coco')) {
-    // Decoded, as the COCO scenarios read it (loadCoco's default), so that the description and
-    // the exact metrics count the same images: a header-only pass counted truncated files too.
-    const coco = await readData(() => loadCoco(sources.coco));
-    const s = coco.summary;
-    out.coco = given.coco ? `COCO ${s.annotationsFile} (${s.images} images, ${s.annotations} annotations, ${s.categories} categories)` : FIXTURE_DATASETS.coco;
-  }
-  if (needed.has('kinetics')) {
-    const kinetics = await readData(() => loadKinetics({ root: sources.kineticsRoot, size: { height: 8, width: 8 } }));
-    const s = kinetics.summary;
-    out.kinetics = given.kineticsRoot
-      ? `Kinetics ${s.splitFolder} (${s.videos} videos, ${s.classes.length} classes, ${s.clips} clips of 32 frames)`
-      : FIXTURE_DATASETS.kinetics;
   }
   return out;
 }

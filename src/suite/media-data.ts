@@ -1,32 +1,20 @@
-import { letterboxCollate, type SegmentationTargets } from '../data/coco/collate.js';
+import type { SegmentationTargets } from '../data/coco/collate.js';
 import type { CocoDataset } from '../data/coco/reader.js';
-import { collateClips } from '../data/kinetics/collate.js';
+import { cocoSource } from '../data/coco/source.js';
 import type { KineticsDataset } from '../data/kinetics/reader.js';
-import { DatasetLoader } from '../data/loader.js';
+import { kineticsSource } from '../data/kinetics/source.js';
+import type { DatasetLoader } from '../data/loader.js';
 import { exactMetric, type MetricInput } from '../results/metrics.js';
-import { useCoco, useKinetics, useMediaSizes } from './session.js';
-
-/** The seed of the image and video loaders' shuffles. */
-const SEED = 2024;
+import { useCoco, useKinetics, useSourceSizes } from './session.js';
 
 /** COCO batches of this scale: `batch` images letterboxed to `side` x `side`, shuffled, seeded. */
 export async function cocoLoader(): Promise<{ dataset: CocoDataset; loader: DatasetLoader<Uint8Array, SegmentationTargets>; what: string }> {
-  const dataset = await useCoco();
-  const { batch, side } = useMediaSizes().coco;
-  const loader = new DatasetLoader(dataset, letterboxCollate({ size: side }), { batchSize: batch, shuffle: true, seed: SEED, dropLast: false });
-  return { dataset, loader, what: `${batch} COCO images letterboxed to ${side}x${side} (bilinear, black padding), [${batch},${side},${side},3]` };
+  return cocoSource.batches(await useCoco(), useSourceSizes(cocoSource));
 }
 
 /** Kinetics batches of this scale: `batch` clips of `frames` frames, shuffled, seeded. */
 export async function kineticsLoader(): Promise<{ dataset: KineticsDataset; loader: DatasetLoader<number, Int32Array>; what: string }> {
-  const dataset = await useKinetics();
-  const { batch, frames, height, width } = useMediaSizes().kinetics;
-  const loader = new DatasetLoader(dataset, collateClips, { batchSize: batch, shuffle: true, seed: SEED, dropLast: false });
-  return {
-    dataset,
-    loader,
-    what: `${batch} Kinetics clips of ${frames} frames scaled to ${height}x${width} by ffmpeg, [${batch},${frames},${height},${width},3]`,
-  };
+  return kineticsSource.batches(await useKinetics(), useSourceSizes(kineticsSource));
 }
 
 /** The COCO summary as exact metrics: what a user checks against pycocotools. */

@@ -1,6 +1,7 @@
 import type { BackendContext } from '../backend/types.js';
 import { countTransfers } from '../backend/transfer-counter.js';
 import type { TimedBatch } from '../data/loader.js';
+import { DATASET_SOURCES } from '../data/sources.js';
 import { median } from '../measure/statistics.js';
 import { CLOCK, timeSynced } from '../measure/timer.js';
 import { bytesMetric, ratioFromPairs, timeMetric, type MetricInput } from '../results/metrics.js';
@@ -8,12 +9,12 @@ import { it } from 'vitest';
 import { IMAGENET_NORMALIZATION } from '../transfer/crop-mirror-normalize.js';
 import { deviceChannelNormalize, hostChannelNormalize, stagedToDevice, type StagedTransfer } from '../transfer/staged-transfer.js';
 import { recordMetrics } from './record.js';
-import { useBackend, useMediaSizes } from './session.js';
+import { useBackend, useSourceSizes } from './session.js';
 import { measureStages } from './stage-breakdown.js';
 
 /** What an image or video scenario hands to the shared measurement. */
 export interface MediaCase<Targets> {
-  /** Metric id prefix: 'coco' or 'kinetics'. */
+  /** Metric id prefix: the data source's name ('coco', 'kinetics'). */
   readonly prefix: string;
   /** The batch in words, e.g. '16 COCO images letterboxed to 128x128'. */
   readonly what: string;
@@ -138,13 +139,16 @@ export async function measureMediaTransfer<Targets>(context: BackendContext, c: 
  */
 export function itTimesMediaPipeline(
   name: string,
-  prefix: 'coco' | 'kinetics',
+  prefix: string,
   source: () => Promise<{ loader: { stream(): AsyncIterator<TimedBatch<unknown>> }; what: string }>,
 ): void {
   it(name, async ({ task }) => {
     const context = await useBackend();
     const { loader, what } = await source();
-    const { rounds, warmupRounds } = useMediaSizes()[prefix];
+    // The rounds of the registered data source of that name (src/data/<name>/source.ts).
+    const data = DATASET_SOURCES.find((s) => s.name === prefix);
+    if (!data) throw new Error(`${prefix}: no registered data source of that name (src/data/sources.ts)`);
+    const { rounds, warmupRounds } = useSourceSizes<{ rounds: number; warmupRounds: number }>(data);
     const metrics = await measureMediaTransfer(context, {
       prefix,
       what,

@@ -2,13 +2,15 @@ import { inject } from 'vitest';
 import { describeBackend, startBackend } from '../backend/start.js';
 import type { BackendContext } from '../backend/types.js';
 import type { ImageDataset } from '../data/dataset.js';
-import { loadMnistDir } from '../data/mnist-dir.js';
-import { loadMnistPackage } from '../data/mnist-package.js';
-import { loadCoco, type CocoDataset } from '../data/coco/reader.js';
-import { loadKinetics, type KineticsDataset } from '../data/kinetics/reader.js';
-import { resolvedData, type RunConfig } from '../run-config.js';
+import type { CocoDataset } from '../data/coco/reader.js';
+import { cocoSource } from '../data/coco/source.js';
+import type { KineticsDataset } from '../data/kinetics/reader.js';
+import { kineticsSource } from '../data/kinetics/source.js';
+import { mnistSource } from '../data/mnist/source.js';
+import type { DatasetSource } from '../data/source.js';
+import type { RunConfig } from '../run-config.js';
 import type { RunProfile } from '../results/schema.js';
-import { MEDIA_SIZES, SIZES, type MediaSizes, type ScaleSizes } from './sizes.js';
+import { SIZES, type MediaSizes, type ScaleSizes } from './sizes.js';
 import { describeHardwareProfile } from './hardware-profile.js';
 
 /** The started backend of this run and the hardware profile measured once, at its start. */
@@ -22,9 +24,8 @@ export interface RunBackend {
 const SESSION = Symbol.for('gpu-transfer-perf.session');
 interface Session {
   backend?: Promise<RunBackend>;
-  mnist?: Promise<ImageDataset>;
-  coco?: Promise<CocoDataset>;
-  kinetics?: Promise<KineticsDataset>;
+  /** Each data set read so far, by source name. */
+  data?: Map<string, Promise<unknown>>;
 }
 function session(): Session {
   const g = globalThis as { [SESSION]?: Session };
@@ -39,7 +40,30 @@ export function useConfig(): RunConfig {
 
 /** The image and video sizes of this run's scale. */
 export function useMediaSizes(): MediaSizes {
-  return MEDIA_SIZES[useConfig().scale];
+  return { coco: useSourceSizes(cocoSource), kinetics: useSourceSizes(kineticsSource) };
+}
+
+/** A data source's sizes at this run's scale. */
+// biome-ignore lint/suspicious/noExplicitAny: any given and data type
+export function useSourceSizes<Sizes>(source: DatasetSource<any, any, Sizes>, config: RunConfig = useConfig()): Sizes {
+  if (!source.sizes) throw new Error(`data source ${source.name} has no sizes of its own`);
+  return source.sizes[config.scale];
+}
+
+/** What the user named for a data source with its flags (null: its default). */
+// biome-ignore lint/suspicious/noExplicitAny: any data and sizes type
+export function useGivenData<Given>(source: DatasetSource<Given, any, any>, config: RunConfig = useConfig()): Given | null {
+  return (config.data[source.name] ?? null) as Given | null;
+}
+
+/** A data source's data of this run (its flags' data, else its default), at this run's scale, read once per process. */
+// biome-ignore lint/suspicious/noExplicitAny: any given and sizes type
+export function useDataset<Data>(source: DatasetSource<any, Data, any>, config: RunConfig = useConfig()): Promise<Data> {
+  const s = session();
+  s.data ??= new Map();
+  const loaded = s.data;
+  if (!loaded.has(source.name)) loaded.set(source.name, source.load(useGivenData(source, config), source.sizes?.[config.scale] ?? null));
+  return loaded.get(source.name) as Promise<Data>;
 }
 
 /** The sample sizes of this run's scale. */
@@ -65,23 +89,15 @@ export async function useBackend(): Promise<BackendContext> {
 
 /** The MNIST images of this run: --mnist-dir's idx files, else the `mnist` package. */
 export function useMnist(): Promise<ImageDataset> {
-  const s = session();
-  const dir = useConfig().data.mnistDir;
-  s.mnist ??= dir ? loadMnistDir(dir) : Promise.resolve(loadMnistPackage());
-  return s.mnist;
+  return useDataset(mnistSource);
 }
 
 /** The COCO data of this run (--coco-root/--coco-ann, else the committed fixture), read once. */
 export function useCoco(): Promise<CocoDataset> {
-  const s = session();
-  s.coco ??= loadCoco(resolvedData(useConfig().data).coco);
-  return s.coco;
+  return useDataset(cocoSource);
 }
 
 /** The Kinetics clips of this run (--kinetics-root, else the committed fixture), at this scale's frame size, read once. */
 export function useKinetics(): Promise<KineticsDataset> {
-  const s = session();
-  const { height, width, frames } = useMediaSizes().kinetics;
-  s.kinetics ??= loadKinetics({ root: resolvedData(useConfig().data).kineticsRoot, framesPerClip: frames, size: { height, width } });
-  return s.kinetics;
+  return useDataset(kineticsSource);
 }
