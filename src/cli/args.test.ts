@@ -13,8 +13,7 @@ describe('command line', () => {
       allowProfileMismatch: false,
       gateTiming: false,
       requireBaseline: false,
-      markdown: null,
-      json: null,
+      exports: { markdown: null, json: null },
       force: false,
       out: null,
       scenarios: [],
@@ -43,7 +42,7 @@ describe('command line', () => {
       run: 'r.json',
       baseline: 'b.json',
       allowProfileMismatch: true,
-      json: 'v.json',
+      exports: { markdown: null, json: 'v.json' },
     });
     expect(parseCommandLine(['baseline', 'r.json', '--allow-dirty'], {})).toEqual({
       command: 'baseline',

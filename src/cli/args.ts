@@ -7,6 +7,7 @@ import type { HistoryArgs } from './history.js';
 import { type DataSources, defaultRunConfig, SCALES, type Question, type RunConfig, type Scale } from '../run-config.js';
 import type { AnyDatasetSource } from '../data/source.js';
 import { DATASET_SOURCES } from '../data/sources.js';
+import { EXPORTERS, exportFlags } from '../report/exporters.js';
 import { WIRE_DTYPES, type WireDtype } from '../transfer/wire-dtypes.js';
 
 /** A command line the user must fix: printed with the usage, exit code 2. */
@@ -27,8 +28,8 @@ export interface CompareArgs {
   readonly gateTiming: boolean;
   /** A run with no baseline to judge it exits 3 instead of 0 (PERF_REQUIRE_BASELINE=1; CI sets it). */
   readonly requireBaseline: boolean;
-  readonly markdown: string | null;
-  readonly json: string | null;
+  /** Each export format's file (--markdown FILE, --json FILE: EXPORTERS' flags), by flag name; null: not written. */
+  readonly exports: Readonly<Record<string, string | null>>;
   /** --force: replace an existing output file of another kind (never a baseline). */
   readonly force: boolean;
 }
@@ -159,9 +160,7 @@ Compare options (perf, compare):
                           compare with another hardware profile's baseline: ratio and exact
                           metrics only
   --gate-timing           let ratio and time verdicts fail the run (also PERF_GATE_TIMING=1)
-  --markdown FILE         write the verdicts as Markdown (also appended to $GITHUB_STEP_SUMMARY)
-  --json FILE             write the verdicts as JSON
-
+${EXPORTERS.flatMap((e) => ('flag' in e.to ? [`${e.to.usage}\n`] : [])).join('')}
 Output files (every command): a file already at an output path is replaced only when it is
 the same kind of output (an earlier run record, report, verdicts or doctor report); --force
 replaces another kind of file; a baseline is never replaced (only perf:baseline writes one,
@@ -218,8 +217,7 @@ const COMPARE_OPTIONS = {
   baselines: { type: 'string' },
   'allow-profile-mismatch': { type: 'boolean' },
   'gate-timing': { type: 'boolean' },
-  markdown: { type: 'string' },
-  json: { type: 'string' },
+  ...Object.fromEntries(exportFlags().map((flag) => [flag, { type: 'string' } as const])),
   force: { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -427,8 +425,7 @@ export function parseCommandLine(
     allowProfileMismatch: flag('allow-profile-mismatch'),
     gateTiming: flag('gate-timing') || env.PERF_GATE_TIMING === '1',
     requireBaseline: env.PERF_REQUIRE_BASELINE === '1',
-    markdown: str('markdown'),
-    json: str('json'),
+    exports: Object.fromEntries(exportFlags().map((name) => [name, str(name)])),
     force: flag('force'),
   });
   switch (command) {

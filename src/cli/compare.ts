@@ -3,8 +3,7 @@ import { compareWithBaseline, EXIT } from '../results/compare.js';
 import { latestRecordPath, readRunRecord } from '../results/storage.js';
 import { renderComparison } from '../report/comparison.js';
 import { writeExports } from '../report/exporter.js';
-import { jsonExporter } from '../report/json.js';
-import { markdownExporter } from '../report/markdown.js';
+import { exportOutputs, exportTargets } from '../report/exporters.js';
 import { UsageError, type CompareArgs } from './args.js';
 import { checkOutputs } from '../results/output-guard.js';
 
@@ -13,13 +12,8 @@ export async function compareCommand(args: CompareArgs & { run: string | null })
   const runPath = args.run ?? (await latestRecordPath());
   if (!runPath) throw new UsageError('no run record given and none in results/: run `npm run perf` first');
   const run = await readRunRecord(runPath);
-  await checkOutputs(
-    [
-      args.markdown ? { path: args.markdown, kind: 'Markdown verdict summary', flag: '--markdown' } : null,
-      args.json ? { path: args.json, kind: 'JSON verdict file', flag: '--json' } : null,
-    ],
-    args,
-  );
+  const targets = exportTargets('compare', args.exports, null);
+  await checkOutputs(exportOutputs(targets), args);
   console.log(`Run: ${runPath} (profile ${run.profile.id}, ${run.scale}, ${run.createdAt})`);
   const { path, baseline } = await findBaseline(run, args.baseline, args.baselines);
   if (!baseline) {
@@ -30,13 +24,6 @@ export async function compareCommand(args: CompareArgs & { run: string | null })
   const comparison = compareWithBaseline(run, baseline, args);
   const input = { record: run, recordPath: runPath, comparison };
   console.log(`\n${renderComparison(comparison, process.stdout.isTTY === true)}`);
-  await writeExports(
-    input,
-    [
-      { exporter: markdownExporter, path: args.markdown },
-      { exporter: jsonExporter, path: args.json },
-    ],
-    process.env,
-  );
+  await writeExports(input, 'compare', targets, process.env);
   return comparison.exitCode;
 }

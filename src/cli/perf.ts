@@ -2,10 +2,8 @@ import { EXIT } from '../results/compare.js';
 import { noBaselineMessage } from '../results/baseline.js';
 import { consoleExporter, verboseConsoleExporter } from '../report/console.js';
 import { writeExports } from '../report/exporter.js';
-import { jsonExporter } from '../report/json.js';
+import { exportOutputs, exportTargets } from '../report/exporters.js';
 import { writeCharts } from '../report/charts.js';
-import { htmlExporter } from '../report/html.js';
-import { markdownExporter } from '../report/markdown.js';
 import { ImageFolderError } from '../data/image-folder/index.js';
 import type { Question, RunConfig } from '../run-config.js';
 import { describeQuestion, questionFile } from '../runner/questions.js';
@@ -42,25 +40,13 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
   const { data } = args;
   const datasets = args.question ? await readQuestion(args.question) : await describeDatasets(data, files);
   // Every file this run will write or read at the end is checked now, before the device starts.
-  if (args.out) {
-    await checkOutputs(
-      [
-        { path: args.out, kind: 'run record', flag: '--out' },
-        { path: besideRecord(args.out, '.html'), kind: 'HTML report', flag: 'the HTML report beside --out' },
-        args.markdown ? { path: args.markdown, kind: 'Markdown verdict summary', flag: '--markdown' } : null,
-        args.json ? { path: args.json, kind: 'JSON verdict file', flag: '--json' } : null,
-      ],
-      args,
-    );
+  const out = args.out;
+  if (out) {
+    const beside = (extension: string, kind: string) => ({ path: besideRecord(out, extension), flag: `the ${kind} beside --out` });
+    await checkOutputs([{ path: out, kind: 'run record', flag: '--out' }, ...exportOutputs(exportTargets('perf', args.exports, beside))], args);
   } else {
     await checkWritableDir(RESULTS_DIR, 'the run record');
-    await checkOutputs(
-      [
-        args.markdown ? { path: args.markdown, kind: 'Markdown verdict summary', flag: '--markdown' } : null,
-        args.json ? { path: args.json, kind: 'JSON verdict file', flag: '--json' } : null,
-      ],
-      args,
-    );
+    await checkOutputs(exportOutputs(exportTargets('perf', args.exports, null)), args);
   }
   if (args.history) await checkWritableDir(args.history, '--history');
   await checkBaselinesReadable(args.baseline, args.scale, args.baselines);
@@ -89,15 +75,8 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
   const html = besideRecord(outcome.recordPath, '.html');
   let writeFailed = false;
   try {
-    await writeExports(
-      input,
-      [
-        { exporter: markdownExporter, path: args.markdown },
-        { exporter: jsonExporter, path: args.json },
-        { exporter: htmlExporter, path: html },
-      ],
-      process.env,
-    );
+    const beside = (extension: string) => ({ path: besideRecord(outcome.recordPath, extension), flag: 'beside the run record' });
+    await writeExports(input, 'perf', exportTargets('perf', args.exports, beside), process.env);
     const charts = await writeCharts(outcome.record, outcome.recordPath);
     const chartList = args.verbose && charts.written.length > 0 ? `; charts: ${charts.written.join(', ')}` : '';
     console.log(`Report: ${html}${args.verbose ? chartList : ' (every table and chart; --verbose prints the tables here)'}`);

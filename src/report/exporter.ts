@@ -2,6 +2,7 @@ import { appendFile } from 'node:fs/promises';
 import type { Comparison } from '../results/compare.js';
 import type { RunRecord } from '../results/schema.js';
 import { writeTextAtomic } from '../results/storage.js';
+import { EXPORTERS, type ExporterEntry, type ExportingCommand, type ExportTarget } from './exporters.js';
 
 /** What every exporter is fed: one run record and, when there was a baseline, its comparison. */
 export interface ReportInput {
@@ -18,15 +19,20 @@ export interface Exporter {
   render(input: ReportInput, options: { readonly color: boolean }): string | Promise<string>;
 }
 
-/** Writes each requested format to its file (atomically) and, in GitHub Actions, the Markdown to the job summary. */
+/**
+ * Writes each export target's format to its file (atomically) and, in GitHub Actions, the
+ * command's job summary formats (Markdown) to the job summary, whether or not a file was asked for.
+ */
 export async function writeExports(
   input: ReportInput,
-  targets: ReadonlyArray<{ exporter: Exporter; path: string | null }>,
+  command: ExportingCommand,
+  targets: readonly ExportTarget[],
   env: NodeJS.ProcessEnv,
+  exporters: readonly ExporterEntry[] = EXPORTERS,
 ): Promise<void> {
-  for (const { exporter, path } of targets) {
-    if (path) await writeTextAtomic(path, await exporter.render(input, { color: false }));
+  for (const { entry, path } of targets) await writeTextAtomic(path, await (await entry.load()).render(input, { color: false }));
+  if (!env.GITHUB_STEP_SUMMARY) return;
+  for (const entry of exporters.filter((e) => e.jobSummary && e.commands.includes(command))) {
+    await appendFile(env.GITHUB_STEP_SUMMARY, await (await entry.load()).render(input, { color: false }));
   }
-  const summary = targets.find((t) => t.exporter.format === 'markdown')?.exporter;
-  if (summary && env.GITHUB_STEP_SUMMARY) await appendFile(env.GITHUB_STEP_SUMMARY, await summary.render(input, { color: false }));
 }
