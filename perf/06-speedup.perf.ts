@@ -7,6 +7,7 @@
 import { beforeAll, describe, it } from 'vitest';
 import {
   BatchLoader,
+  MNIST_SPEEDUP_ID,
   samplePairs,
   median,
   CLOCK,
@@ -53,7 +54,7 @@ describe('speedup of device-normalize over cpu-normalize (section 6)', () => {
     const what = 'one [64,28,28,1] batch from uint8 pixels to a normalized float32 tensor on the device';
     await recordMetrics(
       task,
-      ratioFromPairs('mnist-transfer.speedup', samples, {
+      ratioFromPairs(MNIST_SPEEDUP_ID, samples, {
         detail: `median over interleaved pairs of time(cpu-normalize)/time(device-normalize), 95% percentile-bootstrap CI; ${what}; ${CLOCK}`,
         labels: { a: 'cpu-normalize', b: 'device-normalize' },
       }),

@@ -206,6 +206,10 @@ export {
   timeMetric,
 } from './results/metrics.js';
 export {
+  /** Section 6's claim's metric id, 'mnist-transfer.speedup' (read by the report and calibration). */
+  MNIST_SPEEDUP_ID,
+} from './results/metric-ids.js';
+export {
   /** Adds a profiled step's top-N kernel table to the run record. */
   recordKernelTable,
   /** Adds metrics to the run record from inside a test; the scenario is the perf file's name. */

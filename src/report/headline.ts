@@ -1,6 +1,7 @@
 import type { Metric, RunRecord } from '../results/schema.js';
 import { ciDirection, type Direction, formatCI, formatValue, significant } from './format.js';
 import { limitRows } from './stage-table.js';
+import { MNIST_SPEEDUP_ID } from '../results/metric-ids.js';
 
 /** One scenario's headline: a figure (with its CI) and what it means, in one line. */
 export interface Headline {
@@ -86,7 +87,7 @@ const BUILT_IN: Record<string, (context: Context) => Headline | null> = {
   'cpu-normalize-profile': profileLine,
   'device-normalize-profile': profileLine,
   speedup: ({ find, lead }) => {
-    const m = find('mnist-transfer.speedup');
+    const m = find(MNIST_SPEEDUP_ID);
     return m ? pairLine(m, lead) : null;
   },
   alternatives: ({ ms, lead }) => {

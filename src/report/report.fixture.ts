@@ -8,6 +8,7 @@ import type { Metric, RunRecord } from '../results/schema.js';
 import { sweepMetrics, type SweepPoint } from '../suite/sweep.js';
 import type { EpochResult, TrainingResult } from '../train/experiment.js';
 import { curveMetrics, flatMemoryMetrics, inputBoundMetrics, perEpochMetrics, trainingStageMetrics } from '../train/metrics.js';
+import { MNIST_SPEEDUP_ID } from '../results/metric-ids.js';
 
 const stamp = (scenario: string, metrics: MetricInput[]): Metric[] => metrics.map((m) => ({ ...m, scenario }));
 
@@ -103,7 +104,7 @@ export function reportTestRecord(): RunRecord {
   const speedupSamples = { a: around(0.56, 40, 0.04, 0), b: around(0.53, 40, 0.04, 2) };
   const metrics: Metric[] = [
     ...stamp('speedup', [
-      ratioFromPairs('mnist-transfer.speedup', speedupSamples, { detail: 'median of per-pair ratios', labels: { a: 'cpu-normalize', b: 'device-normalize' } }),
+      ratioFromPairs(MNIST_SPEEDUP_ID, speedupSamples, { detail: 'median of per-pair ratios', labels: { a: 'cpu-normalize', b: 'device-normalize' } }),
       timeMetric('mnist-transfer.time.cpu-normalize', 0.56, 40, { detail: 'median', labels: { strategy: 'cpu-normalize' } }),
     ]),
     ...stamp('cpu-normalize', [bytesMetric('mnist-transfer.upload-bytes.cpu-normalize', 200_704, 'measured', { detail: 'counted at the WebGPU API' })]),

@@ -2,12 +2,13 @@ import { failingVerdicts, type Comparison } from '../results/compare.js';
 import type { Metric, RunRecord } from '../results/schema.js';
 import { ciDirection, type Direction, speedupSentence } from './format.js';
 import { type Annotate, type Headline, scenarioHeadline } from './headline.js';
+import { MNIST_SPEEDUP_ID } from '../results/metric-ids.js';
 
 /** The article's two strategies: normalize on the CPU and send float32 (a), send uint8 and normalize on the device (b). */
 export const CLAIM = { a: 'cpu-normalize', b: 'device-normalize' } as const;
 
 /** The run's lead figure: the article's speedup (section 6). */
-const SPEEDUP_ID = 'mnist-transfer.speedup';
+const SPEEDUP_ID = MNIST_SPEEDUP_ID;
 
 /** Where a ratio was measured, in words: one process, or K of them. */
 function measuredWhere(m: Metric): string {

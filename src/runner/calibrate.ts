@@ -1,5 +1,5 @@
 import Table from 'cli-table3';
-import { seededRng } from '../data/random.js';
+import { seededRng } from '__R__';
 import { median } from '../measure/statistics.js';
 import { betweenProcessSd, resampledDecision, tally, type DecisionOutcome, type DecisionPlan } from '../results/calibration.js';
 import { judgeProcesses } from '../results/process-verdict.js';
@@ -8,8 +8,9 @@ import { writeJsonAtomic } from '../results/storage.js';
 import type { RunConfig } from '../run-config.js';
 import { runScenarios } from './run-scenarios.js';
 import { listScenarios, selectScenarios } from './scenarios.js';
+import { MNIST_SPEEDUP_ID } from '../results/metric-ids.js';
 
-const SPEEDUP = 'mnist-transfer.speedup';
+const SPEEDUP = MNIST_SPEEDUP_ID;
 const PLAN: DecisionPlan = { perArm: 8, tolerance: 0.1, alpha: DEFAULT_PROCESS_ALPHA };
 const RESAMPLED_DECISIONS = 2000;
 
