@@ -18,7 +18,7 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { startBackend } from '../src/backend/start.js';
 import type { BackendContext } from '../src/backend/types.js';
-import { seededRng } from '../src/data/random.js';
+import { seededRng } from '../src/base/random.js';
 import { estimateSpeedup, sampleInterleaved } from '../src/measure/paired.js';
 import { median } from '../src/measure/statistics.js';
 import { timeSynced } from '../src/measure/timer.js';

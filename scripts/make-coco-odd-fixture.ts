@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { rasterizePolygon } from '../src/data/coco/polygon.js';
 import { decodeRle } from '../src/data/coco/rle.js';
-import { seededRng } from '../src/data/random.js';
+import { seededRng } from '../src/base/random.js';
 
 const outDir = process.argv[2] ?? fileURLToPath(new URL('../fixtures/coco-odd/', import.meta.url));
 const SEED = 20260421;

@@ -13,7 +13,7 @@ import sharp from 'sharp';
 import { encodeRle, encodeRleString } from '../src/data/coco/rle.js';
 import { parseSegmentation } from '../src/data/coco/segmentation.js';
 import { type MaskLayer, paintSemanticMask } from '../src/data/coco/semantic-mask.js';
-import { seededRng } from '../src/data/random.js';
+import { seededRng } from '../src/base/random.js';
 
 const outDir = process.argv[2] ?? fileURLToPath(new URL('../fixtures/', import.meta.url));
 const SEED = 20240807;

@@ -222,7 +222,7 @@ export {
 export {
   /** A console progress bar for long scenarios. */
   Progress,
-} from './report/progress.js';
+} from './measure/progress.js';
 
 // --- Data -------------------------------------------------------------------------------------
 
@@ -242,7 +242,7 @@ export {
 export {
   /** A reproducible random number generator for an integer seed. */
   seededRng,
-} from './data/random.js';
+} from './base/random.js';
 export {
   /** The first `count` images of a seeded shuffle of a data set. */
   sampleOf,

@@ -1,7 +1,7 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { seededRng } from '../data/random.js';
+import { seededRng } from '../base/random.js';
 import { changePointsOf, seriesOf } from '../history/change-points.js';
 import { DEFAULT_EDIVISIVE } from '../history/edivisive.js';
 import { changeSummary } from '../history/page.js';

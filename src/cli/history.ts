@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { deriveSeed, seededRng } from '../data/random.js';
+import { deriveSeed, seededRng } from '../base/random.js';
 import { BASELINE_DIR } from '../results/baseline.js';
 import { checkOutput } from '../results/output-guard.js';
 import { RecordFileError, RESULTS_DIR, writeTextAtomic } from '../results/storage.js';

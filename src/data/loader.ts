@@ -1,5 +1,5 @@
 import type { Collate, Dataset, ImageDataset, PixelBatchOf, Sample } from './dataset.js';
-import { deriveSeed, shuffledIndices } from './random.js';
+import { deriveSeed, shuffledIndices } from '../base/random.js';
 
 /** One minibatch, laid out for a single upload to the device. */
 export interface Batch {

@@ -6,7 +6,7 @@ import { isTensorflowInstalled } from '../backend/host-backends.js';
 import { describeBackend, startBackend } from '../backend/start.js';
 import type { BackendChoice, BackendContext, BackendName } from '../backend/types.js';
 import { maxAbsDiff } from '../measure/statistics.js';
-import { describeHardwareProfile } from '../suite/hardware-profile.js';
+import { describeHardwareProfile } from '../results/hardware-profile.js';
 import { ARTICLE_NORMALIZATION, normalizeOnHost } from '../transfer/normalization.js';
 import { deviceNormalize } from '../transfer/strategies.js';
 import {

@@ -6,7 +6,7 @@ import { CLOCK, timeSynced } from '../measure/timer.js';
 import { ARTICLE_NORMALIZATION } from '../transfer/normalization.js';
 import { NORMALIZE_PACKED_BYTES, type NormalizePackedAttrs } from '../transfer/normalize-packed-kernel.js';
 import { cpuNormalize, deviceNormalize, type PixelBatch } from '../transfer/strategies.js';
-import { type DeviceOps, tensorOps, webgpuOps } from './device-ops.js';
+import { type DeviceOps, tensorOps, webgpuOps } from '../backend/device-ops.js';
 import type { Figure } from './schema.js';
 
 const KiB = 1024;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRng } from '../data/random.js';
+import { seededRng } from '../base/random.js';
 import { calibrateCondition, conditionsFrom, DEFAULT_PLAN, readPools, syntheticSeries, type Condition } from './calibration.js';
 import { DEFAULT_EDIVISIVE } from './edivisive.js';
 

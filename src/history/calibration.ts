@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { deriveSeed, seededRng, type Rng } from '../data/random.js';
+import { deriveSeed, seededRng, type Rng } from '../base/random.js';
 import { wilson } from '../results/calibration.js';
 import { readJsonFile } from '../results/storage.js';
 import { eDivisive, type EDivisiveParams } from './edivisive.js';

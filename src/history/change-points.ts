@@ -1,4 +1,4 @@
-import type { Rng } from '../data/random.js';
+import type { Rng } from '../base/random.js';
 import { median, quantileSorted, sortSamples } from '../measure/statistics.js';
 import type { MetricKind } from '../results/schema.js';
 import type { HistoryEntry } from './store.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRng } from '../data/random.js';
+import { seededRng } from '../base/random.js';
 import { bestSplit, checkParams, DEFAULT_EDIVISIVE, eDivisive, permutationP, qhatValues, segmentsOf } from './edivisive.js';
 
 /** Q-hat of X = z[0, tau) and Y = z[tau, kappa) straight from Matteson & James's eq. 3 and 5, by brute force. */

@@ -1,4 +1,4 @@
-import type { Rng } from '../data/random.js';
+import type { Rng } from '../base/random.js';
 
 /**
  * E-Divisive means change-point detection of a univariate series (Matteson & James 2014, "A

@@ -1,4 +1,4 @@
-import { seededRng } from '../data/random.js';
+import { seededRng } from '../base/random.js';
 import { bootstrapCI, median, type ConfidenceInterval } from './statistics.js';
 
 /** Timings of two alternatives measured in interleaved pairs in one process. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRng } from '../data/random.js';
+import { seededRng } from '../base/random.js';
 import { binomial, permutationPValue, shiftWithInterval } from './permutation.js';
 
 const rng = () => seededRng(3);

@@ -1,4 +1,4 @@
-import type { Rng } from '../data/random.js';
+import type { Rng } from '../base/random.js';
 import { mean } from './statistics.js';
 
 /**

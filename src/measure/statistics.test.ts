@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRng } from '../data/random.js';
+import { seededRng } from '../base/random.js';
 import { bootstrapCI, mean, median, quantileSorted, sortSamples, binomialCdf, binomialLowerThreshold } from './statistics.js';
 
 /** Standard normal by Box-Muller from a seeded uniform source. */

@@ -1,4 +1,4 @@
-import type { Rng } from '../data/random.js';
+import type { Rng } from '../base/random.js';
 
 /** Samples sorted ascending; the type keeps unsorted arrays out of order statistics. */
 export type SortedSamples = readonly number[] & { readonly __sorted: true };

@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { metricList, metricSchema, runRecordSchema, type RunRecord } from './schema.js';
-import { datasetMismatch } from './compare.js';
 import { RecordFileError, readJsonFile } from './storage.js';
 import { DEFAULT_TOLERANCE } from './verdict.js';
 
@@ -21,6 +20,15 @@ export type ToleranceOverrides = z.infer<typeof toleranceOverridesSchema>;
 
 export const BASELINE_DIR = 'baselines';
 const TOLERANCES_FILE = join(BASELINE_DIR, 'tolerances.json');
+
+/** Where two runs read different data for the same data set, in words; null when none differ. */
+export function datasetMismatch(baseline: Readonly<Record<string, string>>, run: Readonly<Record<string, string>>): string | null {
+  for (const [name, data] of Object.entries(run)) {
+    const before = baseline[name];
+    if (before !== undefined && before !== data) return `the baseline read ${before} as ${name} data and this run ${data}`;
+  }
+  return null;
+}
 
 /** Where the baseline of a profile lives: quick scale at <id>.json, full scale at <id>.full.json. */
 export function baselinePathFor(profileId: string, scale: RunRecord['scale'], dir = BASELINE_DIR): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRng } from '../data/random.js';
+import { seededRng } from '../base/random.js';
 import { betweenProcessSd, resampledDecision, tally, wilson } from './calibration.js';
 
 /** Lognormal per-process speedups around `center`, sd `sd` in log space (measured: ~0.04). */

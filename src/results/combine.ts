@@ -1,4 +1,4 @@
-import { seededRng } from '../data/random.js';
+import { seededRng } from '../base/random.js';
 import { bootstrapCI, mean, median } from '../measure/statistics.js';
 import type { Diagnostics, Metric, RunError, RunRecord } from './schema.js';
 

@@ -1,4 +1,4 @@
-import type { Baseline } from './baseline.js';
+import { type Baseline, datasetMismatch } from './baseline.js';
 import type { Metric, RunError, RunRecord } from './schema.js';
 import { judgeMetric, type Verdict } from './verdict.js';
 
@@ -43,15 +43,6 @@ export function failingVerdicts(verdicts: readonly Verdict[], selection: RunReco
   return verdicts.filter(
     (v) => v.gates && (v.verdict === 'regressed' || (v.verdict === 'missing' && v.baseline !== null && ranScenario(selection, v.baseline.scenario))),
   );
-}
-
-/** Where two runs read different data for the same data set, in words; null when none differ. */
-export function datasetMismatch(baseline: Readonly<Record<string, string>>, run: Readonly<Record<string, string>>): string | null {
-  for (const [name, data] of Object.entries(run)) {
-    const before = baseline[name];
-    if (before !== undefined && before !== data) return `the baseline read ${before} as ${name} data and this run ${data}`;
-  }
-  return null;
 }
 
 /**

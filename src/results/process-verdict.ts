@@ -1,4 +1,4 @@
-import { seededRng } from '../data/random.js';
+import { seededRng } from '../base/random.js';
 import { permutationPValue, shiftWithInterval } from '../measure/permutation.js';
 import type { MetricKind } from './schema.js';
 

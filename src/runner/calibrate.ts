@@ -1,5 +1,5 @@
 import Table from 'cli-table3';
-import { seededRng } from '__R__';
+import { seededRng } from '../base/random.js';
 import { median } from '../measure/statistics.js';
 import { betweenProcessSd, resampledDecision, tally, type DecisionOutcome, type DecisionPlan } from '../results/calibration.js';
 import { judgeProcesses } from '../results/process-verdict.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCoco } from '../data/coco/reader.js';
-import { datasetMismatch } from '../results/compare.js';
+import { datasetMismatch } from '../results/baseline.js';
 import { cocoSource } from '../data/coco/source.js';
 import { defaultRunConfig, type DataSources } from '../run-config.js';
 import { describeDatasets, RunInputError, scenarioFiles } from './perf.js';

@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import type { UserConsoleLog } from 'vitest';
 import type { Reporter, SerializedError, TestCase, TestModule, TestSpecification } from 'vitest/node';
-import { Progress, type ProgressStream } from '../report/progress.js';
+import { Progress, type ProgressStream } from '../measure/progress.js';
 
 /** Failures that get a line of their own while the run goes on; the report after the run lists every error. */
 const FAILURE_LINES = 10;

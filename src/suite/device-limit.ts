@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { BackendContext } from '../backend/types.js';
 import type { WebGpuBackendInternals } from '../backend/webgpu.js';
-import { webgpuOps } from '../doctor/device-ops.js';
+import { webgpuOps } from '../backend/device-ops.js';
 import { median } from '../measure/statistics.js';
 import { qualityMetric, timeMetric, type MetricInput } from '../results/metrics.js';
 

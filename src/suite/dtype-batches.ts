@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Scale } from '../run-config.js';
 import { BatchLoader } from '../data/loader.js';
-import { seededRng } from '../data/random.js';
+import { seededRng } from '../base/random.js';
 import { ARTICLE_NORMALIZATION } from '../transfer/normalization.js';
 import { encodePixels, type EncodedPixels } from '../transfer/payload.js';
 import { WIRE_DTYPES, type WireDtype } from '../transfer/wire-dtypes.js';

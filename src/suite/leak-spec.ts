@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import type { LeakCheck } from '../measure/memory.js';
 import { exactMetric } from '../results/metrics.js';
-import { scenarioOfPath } from '../runner/scenarios.js';
+import { scenarioOfPath } from '../results/scenario-file.js';
 import { recordMetrics } from './record.js';
 
 /**

@@ -11,7 +11,7 @@ import type { DatasetSource } from '../data/source.js';
 import type { RunConfig } from '../run-config.js';
 import type { RunProfile } from '../results/schema.js';
 import { SIZES, type MediaSizes, type ScaleSizes } from './sizes.js';
-import { describeHardwareProfile } from './hardware-profile.js';
+import { describeHardwareProfile } from '../results/hardware-profile.js';
 
 /** The started backend of this run and the hardware profile measured once, at its start. */
 export interface RunBackend {

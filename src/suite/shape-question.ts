@@ -1,5 +1,5 @@
 import type { BackendContext } from '../backend/types.js';
-import { seededRng } from '../data/random.js';
+import { seededRng } from '../base/random.js';
 import { samplePairs } from '../measure/paired.js';
 import { median } from '../measure/statistics.js';
 import { CLOCK, timeSynced } from '../measure/timer.js';

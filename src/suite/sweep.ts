@@ -1,12 +1,12 @@
 import type { BackendContext } from '../backend/types.js';
 import type { ImageDataset } from '../data/dataset.js';
 import { BatchLoader, type Batch } from '../data/loader.js';
-import { seededRng } from '../data/random.js';
+import { seededRng } from '../base/random.js';
 import { countTransfers, type TransferTotals } from '../backend/transfer-counter.js';
 import { samplePairs, type PairedSamples } from '../measure/paired.js';
 import { bootstrapCI, median } from '../measure/statistics.js';
 import { CLOCK, timeSynced } from '../measure/timer.js';
-import type { Progress } from '../report/progress.js';
+import type { Progress } from '../measure/progress.js';
 import { bytesMetric, qualityMetric, ratioFromPairs, timeMetric, type MetricInput } from '../results/metrics.js';
 import type { Scale } from '../run-config.js';
 import type { TransferStrategy } from '../transfer/strategies.js';

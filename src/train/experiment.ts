@@ -5,7 +5,7 @@ import { BatchLoader, type Batch } from '../data/loader.js';
 import { deviceMemory, releaseBufferPool, type DeviceMemory, type PoolRelease } from '../measure/device-memory.js';
 import { trainStep } from '../models/mnist-cnn.js';
 import { createArticleOptimizer, createTwoConvCnn } from '../models/two-conv-cnn.js';
-import type { Progress } from '../report/progress.js';
+import type { Progress } from '../measure/progress.js';
 import { cpuNormalize, deviceNormalize, type StrategyId, type TransferStrategy } from '../transfer/strategies.js';
 import { heldOutAccuracy, type Accuracy } from './evaluate.js';
 import { residentInputs, runInterleavedEpoch, uploadedInputs, type EpochRun, type Trainer } from './loop.js';

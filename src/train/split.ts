@@ -1,5 +1,5 @@
 import { makeImageDataset, type ImageDataset } from '../data/dataset.js';
-import { shuffledIndices } from '../data/random.js';
+import { shuffledIndices } from '../base/random.js';
 
 /** A training set and the images held out to measure accuracy on, never trained on. */
 export interface TrainTestSplit {

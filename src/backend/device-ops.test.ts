@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BackendContext } from '../backend/types.js';
-import type { WebGpuBackendInternals } from '../backend/webgpu.js';
+import type { BackendContext } from './types.js';
+import type { WebGpuBackendInternals } from './webgpu.js';
 import { useBackend } from '../suite/session.js';
 import { shaderCopier } from './device-ops.js';
 

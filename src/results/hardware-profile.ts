@@ -4,7 +4,7 @@ import os from 'node:os';
 import { profileId } from '../backend/fingerprint.js';
 import type { BackendContext } from '../backend/types.js';
 import { describeCapabilities } from '../transfer/capabilities.js';
-import type { RunProfile } from '../results/schema.js';
+import type { RunProfile } from './schema.js';
 
 const require = createRequire(import.meta.url);
 

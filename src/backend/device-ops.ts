@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
-import type { BackendContext } from '../backend/types.js';
-import type { WebGpuBackendInternals } from '../backend/webgpu.js';
+import type { BackendContext } from './types.js';
+import type { WebGpuBackendInternals } from './webgpu.js';
 
 /**
  * The raw transfers doctor times, each returning the milliseconds of every timed repetition
