@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
 import type { BackendChoice, BackendName } from './backend/types.js';
 import type { AnyDatasetSource } from './data/source.js';
+import type { Scale } from './data/scale.js';
 import { DATASET_SOURCES } from './data/sources.js';
 
-export const SCALES = ['quick', 'full'] as const;
-export type Scale = (typeof SCALES)[number];
+export { SCALES, type Scale } from './data/scale.js';
 
 /**
  * What the user named for each data set with its flags, by source name (DATASET_SOURCES in

@@ -1,4 +1,4 @@
-import type { Scale } from '../run-config.js';
+import type { Scale } from './scale.js';
 import type { TimedBatch } from './loader.js';
 
 /** A string flag of `gtp perf` that a data source reads (`--mnist-dir DIR`), with its usage lines. */

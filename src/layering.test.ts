@@ -1,0 +1,98 @@
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cruise, type ICruiseOptions, type ICruiseResult } from 'dependency-cruiser';
+import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
+import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The layering of docs/layout.md, as the rules of .dependency-cruiser.mjs state it: `vitest run`
+ * fails on an import against the one-way flow, a cycle, or a perf file that reaches into src/.
+ * The rules are proven to fail on a tree built to break them, so a check that cannot fail
+ * cannot pass for one that works.
+ */
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+async function cruiseTree(baseDir: string, roots: string[]): Promise<{ result: ICruiseResult; options: ICruiseOptions }> {
+  const options = await extractDepcruiseOptions(join(ROOT, '.dependency-cruiser.mjs'));
+  const tsConfig = extractTSConfig(join(baseDir, 'tsconfig.json'));
+  const reported = await cruise(roots, { ...options, baseDir }, undefined, { tsConfig });
+  if (typeof reported.output === 'string') throw new Error('dependency-cruiser: expected the result object, got a report');
+  return { result: reported.output, options };
+}
+
+/** One line a violation, the rule's name and why first: what a failing test shows. */
+const violationsOf = (result: ICruiseResult) =>
+  result.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}${v.cycle ? ` (cycle ${v.cycle.map((c) => c.name).join(' > ')})` : ''}`);
+
+describe('layering (docs/layout.md, .dependency-cruiser.mjs)', () => {
+  it('src/, perf/ and questions/ keep the one-way flow: no back arrow, no cycle, perf files by the package name', async () => {
+    const { result, options } = await cruiseTree(ROOT, ['src', 'perf', 'questions']);
+    const comments = new Map(options.ruleSet?.forbidden?.map((r) => [r.name, r.comment]));
+    expect(violationsOf(result).map((line) => `${line}\n  why: ${comments.get(line.split(':')[0]!)}`)).toEqual([]);
+    // Every module of src/ stands in a layer (a new folder gets its place in LEVELS), tests and fixtures aside.
+    const layers = (options.ruleSet?.forbidden ?? []).filter((r) => r.name?.startsWith('layer-') && !r.name.endsWith('-exception'));
+    const inLayer = (source: string) => layers.some((r) => new RegExp(String((r.from as { path: string }).path)).test(source));
+    const outside = result.modules.map((m) => m.source).filter((s) => s.startsWith('src/') && !/\.(test|fixture)\.ts$/.test(s) && !inLayer(s));
+    expect(outside).toEqual([]);
+  }, 60_000);
+
+  describe('fails on a tree that breaks the rules', () => {
+    let tree = '';
+    let lines: string[] = [];
+    const files: Record<string, string> = {
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', paths: { 'gpu-transfer-perf': ['./src/index.ts'] } },
+        include: ['src', 'perf'],
+      }),
+      'src/index.ts': "export { record } from './results/record.js';\n",
+      // results -> report: a back arrow, and with the import back a cycle.
+      'src/results/record.ts': "import { table } from '../report/table.js';\nexport const record = () => table;\n",
+      'src/report/table.ts': "import { record } from '../results/record.js';\nexport const table = 1;\nexport const again = record;\n",
+      // report -> results: the flow's own direction.
+      'src/results/metric.ts': 'export const metric = 1;\n',
+      'src/report/ok.ts': "import { metric } from '../results/metric.js';\nexport const ok = metric;\n",
+      // The named exception report/ab.ts -> runner/ab.ts admits that file only.
+      'src/runner/ab.ts': 'export const ab = 1;\n',
+      'src/report/ab.ts': "import { ab } from '../runner/ab.js';\nexport const shown = ab;\n",
+      'src/report/other.ts': "import { ab } from '../runner/ab.js';\nexport const other = ab;\n",
+      // A perf file by the package name, and one through ../src.
+      'perf/01-good.perf.ts': "import { record } from 'gpu-transfer-perf';\nexport const good = record;\n",
+      'perf/02-bad.perf.ts': "import { record } from '../src/results/record.js';\nexport const bad = record;\n",
+    };
+
+    beforeAll(async () => {
+      tree = await mkdtemp(join(tmpdir(), 'gtp-layering-'));
+      for (const [path, text] of Object.entries(files)) {
+        await mkdir(dirname(join(tree, path)), { recursive: true });
+        await writeFile(join(tree, path), text);
+      }
+      lines = violationsOf((await cruiseTree(tree, ['src', 'perf'])).result);
+    }, 60_000);
+    afterAll(() => rm(tree, { recursive: true, force: true }));
+
+    it('a back arrow (results -> report) breaks layer-results', () => {
+      expect(lines).toContain('layer-results: src/results/record.ts -> src/report/table.ts');
+    });
+
+    it('a cycle breaks no-circular (reported once, on one of its edges)', () => {
+      expect(lines.filter((l) => l.startsWith('no-circular:'))).toEqual([
+        'no-circular: src/report/table.ts -> src/results/record.ts (cycle src/results/record.ts > src/report/table.ts)',
+      ]);
+    });
+
+    it('a perf file importing ../src breaks both perf rules; by the package name it passes', () => {
+      expect(lines.filter((l) => l.startsWith('perf-'))).toEqual([
+        'perf-imports-the-package: perf/02-bad.perf.ts -> src/results/record.ts',
+        'perf-imports-the-public-entries: perf/02-bad.perf.ts -> src/results/record.ts',
+      ]);
+    });
+
+    it('an exception admits its own file only, and the flow direction passes', () => {
+      expect(lines).toContain('layer-report: src/report/other.ts -> src/runner/ab.ts');
+      expect(lines.filter((l) => /src\/report\/(ab|ok)\.ts ->/.test(l))).toEqual([]);
+    });
+  });
+});
