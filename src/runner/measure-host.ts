@@ -22,10 +22,8 @@ import type { ScenarioFile } from './scenarios.js';
 /** The host's entry, relative to a checkout: a commit without it is measured the old way (a command per process). */
 export const MEASURE_HOST_ENTRY = 'src/cli/measure-host.ts';
 
-/** Parent -> host: measure once more and write the record to `out`. */
-interface MeasureRequest {
-  readonly out: string;
-}
+/** Parent -> host: measure once more and write the record to `out`; or stop (after the last reply). */
+type MeasureRequest = { readonly out: string } | { readonly stop: true };
 /** Host -> parent: one per request, in order. */
 type MeasureReply = { readonly ok: true } | { readonly ok: false; readonly error: string };
 
@@ -41,7 +39,18 @@ export async function serveMeasurements(files: readonly ScenarioFile[], config: 
   const reply = (message: MeasureReply) => new Promise<void>((done) => send(message, undefined, {}, () => done()));
   // One request at a time: the parent waits for each reply, and a queue keeps the order anyway.
   let queue = Promise.resolve();
+  // An explicit stop, not the channel's disconnect: tsx runs the program in a child of its own,
+  // and a disconnect of tsx's channel does not reach it.
+  let stopped: () => void = () => undefined;
+  const stop = new Promise<void>((done) => {
+    stopped = done;
+  });
+  process.once('disconnect', () => stopped());
   process.on('message', (request: MeasureRequest) => {
+    if ('stop' in request) {
+      stopped();
+      return;
+    }
     queue = queue.then(async () => {
       try {
         const record = await session.run();
@@ -53,9 +62,10 @@ export async function serveMeasurements(files: readonly ScenarioFile[], config: 
       }
     });
   });
-  await new Promise<void>((done) => process.once('disconnect', done));
+  await stop;
   await queue;
   await session.close();
+  process.exit(0); // tfjs and Dawn handles would keep the program alive
 }
 
 /** Parent side: a started host of one checkout. */
@@ -63,7 +73,7 @@ export interface MeasureHost {
   readonly child: ChildProcess;
   /** Measures once more in a new process; resolves to that process's record (migrated on read). */
   measure(out: string): Promise<RunRecord>;
-  /** Closes the channel; the host closes vitest and exits. */
+  /** Asks the host to stop (it closes vitest and exits); killed if it has not exited after 30 s. */
   close(): Promise<void>;
 }
 
@@ -115,8 +125,10 @@ export function startMeasureHost(dir: string, perfArgs: readonly string[], env: 
       }
     },
     async close() {
-      if (child.connected) child.disconnect();
+      if (child.connected) child.send({ stop: true } satisfies MeasureRequest);
+      const kill = setTimeout(() => child.kill('SIGKILL'), 30_000);
       await exited;
+      clearTimeout(kill);
     },
   };
 }

@@ -12,7 +12,7 @@ import { poolRatioMetric } from '../results/metrics.js';
 import type { RunRecord } from '../results/schema.js';
 import { defaultRecordPath, FileWriteError, RecordFileError, writeJsonAtomic } from '../results/storage.js';
 import { canonicalData, type DataSources, type RunConfig } from '../run-config.js';
-import { runScenarios } from './run-scenarios.js';
+import { openScenarioSession, runScenarios } from './run-scenarios.js';
 import { DEFAULT_SCENARIO_DIR, listScenarios, selectScenarios, type ScenarioFile } from './scenarios.js';
 
 /** Input the user must fix (unknown scenario, bad data folder, bad --out): exit 2, nothing started. */
@@ -125,11 +125,17 @@ async function remeasureSuspects(record: RunRecord, comparison: Comparison, conf
  */
 export async function measureInProcesses(files: readonly ScenarioFile[], config: RunConfig, processes: number, verbose = false): Promise<RunRecord | null> {
   const records: RunRecord[] = [];
-  for (let k = 0; k < processes; k++) {
-    if (processes > 1) console.log(`[gpu-transfer-perf] process ${k + 1} of ${processes}: ${files.map((f) => f.id).join(', ')}`);
-    const record = await runScenarios(files, config, { quiet: processes > 1, verbose });
-    if (!record) return null;
-    records.push(record);
+  // One vitest for all K; each run is a new forked process with its own device (openScenarioSession).
+  const session = await openScenarioSession(files, config, { quiet: processes > 1, verbose });
+  try {
+    for (let k = 0; k < processes; k++) {
+      if (processes > 1) console.log(`[gpu-transfer-perf] process ${k + 1} of ${processes}: ${files.map((f) => f.id).join(', ')}`);
+      const record = await session.run();
+      if (!record) return null;
+      records.push(record);
+    }
+  } finally {
+    await session.close();
   }
   return combineProcessRecords(records);
 }

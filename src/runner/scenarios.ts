@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DEFAULT_SCENARIO_DIR, parseScenarioFile, type ScenarioFile } from '../results/scenario-file.js';
 
 // The scenario file names are part of what a run record says (scenario ids in metric ids):
@@ -13,7 +13,7 @@ const SCENARIO_SUFFIX = /\.(spec|perf)\.ts$/;
  * A *.spec.ts / *.perf.ts file whose name breaks the rule is an error, not silently skipped.
  */
 export function listScenarios(root = process.cwd(), dir = DEFAULT_SCENARIO_DIR): ScenarioFile[] {
-  const names = readdirSync(join(root, dir));
+  const names = readdirSync(resolve(root, dir));
   const bad = names.filter((name) => SCENARIO_SUFFIX.test(name) && parseScenarioFile(name) === null);
   if (bad.length > 0) {
     throw new RangeError(`${join(dir, bad[0]!)}: a scenario file is named [NN-]name.spec.ts or [NN-]name.perf.ts, name in lower-case letters, digits and '-'`);
