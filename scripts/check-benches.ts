@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startVitest } from 'vitest/node';
+import { EXIT } from '../src/results/exit.js';
 
 interface BenchJson {
   files: Array<{ filepath: string; groups: Array<{ benchmarks: Array<{ name: string; sampleCount: number }> }> }>;
@@ -27,7 +28,7 @@ for (const file of files) {
 }
 if (problems.length > 0) {
   console.error(`check-benches: ${problems.join('; ')}`);
-  process.exitCode = 1;
+  process.exitCode = EXIT.regression;
 } else {
   console.log(`check-benches: ${files.length} bench files, every bench ran with samples.`);
 }

@@ -23,6 +23,7 @@ import { readDoctorReport } from '../src/doctor/files.js';
 import type { DoctorReport } from '../src/doctor/schema.js';
 import { writeJsonAtomic } from '../src/results/storage.js';
 import { gitState } from '../src/runner/git.js';
+import { EXIT } from '../src/results/exit.js';
 
 // 8 processes: the count perf:calibrate uses for its cross-process A/A (README).
 const DEFAULT_RUNS = 8;
@@ -35,7 +36,7 @@ function usage(message: string): never {
   console.error(
     `error: ${message}\nusage: npx tsx scripts/make-doctor-envelope.ts [--runs N] [--margin M] [--quick] [--backend B] [--out FILE] [--include-busy] [--note TEXT] [--from REPORT.json ...]`,
   );
-  process.exit(2);
+  process.exit(EXIT.badInput);
 }
 
 const OPTIONS = {

@@ -15,6 +15,7 @@ import { FileWriteError, latestRecordPath, readRunRecord, RecordFileError, write
 import { appendedLine, appendToHistory } from '../history/store.js';
 import { defaultRunConfig } from '../run-config.js';
 import { UsageError } from './args.js';
+import { EXIT } from '../results/exit.js';
 
 /** What accepting the run changes, metric values only: a json-diff, or '' when nothing changed. */
 function valueDiff(existing: Baseline | null, next: Baseline): string {
@@ -75,5 +76,5 @@ export async function baselineCommand(args: {
     if (!(error instanceof FileWriteError)) throw error;
     throw new FileWriteError(`${error.path} (the baseline ${target} is written; the history is not)`, error.code);
   }
-  return 0;
+  return EXIT.pass;
 }

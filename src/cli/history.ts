@@ -11,6 +11,7 @@ import { DEFAULT_EDIVISIVE, type EDivisiveParams } from '../history/edivisive.js
 import { changeSummary, describeStep, renderHistoryPage, shortCommit, type AnalysedSeries } from '../history/page.js';
 import { historyProfiles, readHistory } from '../history/store.js';
 import { UsageError } from './args.js';
+import { EXIT } from '../results/exit.js';
 
 /** What `perf:history` is asked. */
 export interface HistoryArgs {
@@ -113,7 +114,7 @@ export async function calibrateHistory(
     const o = calibrateCondition(c, params, plan, i);
     console.log(`  ${o.name}: any detection ${pct(o.anyDetection)}${o.recall ? `; recall ${pct(o.recall)}` : ' (false positives)'}`);
   });
-  return 0;
+  return EXIT.pass;
 }
 
 /**
@@ -125,7 +126,7 @@ export async function historyCommand(args: HistoryArgs, cwd = process.cwd()): Pr
   const profile = await chooseProfile(args.history, args.profile);
   if (profile === null) {
     console.log(`${args.history} holds no records yet: perf:baseline appends each accepted run there, and perf --history ${args.history} each run.`);
-    return 0;
+    return EXIT.pass;
   }
   const out = args.out ?? join(RESULTS_DIR, `history-${profile}.html`);
   await checkOutput({ path: out, kind: 'HTML report', flag: '--out' }, args);
@@ -157,5 +158,5 @@ export async function historyCommand(args: HistoryArgs, cwd = process.cwd()): Pr
     await renderHistoryPage({ profile, historyDir: args.history, records: read.entries.length, notes, analysed, testableFrom: TESTABLE_FROM }),
   );
   console.log(`Trend page: ${out}`);
-  return 0;
+  return EXIT.pass;
 }

@@ -13,13 +13,14 @@ import { historyCommand } from './history.js';
 import { runDoctor } from './doctor.js';
 import { perfCommand } from './perf.js';
 import { reportCommand } from './report.js';
+import { EXIT } from '../results/exit.js';
 
 /** Runs one command of `npm run perf`, `perf:compare`, `perf:baseline`, `perf:calibrate`, `perf:history`, `doctor`. */
 async function dispatch(args: CommandLine): Promise<number> {
   switch (args.command) {
     case 'help':
       console.log(USAGE);
-      return 0;
+      return EXIT.pass;
     case 'perf':
       return perfCommand(args);
     case 'doctor':
@@ -48,7 +49,7 @@ async function main(argv: readonly string[]): Promise<number> {
     // The cause in one line and where to look next; the full usage only on --help.
     if (error instanceof UsageError) {
       console.error(`error: ${error.message}\n${HINT}`);
-      return 2;
+      return EXIT.badInput;
     }
     // Bad files and refused baselines are the user's input to fix: exit 2, nothing written.
     // Output paths that must not or cannot be written are found up front (OutputPathError) or, on a full disk, at the write.
@@ -60,11 +61,11 @@ async function main(argv: readonly string[]): Promise<number> {
       error instanceof FileWriteError
     ) {
       console.error(`error: ${error.message}`);
-      return 2;
+      return EXIT.badInput;
     }
     if (error instanceof BackendUnavailableError) {
       console.error(`error: the backend did not start: ${error.message}`);
-      return 2;
+      return EXIT.badInput;
     }
     throw error;
   }
@@ -77,6 +78,6 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     // Not the user's input: a defect or an environment failure; keep the stack for a bug report.
     console.error(error);
-    process.exitCode = 1;
+    process.exitCode = EXIT.regression;
   },
 );

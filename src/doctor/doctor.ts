@@ -30,6 +30,7 @@ import { DEFAULT_PLAN, measureFigures, QUICK_PLAN } from './measurements.js';
 import { installedVersion } from './packages.js';
 import { type Check, DOCTOR_REPORT_VERSION, type DoctorReport, type Envelope, type Figure, type ProfileSummary } from './schema.js';
 import { probeWebGpu, runningWebGpuFacts } from './webgpu-facts.js';
+import { EXIT } from '../results/exit.js';
 
 /** What doctor is asked to do (from the command line). */
 export interface DoctorOptions {
@@ -192,6 +193,6 @@ export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink):
     figures,
     envelope: envelopeInfo,
     durationSeconds: (performance.now() - started) / 1000,
-    exitCode: failed ? 1 : 0,
+    exitCode: failed ? EXIT.regression : EXIT.pass,
   };
 }

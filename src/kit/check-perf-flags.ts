@@ -6,6 +6,7 @@ import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseCommandLine, UsageError } from '../cli/args.js';
 import { listScenarios, selectScenarios } from '../runner/scenarios.js';
+import { EXIT } from '../results/exit.js';
 
 /** What is wrong with these perf flags (as perf would say it), or null when perf will take them. */
 export function perfFlagsProblem(flags: readonly string[], env: NodeJS.ProcessEnv = process.env, root = process.cwd()): string | null {
@@ -25,6 +26,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.ar
   const problem = perfFlagsProblem(process.argv.slice(2));
   if (problem) {
     console.error(`error: ${problem}`);
-    process.exitCode = 2;
+    process.exitCode = EXIT.badInput;
   }
 }

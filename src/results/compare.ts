@@ -1,9 +1,10 @@
 import { type Baseline, datasetMismatch } from './baseline.js';
 import type { Metric, RunError, RunRecord } from './schema.js';
 import { judgeMetric, type Verdict } from './verdict.js';
+import { EXIT } from './exit.js';
 
-/** Exit codes of a comparison (README and --help list them). */
-export const EXIT = { pass: 0, regression: 1, badInput: 2, noBaseline: 3 } as const;
+/** Exit codes of a comparison (and of every command: results/exit.ts). */
+export { EXIT } from './exit.js';
 
 export interface CompareOptions {
   /** Compare with a baseline of another hardware profile: then only ratio and exact metrics. */

@@ -9,6 +9,7 @@ import type { RunConfig } from '../run-config.js';
 import { runScenarios } from './run-scenarios.js';
 import { listScenarios, selectScenarios } from './scenarios.js';
 import { MNIST_SPEEDUP_ID } from '../results/metric-ids.js';
+import { EXIT } from '../results/exit.js';
 
 const SPEEDUP = MNIST_SPEEDUP_ID;
 const PLAN: DecisionPlan = { perArm: 8, tolerance: 0.1, alpha: DEFAULT_PROCESS_ALPHA };
@@ -135,5 +136,5 @@ export async function runCalibrate(config: RunConfig, perCondition = 60): Promis
     rows,
   });
   console.log(`Written: ${path}`);
-  return 0;
+  return EXIT.pass;
 }
