@@ -61,12 +61,6 @@ const EXCEPTIONS = [
     why: 'cli/args.ts is the one reader of the PERF_* variables (layout.md): the preset reads the RunConfig in the test process with it',
   },
   {
-    rule: 'layer-report',
-    from: '^src/report/ab\\.ts$',
-    to: '^src/runner/ab\\.ts$',
-    why: 'the A/B table renders the AbResult type that runner/ab.ts declares, until that type moves down to results/',
-  },
-  {
     rule: 'no-circular',
     from: '^src/cli/(args|history)\\.ts$',
     to: '^src/cli/(args|history)\\.ts$',

@@ -15,7 +15,7 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-const COMMANDS = ['perf', 'doctor', 'compare', 'baseline', 'calibrate', 'report', 'ab', 'history'] as const;
+const COMMANDS = ['perf', 'doctor', 'compare', 'baseline', 'calibrate', 'report', 'ab', 'bisect', 'history'] as const;
 type Command = (typeof COMMANDS)[number];
 
 /** How a run is compared with a baseline (perf and compare). */
@@ -76,6 +76,19 @@ export type CommandLine =
       /** --ratios-only: judge speedups, not absolute times (CI's gate). */
       readonly ratiosOnly: boolean;
     }
+  | {
+      readonly command: 'bisect';
+      readonly good: string;
+      readonly bad: string;
+      /** --metric ID: the metric that moved (default: any judged ratio or time metric). */
+      readonly metric: string | null;
+      readonly scenarios: readonly string[];
+      readonly processes: number;
+      readonly json: string | null;
+      readonly force: boolean;
+      readonly backend: BackendChoice;
+      readonly ratiosOnly: boolean;
+    }
   | ({ readonly command: 'doctor'; readonly expectGpu: boolean; readonly json: string | null; readonly quick: boolean; readonly force: boolean } & BackendArgs)
   | {
       readonly command: 'report';
@@ -103,7 +116,7 @@ export type CommandLine =
 
 export const USAGE = `Usage (in this repository; installed as a package the same commands are
 \`gtp perf\`, \`gtp compare\`, \`gtp baseline\`, \`gtp doctor\`, \`gtp report\`, \`gtp history\`;
-perf:ab and perf:calibrate run in a checkout of this repository only):
+perf:ab, perf:bisect and perf:calibrate run in a checkout of this repository only):
   npm run perf -- [options]              run the scenarios, write a run record and its HTML report,
                                          compare it with this profile's baseline, print one
                                          line per scenario and what failed (--verbose: every table)
@@ -111,6 +124,9 @@ perf:ab and perf:calibrate run in a checkout of this repository only):
   npm run perf:baseline -- [RUN.json]    accept a run as its profile's new baseline
   npm run perf:ab -- --base REF          A/B: processes of REF and of the working tree (or --head
                                          REF) alternated on this machine, judged per process
+  npm run perf:bisect -- --good REF --bad REF
+                                         the first commit between them whose metric is worse
+                                         (an A/B against the good end per probe)
   npm run perf:calibrate -- [--backend]  measure how often the verdicts are right on this machine
   npm run doctor -- [options]            check that the backend and device are set up right
   npm run report -- [RUN.json]           rebuild a run's HTML report (default: the latest run)
@@ -176,6 +192,11 @@ A/B options (perf:ab):
   --json FILE, --markdown FILE
                           write the verdicts there too
 
+Bisect options (perf:bisect; also --scenario, --processes, --ratios-only, --backend as for perf:ab):
+  --good REF, --bad REF   the range: the good end is the older commit (both required)
+  --metric ID             the metric that moved (default: any judged metric)
+  --json FILE             write the probes and the culprit there too
+
 Baseline options:
   --baseline FILE         where to write (default: the run's profile baseline)
   --allow-dirty           accept a run made from a working tree with uncommitted changes
@@ -208,6 +229,16 @@ function oneOf<T extends string>(flag: string, value: string | undefined, allowe
   throw new UsageError(`${flag} must be one of ${allowed.join('|')}, got '${value}'`);
 }
 
+/** What perf:ab and perf:bisect both take: each probe of a bisect is an A/B. */
+const AB_OPTIONS = {
+  scenario: { type: 'string', multiple: true },
+  processes: { type: 'string' },
+  json: { type: 'string' },
+  force: { type: 'boolean' },
+  backend: { type: 'string' },
+  'ratios-only': { type: 'boolean' },
+} as const;
+
 const RUN_OPTIONS = {
   backend: { type: 'string' },
   scale: { type: 'string' },
@@ -238,17 +269,8 @@ const OPTIONS_BY_COMMAND = {
     size: { type: 'string' },
     fit: { type: 'string' },
   },
-  ab: {
-    base: { type: 'string' },
-    head: { type: 'string' },
-    scenario: { type: 'string', multiple: true },
-    processes: { type: 'string' },
-    json: { type: 'string' },
-    markdown: { type: 'string' },
-    force: { type: 'boolean' },
-    backend: { type: 'string' },
-    'ratios-only': { type: 'boolean' },
-  },
+  ab: { ...AB_OPTIONS, base: { type: 'string' }, head: { type: 'string' }, markdown: { type: 'string' } },
+  bisect: { ...AB_OPTIONS, good: { type: 'string' }, bad: { type: 'string' }, metric: { type: 'string' } },
   doctor: { ...RUN_OPTIONS, 'expect-gpu': { type: 'boolean' }, json: { type: 'string' }, quick: { type: 'boolean' }, force: { type: 'boolean' } },
   report: { baseline: { type: 'string' }, baselines: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' } },
   calibrate: { ...RUN_OPTIONS, processes: { type: 'string' } },
@@ -454,6 +476,23 @@ export function parseCommandLine(
         processes: count('processes', 8),
         json: str('json'),
         markdown: str('markdown'),
+        force: flag('force'),
+        backend: backendChoice(env, str('backend')),
+        ratiosOnly: flag('ratios-only'),
+      };
+    }
+    case 'bisect': {
+      const good = str('good');
+      const bad = str('bad');
+      if (!good || !bad) throw new UsageError('bisect: --good REF and --bad REF are both required (commits, branches or tags; good is the older)');
+      return {
+        command,
+        good,
+        bad,
+        metric: str('metric'),
+        scenarios: (values.scenario as string[] | undefined) ?? [],
+        processes: count('processes', 8),
+        json: str('json'),
         force: flag('force'),
         backend: backendChoice(env, str('backend')),
         ratiosOnly: flag('ratios-only'),

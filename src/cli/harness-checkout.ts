@@ -8,7 +8,7 @@ import { RunInputError } from '../runner/perf.js';
  * built-in speedup scenario: both work in this harness's own repository only. Elsewhere (a
  * user's project with the package installed) they stop at once with what to do instead.
  */
-export function requireHarnessCheckout(command: 'perf:ab' | 'perf:calibrate', root = process.cwd()): void {
+export function requireHarnessCheckout(command: 'perf:ab' | 'perf:bisect' | 'perf:calibrate', root = process.cwd()): void {
   if (existsSync(join(root, 'src/cli/main.ts')) && existsSync(join(root, 'node_modules/.bin/tsx'))) return;
   throw new RunInputError(
     `${command} runs in a checkout of gpu-transfer-perf itself (it runs each commit's own harness from its sources); in your project, judge ratios across processes with gtp perf --processes K against a baseline accepted from a --processes K run`,

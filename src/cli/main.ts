@@ -5,6 +5,7 @@ import { FileWriteError, RecordFileError } from '../results/storage.js';
 import { RunInputError } from '../runner/perf.js';
 import { parseCommandLine, USAGE, UsageError, type CommandLine } from './args.js';
 import { abCommand } from './ab.js';
+import { bisectCommand } from './bisect.js';
 import { OutputPathError } from '../results/output-guard.js';
 import { baselineCommand } from './baseline.js';
 import { calibrateCommand } from './calibrate.js';
@@ -35,6 +36,8 @@ async function dispatch(args: CommandLine): Promise<number> {
       return baselineCommand(args);
     case 'ab':
       return abCommand(args);
+    case 'bisect':
+      return bisectCommand(args);
     case 'history':
       return historyCommand(args);
   }

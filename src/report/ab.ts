@@ -1,6 +1,6 @@
 import Table from 'cli-table3';
 import type { ProcessVerdict } from '../results/process-verdict.js';
-import type { AbResult } from '../runner/ab.js';
+import type { AbResult, BisectResult } from '../results/ab-result.js';
 import { significant } from './format.js';
 
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}%`;
@@ -37,5 +37,24 @@ export function abMarkdown(r: AbResult): string {
     '',
     ...r.errors.map((e) => `> ERROR ${e.replace(/\|/g, '\\|')}`),
     '',
+  ].join('\n');
+}
+
+/** A bisect as terminal lines: one per probe (commit, outcome, the deciding verdicts), then the culprit or why none. */
+export function renderBisect(r: BisectResult): string {
+  const table = new Table({ head: ['probe', 'commit', 'subject', 'processes', 'outcome', 'deciding verdicts'], style: { head: [], border: [] } });
+  for (const [i, p] of r.probes.entries()) {
+    const deciding = p.verdicts.filter((v) => v.verdict !== 'pass');
+    const shown = (deciding.length > 0 ? deciding : p.verdicts.slice(0, 1)).map((v) => `${v.id} ${pct(v.change)} ${v.verdict}`);
+    table.push([String(i + 1), p.commit.slice(0, 12), p.subject.slice(0, 40), `${p.processes[0]} + ${p.processes[1]}`, p.outcome, shown.join('\n')]);
+  }
+  const found = r.culprit
+    ? `Culprit: ${r.culprit.commit.slice(0, 12)} ${r.culprit.subject} (the first commit worse than the good end; ${r.probes.length} probes for ${r.commits} commits)`
+    : `Not found: ${r.reason}`;
+  return [
+    `Bisect: good ${r.good.slice(0, 12)}, bad ${r.bad.slice(0, 12)}; ${r.commits} first-parent commits; each probe an ABBA A/B against the good end, judged per process; ${r.minutes.toFixed(1)} min`,
+    table.toString(),
+    ...r.probes.flatMap((p) => p.errors.map((e) => `ERROR ${p.commit.slice(0, 12)}: ${e}`)),
+    found,
   ].join('\n');
 }

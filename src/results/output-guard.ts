@@ -13,7 +13,15 @@ export class OutputPathError extends Error {
  * holds the same kind of output (an earlier run's record, report, verdicts), or with --force;
  * never a baseline (those change only through perf:baseline, which keeps a .prev).
  */
-export type OutputKind = 'run record' | 'HTML report' | 'Markdown verdict summary' | 'JSON verdict file' | 'doctor report' | 'A/B verdict file' | 'chart';
+export type OutputKind =
+  | 'run record'
+  | 'HTML report'
+  | 'Markdown verdict summary'
+  | 'JSON verdict file'
+  | 'doctor report'
+  | 'A/B verdict file'
+  | 'bisect file'
+  | 'chart';
 
 /** 'a run record', 'an HTML report'. */
 const withArticle = (kind: string) => `${/^([AEIOU]|HTML)/i.test(kind) ? 'an' : 'a'} ${kind}`;
@@ -56,6 +64,10 @@ const RECOGNIZERS: Record<OutputKind, (content: Buffer) => boolean> = {
   'A/B verdict file': (c) => {
     const j = jsonObject(c.toString('utf8'));
     return j !== null && typeof j.base === 'string' && typeof j.head === 'string' && Array.isArray(j.verdicts) && Array.isArray(j.processes);
+  },
+  'bisect file': (c) => {
+    const j = jsonObject(c.toString('utf8'));
+    return j !== null && typeof j.good === 'string' && typeof j.bad === 'string' && Array.isArray(j.probes);
   },
   // Charts are named after their run record (results/<run>.<chart>.svg|png): a PNG or an SVG there is a chart of an earlier run.
   chart: (c) =>

@@ -6,6 +6,8 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { BackendChoice } from '../backend/types.js';
 import { readBaseline, readToleranceOverrides } from '../results/baseline.js';
+import type { AbResult } from '../results/ab-result.js';
+import { EXIT } from '../results/exit.js';
 import { DEFAULT_PROCESS_ALPHA, judgeProcesses, type ProcessVerdict } from '../results/process-verdict.js';
 import type { RunRecord } from '../results/schema.js';
 import { readRunRecord } from '../results/storage.js';
@@ -28,25 +30,15 @@ export interface AbOptions {
 }
 
 /** One side of the comparison: a checkout with its own code and dependencies. */
-interface Arm {
+export interface Arm {
   readonly name: 'base' | 'head';
   readonly label: string;
+  /** The commit it measures (for the working tree: HEAD, plus what is uncommitted). */
+  readonly commit: string;
   readonly dir: string;
   readonly records: RunRecord[];
   /** The checkout's measure host, once started; null: a commit from before it, a command per process. */
   host: MeasureHost | null;
-}
-
-/** The outcome of an A/B: per-metric verdicts on per-process values, and what was run. */
-export interface AbResult {
-  readonly base: string;
-  readonly head: string;
-  readonly scenarios: readonly string[];
-  readonly processes: readonly [number, number];
-  readonly verdicts: readonly ProcessVerdict[];
-  readonly errors: readonly string[];
-  readonly minutes: number;
-  readonly exitCode: number;
 }
 
 /** Default scenarios of an A/B: the timed ones whose ratios CI gates. */
@@ -78,7 +70,7 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-async function git(args: string[], cwd = process.cwd()): Promise<string> {
+export async function git(args: string[], cwd = process.cwd()): Promise<string> {
   return (await tracked(run('git', args, { cwd }))).stdout.trim();
 }
 
@@ -174,7 +166,7 @@ export function abbaOrder(processes: number): Array<readonly ['base' | 'head', '
 }
 
 /** One look: processes of the two arms strictly one after another, in abbaOrder. */
-async function measureArms(arms: readonly [Arm, Arm], options: AbOptions, work: string, look: number): Promise<void> {
+async function measureArms(arms: readonly [Arm, Arm], options: AbOptions, work: string, look: string): Promise<void> {
   for (const [i, pair] of abbaOrder(options.processes).entries()) {
     for (const arm of pair.map((name) => (name === 'base' ? arms[0] : arms[1]))) {
       console.log(`[perf:ab] look ${look}, pair ${i + 1}/${options.processes}: ${arm.name} (${arm.label})`);
@@ -230,6 +222,72 @@ function cleanupOnSignal(what: string, cleanup: () => Promise<void>): { readonly
   };
 }
 
+/** The temp folder and worktrees of an A/B or a bisect, removed at the end or on a signal. */
+export interface Workspace {
+  readonly work: string;
+  /** Folders of `git worktree add`, named before the checkout starts so that one cut short is removed too. */
+  readonly worktrees: string[];
+  readonly cleanup: ReturnType<typeof cleanupOnSignal>;
+}
+
+/** A new temp folder for checkouts; a signal stops the children and removes it all. */
+export async function openWorkspace(prefix: string): Promise<Workspace> {
+  await git(['worktree', 'prune']); // worktrees of an A/B that was killed
+  const work = await mkdtemp(join(tmpdir(), prefix));
+  const worktrees: string[] = [];
+  const cleanup = cleanupOnSignal(`its worktrees and ${work}`, async () => {
+    await Promise.all([...running].map(stop));
+    for (const dir of worktrees) await removeWorktree(dir);
+    await rm(work, { recursive: true, force: true });
+    // A worktree cut short of registering, or whose removal failed, is gone from disk by now: prune forgets it.
+    await git(['worktree', 'prune']).catch(() => undefined);
+  });
+  return { work, worktrees, cleanup };
+}
+
+/** Removes a worktree (a bisect removes each probe's when it is judged). */
+export async function removeWorktree(dir: string): Promise<void> {
+  await git(['worktree', 'remove', '--force', dir]).catch(() => undefined);
+}
+
+/** Checks `ref` out into `workspace/<folder>` and starts its measure host: an arm ready to measure. */
+export async function openArm(workspace: Workspace, folder: string, name: Arm['name'], ref: string, options: AbOptions, label = ref): Promise<Arm> {
+  const dir = join(workspace.work, folder);
+  workspace.worktrees.push(dir);
+  const commit = await checkout(ref, dir);
+  const arm: Arm = { name, label: `${label} (${commit.slice(0, 12)})`, commit, dir, records: [], host: null };
+  startHost(arm, options);
+  return arm;
+}
+
+/**
+ * Measures the two arms in ABBA order and judges every metric of `kinds` on its per-process
+ * values; when any is inconclusive, K more processes per arm once (the sequential design).
+ * `tag` names the looks' record files (a bisect measures many pairs of arms in one folder).
+ */
+export async function judgeArms(arms: readonly [Arm, Arm], options: AbOptions, work: string, tag = ''): Promise<ProcessVerdict[]> {
+  const overrides = await readToleranceOverrides();
+  const kinds = options.kinds ?? ['ratio', 'time'];
+  const judge = () =>
+    perProcessValues(arms[0].records, arms[1].records)
+      .filter((s) => kinds.includes(s.kind))
+      .map((s) => judgeProcesses(s, { tolerance: overrides[s.id] ?? AB_TOLERANCE, alpha: DEFAULT_PROCESS_ALPHA }));
+  await measureArms(arms, options, work, `${tag}1`);
+  const verdicts = judge();
+  const open = verdicts.filter((v) => v.verdict === 'inconclusive');
+  if (open.length === 0) return verdicts;
+  console.log(`[perf:ab] inconclusive: ${open.map((v) => v.id).join(', ')}; ${options.processes} more processes per arm, once`);
+  await measureArms(arms, options, work, `${tag}2`);
+  return judge();
+}
+
+/** The scenario errors of every process of the arms, one line each. */
+export function armErrors(arms: readonly Arm[]): string[] {
+  return arms.flatMap((a) =>
+    a.records.flatMap((r, k) => r.errors.map((e) => `${a.name} process ${k + 1}: [${e.scenario}] ${e.test}: ${e.message.split('\n')[0]}`)),
+  );
+}
+
 /**
  * `npm run perf:ab`: checks the base (and head, if given) out into git worktrees, alternates
  * processes of the two arms on this machine (ABBA), judges every ratio and time metric on its
@@ -237,56 +295,24 @@ function cleanupOnSignal(what: string, cleanup: () => Promise<void>): { readonly
  */
 export async function runAb(options: AbOptions): Promise<AbResult> {
   const started = performance.now();
-  await git(['worktree', 'prune']); // worktrees of an A/B that was killed
-  const work = await mkdtemp(join(tmpdir(), 'gtp-ab-'));
-  // Named before `git worktree add` starts, so a checkout cut short is removed too.
-  const worktrees: string[] = [];
-  const cleanup = cleanupOnSignal(`its worktrees and ${work}`, async () => {
-    await Promise.all([...running].map(stop));
-    for (const dir of worktrees) await git(['worktree', 'remove', '--force', dir]).catch(() => undefined);
-    await rm(work, { recursive: true, force: true });
-    // A worktree cut short of registering, or whose removal failed, is gone from disk by now: prune forgets it.
-    await git(['worktree', 'prune']).catch(() => undefined);
-  });
+  const workspace = await openWorkspace('gtp-ab-');
+  const { work, cleanup } = workspace;
   let opened: readonly Arm[] = [];
   try {
-    const baseDir = join(work, 'base');
-    worktrees.push(baseDir);
-    const baseCommit = await checkout(await resolveRef(options.base), baseDir);
-    let headDir = process.cwd();
-    let headLabel = `working tree at ${(await git(['rev-parse', '--short', 'HEAD'])).slice(0, 12)}${(await git(['status', '--porcelain'])) ? ' (uncommitted changes)' : ''}`;
-    if (options.head) {
-      headDir = join(work, 'head');
-      worktrees.push(headDir);
-      headLabel = `${options.head} (${(await checkout(options.head, headDir)).slice(0, 12)})`;
+    const base = await openArm(workspace, 'base', 'base', await resolveRef(options.base), options, options.base);
+    opened = [base];
+    let head: Arm;
+    if (options.head) head = await openArm(workspace, 'head', 'head', options.head, options);
+    else {
+      const commit = await git(['rev-parse', 'HEAD']);
+      const label = `working tree at ${commit.slice(0, 7)}${(await git(['status', '--porcelain'])) ? ' (uncommitted changes)' : ''}`;
+      head = { name: 'head', label, commit, dir: process.cwd(), records: [], host: null };
+      startHost(head, options);
     }
-    const arms: readonly [Arm, Arm] = [
-      { name: 'base', label: `${options.base} (${baseCommit.slice(0, 12)})`, dir: baseDir, records: [], host: null },
-      { name: 'head', label: headLabel, dir: headDir, records: [], host: null },
-    ];
+    const arms = [base, head] as const;
     opened = arms;
-    for (const arm of arms) startHost(arm, options);
-    const overrides = await readToleranceOverrides();
-    const kinds = options.kinds ?? ['ratio', 'time'];
-    const judge = () =>
-      perProcessValues(arms[0].records, arms[1].records)
-        .filter((s) => kinds.includes(s.kind))
-        .map((s) => judgeProcesses(s, { tolerance: overrides[s.id] ?? AB_TOLERANCE, alpha: DEFAULT_PROCESS_ALPHA }));
-    await measureArms(arms, options, work, 1);
-    let verdicts = judge();
-    if (verdicts.some((v) => v.verdict === 'inconclusive')) {
-      console.log(
-        `[perf:ab] inconclusive: ${verdicts
-          .filter((v) => v.verdict === 'inconclusive')
-          .map((v) => v.id)
-          .join(', ')}; ${options.processes} more processes per arm, once`,
-      );
-      await measureArms(arms, options, work, 2);
-      verdicts = judge();
-    }
-    const errors = arms.flatMap((a) =>
-      a.records.flatMap((r, k) => r.errors.map((e) => `${a.name} process ${k + 1}: [${e.scenario}] ${e.test}: ${e.message.split('\n')[0]}`)),
-    );
+    const verdicts = await judgeArms(arms, options, work);
+    const errors = armErrors(arms);
     const regressed = verdicts.some((v) => v.verdict === 'regressed');
     return {
       base: arms[0].label,
@@ -296,7 +322,7 @@ export async function runAb(options: AbOptions): Promise<AbResult> {
       verdicts,
       errors,
       minutes: (performance.now() - started) / 60_000,
-      exitCode: regressed || errors.length > 0 ? 1 : 0,
+      exitCode: regressed || errors.length > 0 ? EXIT.regression : EXIT.pass,
     };
   } catch (error) {
     // Interrupted: the stopped processes' failures are not the outcome; the handler exits 130/143.
