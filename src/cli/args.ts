@@ -536,3 +536,23 @@ export function parseCommandLine(
       };
   }
 }
+
+/**
+ * The RunConfig of a perf command line (the perf command's and the measure host's): its
+ * backend, scale and data; the selection when scenarios or a question were named.
+ */
+export function perfRunConfig(
+  args: Extract<CommandLine, { command: 'perf' }>,
+  files: ReadonlyArray<{ readonly path: string }>,
+  datasets: Record<string, string>,
+): RunConfig {
+  return {
+    backend: args.backend,
+    requireBackend: args.requireBackend,
+    scale: args.scale,
+    data: args.data,
+    selection: args.scenarios.length > 0 || args.question ? files.map((f) => f.path) : null,
+    datasets,
+    ...(args.question ? { question: args.question } : {}),
+  };
+}

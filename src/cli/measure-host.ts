@@ -6,17 +6,9 @@
  */
 import { serveMeasurements } from '../runner/measure-host.js';
 import { describeDatasets, scenarioFiles } from '../runner/perf.js';
-import { parseCommandLine } from './args.js';
+import { parseCommandLine, perfRunConfig } from './args.js';
 
 const args = parseCommandLine(['perf', ...process.argv.slice(2)]);
 if (args.command !== 'perf') throw new Error('the measure host takes perf flags');
 const files = scenarioFiles(args.scenarios, args.dir ?? undefined);
-const { data } = args;
-await serveMeasurements(files, {
-  backend: args.backend,
-  requireBackend: args.requireBackend,
-  scale: args.scale,
-  data,
-  selection: args.scenarios.length > 0 ? files.map((f) => f.path) : null,
-  datasets: await describeDatasets(data, files),
-});
+await serveMeasurements(files, perfRunConfig(args, files, await describeDatasets(args.data, files)));

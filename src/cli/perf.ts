@@ -5,12 +5,12 @@ import { writeExports } from '../report/exporter.js';
 import { exportOutputs, exportTargets } from '../report/exporters.js';
 import { writeCharts } from '../report/charts.js';
 import { ImageFolderError } from '../data/image-folder/index.js';
-import type { Question, RunConfig } from '../run-config.js';
+import type { Question } from '../run-config.js';
 import { describeQuestion, questionFile } from '../runner/questions.js';
 import { checkBackendChoice, describeDatasets, RunInputError, runPerfSuite, scenarioFiles } from '../runner/perf.js';
 import { besideRecord, FileWriteError, RESULTS_DIR } from '../results/storage.js';
 import { appendedLine, appendToHistory } from '../history/store.js';
-import { UsageError, type CommandLine } from './args.js';
+import { perfRunConfig, UsageError, type CommandLine } from './args.js';
 import { checkBaselinesReadable } from './baselines-check.js';
 import { checkOutputs, checkWritableDir } from '../results/output-guard.js';
 
@@ -50,15 +50,7 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
   }
   if (args.history) await checkWritableDir(args.history, '--history');
   await checkBaselinesReadable(args.baseline, args.scale, args.baselines);
-  const config: RunConfig = {
-    backend: args.backend,
-    requireBackend: args.requireBackend,
-    scale: args.scale,
-    data,
-    selection: args.scenarios.length > 0 || args.question ? files.map((f) => f.path) : null,
-    datasets,
-    ...(args.question ? { question: args.question } : {}),
-  };
+  const config = perfRunConfig(args, files, datasets);
 
   const outcome = await runPerfSuite(files, config, args);
   if (!outcome) {
