@@ -10,7 +10,7 @@ import { encodeIdx } from '../data/idx.js';
 import { makeBaseline } from '../results/baseline.js';
 import { testRunRecord } from '../results/run-record.fixture.js';
 import type { Metric } from '../results/schema.js';
-import { cli, ROOT } from './cli.fixture.js';
+import { cli, ROOT } from '../../test/support/cli.js';
 
 let dir: string;
 const at = (name: string) => join(dir, name);

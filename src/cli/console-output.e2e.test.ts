@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli } from './cli.fixture.js';
+import { cli } from '../../test/support/cli.js';
 
 let dir = '';
 beforeAll(async () => {

@@ -1,27 +1,15 @@
 // `npm run doctor` as a user runs it: a child process of the real CLI (the doctor starts its own
 // backend, which must not disturb the one this test process shares with the perf specs).
-import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDoctorReport } from '../doctor/files.js';
 import type { DoctorReport } from '../doctor/schema.js';
+import { cli, ROOT } from '../../test/support/cli.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
-const MAIN = join(ROOT, 'src/cli/main.ts');
-
-async function doctor(args: string[], cwd = ROOT): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(TSX, [MAIN, 'doctor', ...args], { cwd, timeout: 90_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code?: number; stdout: string; stderr: string };
-    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+/** The doctor as CI runs it: this process's environment, CI's backend requirement included. */
+const doctor = (args: string[], cwd = ROOT) => cli(['doctor', ...args], cwd, { env: process.env, timeoutMs: 90_000 });
 
 let dir: string;
 let first: { code: number; stdout: string };

@@ -8,7 +8,7 @@ import { changeSummary } from '../history/page.js';
 import { exactMetric, gitRepoWithCommits, ratioMetric, recordAt, tempDir } from '../history/history.fixture.js';
 import { appendToHistory, readHistory } from '../history/store.js';
 import { parseCommandLine } from './args.js';
-import { cli } from './cli.fixture.js';
+import { cli } from '../../test/support/cli.js';
 import { historyCommand } from './history.js';
 
 const COMMITS = 16;

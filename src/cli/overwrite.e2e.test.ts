@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testRunRecord } from '../results/run-record.fixture.js';
-import { cli, ROOT } from './cli.fixture.js';
+import { cli, ROOT } from '../../test/support/cli.js';
 
 let dir: string;
 const at = (name: string) => join(dir, name);

@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Metric } from '../results/schema.js';
 import { readRunRecord } from '../results/storage.js';
-import { cli } from './cli.fixture.js';
+import { cli } from '../../test/support/cli.js';
 
 let dir: string;
 const at = (name: string) => join(dir, name);

@@ -1,0 +1,38 @@
+import { execFile } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { inject } from 'vitest';
+import './built-cli.setup.js';
+
+/** The project root, where the real CLI lives. */
+export const ROOT = resolve(import.meta.dirname, '../..');
+const run = promisify(execFile);
+
+/**
+ * The command that starts the real CLI: the CLI built once by the e2e run's global setup
+ * (vitest.e2e.config.ts), or else, in a plain `vitest run` of one file, the sources through tsx.
+ */
+function cliCommand(): readonly [string, string] {
+  const built = inject('builtCli');
+  return built ? [process.execPath, built] : [join(ROOT, 'node_modules/.bin/tsx'), join(ROOT, 'src/cli/main.ts')];
+}
+
+/** How a CLI call differs from the default: the child's environment, its time limit. */
+export interface CliOptions {
+  /** Default: this process's, without the CI's backend choice (PERF_BACKEND, PERF_REQUIRE_BACKEND). */
+  readonly env?: NodeJS.ProcessEnv;
+  readonly timeoutMs?: number;
+}
+
+/** Runs the real CLI as a user does, in a child process; never throws on a non-zero exit. */
+export async function cli(args: readonly string[], cwd = ROOT, options: CliOptions = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const [command, entry] = cliCommand();
+  const env = options.env ?? { ...process.env, PERF_BACKEND: '', PERF_REQUIRE_BACKEND: '' };
+  try {
+    const { stdout, stderr } = await run(command, [entry, ...args], { cwd, env, timeout: options.timeoutMs ?? 60_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout: string; stderr: string };
+    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout, stderr: e.stderr };
+  }
+}
