@@ -9,11 +9,10 @@ import type { AnyDatasetSource } from '../data/source.js';
 import { DATASET_SOURCES } from '../data/sources.js';
 import { EXPORTERS, exportFlags } from '../report/exporters.js';
 import { WIRE_DTYPES, type WireDtype } from '../transfer/wire-dtypes.js';
+import { UsageError } from './usage-error.js';
 
-/** A command line the user must fix: printed with the usage, exit code 2. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
+// What parseCommandLine throws, in a module of its own: the command files throw it too (history.ts, whose HistoryArgs this file takes).
+export { UsageError } from './usage-error.js';
 
 const COMMANDS = ['perf', 'doctor', 'compare', 'baseline', 'calibrate', 'report', 'ab', 'bisect', 'history'] as const;
 type Command = (typeof COMMANDS)[number];
@@ -32,6 +31,8 @@ export interface CompareArgs {
   readonly exports: Readonly<Record<string, string | null>>;
   /** --force: replace an existing output file of another kind (never a baseline). */
   readonly force: boolean;
+  /** The CI job summary file the Markdown verdicts are appended to ($GITHUB_STEP_SUMMARY); null outside GitHub Actions. */
+  readonly jobSummary: string | null;
 }
 
 export interface BackendArgs {
@@ -75,6 +76,8 @@ export type CommandLine =
       readonly backend: BackendChoice;
       /** --ratios-only: judge speedups, not absolute times (CI's gate). */
       readonly ratiosOnly: boolean;
+      /** The CI job summary file the verdicts are appended to ($GITHUB_STEP_SUMMARY); null outside GitHub Actions. */
+      readonly jobSummary: string | null;
     }
   | {
       readonly command: 'bisect';
@@ -311,6 +314,9 @@ function flagOrEnv<T extends string>(flag: string, value: string | null, variabl
 const backendChoice = (env: NodeJS.ProcessEnv, flag: string | null): BackendChoice =>
   flagOrEnv('--backend', flag, 'PERF_BACKEND', env, BACKEND_CHOICES, 'auto');
 
+/** GitHub Actions' job summary file ($GITHUB_STEP_SUMMARY), or null: not in CI, or set empty. */
+const jobSummary = (env: NodeJS.ProcessEnv): string | null => env.GITHUB_STEP_SUMMARY || null;
+
 /**
  * The run configuration of a plain `vitest run` (npm test's specs), where no command line is
  * parsed: every scenario, embedded data, backend and scale from the PERF_* variables.
@@ -449,6 +455,7 @@ export function parseCommandLine(
     requireBaseline: env.PERF_REQUIRE_BASELINE === '1',
     exports: Object.fromEntries(exportFlags().map((name) => [name, str(name)])),
     force: flag('force'),
+    jobSummary: jobSummary(env),
   });
   switch (command) {
     case 'perf':
@@ -479,6 +486,7 @@ export function parseCommandLine(
         force: flag('force'),
         backend: backendChoice(env, str('backend')),
         ratiosOnly: flag('ratios-only'),
+        jobSummary: jobSummary(env),
       };
     }
     case 'bisect': {

@@ -10,7 +10,7 @@ import { changePointsOf, seriesOf, STEP_RESAMPLES, type Series } from '../histor
 import { DEFAULT_EDIVISIVE, type EDivisiveParams } from '../history/edivisive.js';
 import { changeSummary, describeStep, renderHistoryPage, shortCommit, type AnalysedSeries } from '../history/page.js';
 import { historyProfiles, readHistory } from '../history/store.js';
-import { UsageError } from './args.js';
+import { UsageError } from './usage-error.js';
 import { EXIT } from '../results/exit.js';
 
 /** What `perf:history` is asked. */
