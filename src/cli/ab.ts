@@ -1,5 +1,5 @@
-import { appendFile } from 'node:fs/promises';
 import { abMarkdown, renderAb } from '../report/ab.js';
+import { appendJobSummary } from '../report/write-exports.js';
 import { writeJsonAtomic, writeTextAtomic } from '../results/storage.js';
 import { AB_DEFAULT_SCENARIOS, runAb } from '../runner/ab.js';
 import { checkBackendChoice, scenarioFiles } from '../runner/perf.js';
@@ -31,6 +31,6 @@ export async function abCommand(args: Extract<CommandLine, { command: 'ab' }>): 
   console.log(`\n${renderAb(result)}`);
   if (args.json) await writeJsonAtomic(args.json, result);
   if (args.markdown) await writeTextAtomic(args.markdown, abMarkdown(result));
-  if (process.env.GITHUB_STEP_SUMMARY) await appendFile(process.env.GITHUB_STEP_SUMMARY, abMarkdown(result));
+  await appendJobSummary(args.jobSummary, abMarkdown(result));
   return result.exitCode;
 }

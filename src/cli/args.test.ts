@@ -15,6 +15,7 @@ describe('command line', () => {
       requireBaseline: false,
       exports: { markdown: null, json: null },
       force: false,
+      jobSummary: null,
       out: null,
       scenarios: [],
       data: { mnist: null, coco: null, kinetics: null },
@@ -34,6 +35,15 @@ describe('command line', () => {
     expect(parseCommandLine(['--backend', 'webgpu'], { PERF_BACKEND: 'cpu' })).toMatchObject({ backend: 'webgpu' });
     expect(parseCommandLine(['doctor'], { PERF_REQUIRE_BACKEND: 'webgpu' })).toMatchObject({ command: 'doctor', requireBackend: 'webgpu' });
     expect(parseCommandLine(['perf'], { PERF_GATE_TIMING: '1' })).toMatchObject({ gateTiming: true });
+  });
+
+  it("reads GitHub Actions' job summary file here, for perf, compare and ab alike (unset or empty: none)", () => {
+    const env = { GITHUB_STEP_SUMMARY: '/tmp/step-summary.md' };
+    expect(parseCommandLine(['perf'], env)).toMatchObject({ jobSummary: '/tmp/step-summary.md' });
+    expect(parseCommandLine(['compare'], env)).toMatchObject({ jobSummary: '/tmp/step-summary.md' });
+    expect(parseCommandLine(['ab', '--base', 'main'], env)).toMatchObject({ jobSummary: '/tmp/step-summary.md' });
+    expect(parseCommandLine(['ab', '--base', 'main'], {})).toMatchObject({ jobSummary: null });
+    expect(parseCommandLine(['compare'], { GITHUB_STEP_SUMMARY: '' })).toMatchObject({ jobSummary: null });
   });
 
   it('parses compare and baseline with an optional run file', () => {

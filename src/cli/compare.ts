@@ -2,7 +2,7 @@ import { findBaseline, noBaselineMessage } from '../results/baseline.js';
 import { compareWithBaseline, EXIT } from '../results/compare.js';
 import { latestRecordPath, readRunRecord } from '../results/storage.js';
 import { renderComparison } from '../report/comparison.js';
-import { writeExports } from '../report/exporter.js';
+import { writeExports } from '../report/write-exports.js';
 import { exportOutputs, exportTargets } from '../report/exporters.js';
 import { UsageError, type CompareArgs } from './args.js';
 import { checkOutputs } from '../results/output-guard.js';
@@ -24,6 +24,6 @@ export async function compareCommand(args: CompareArgs & { run: string | null })
   const comparison = compareWithBaseline(run, baseline, args);
   const input = { record: run, recordPath: runPath, comparison };
   console.log(`\n${renderComparison(comparison, process.stdout.isTTY === true)}`);
-  await writeExports(input, 'compare', targets, process.env);
+  await writeExports(input, 'compare', targets, args.jobSummary);
   return comparison.exitCode;
 }

@@ -1,7 +1,7 @@
 import { EXIT } from '../results/compare.js';
 import { noBaselineMessage } from '../results/baseline.js';
 import { consoleExporter, verboseConsoleExporter } from '../report/console.js';
-import { writeExports } from '../report/exporter.js';
+import { writeExports } from '../report/write-exports.js';
 import { exportOutputs, exportTargets } from '../report/exporters.js';
 import { writeCharts } from '../report/charts.js';
 import { ImageFolderError } from '../data/image-folder/index.js';
@@ -68,7 +68,7 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
   let writeFailed = false;
   try {
     const beside = (extension: string) => ({ path: besideRecord(outcome.recordPath, extension), flag: 'beside the run record' });
-    await writeExports(input, 'perf', exportTargets('perf', args.exports, beside), process.env);
+    await writeExports(input, 'perf', exportTargets('perf', args.exports, beside), args.jobSummary);
     const charts = await writeCharts(outcome.record, outcome.recordPath);
     const chartList = args.verbose && charts.written.length > 0 ? `; charts: ${charts.written.join(', ')}` : '';
     console.log(`Report: ${html}${args.verbose ? chartList : ' (every table and chart; --verbose prints the tables here)'}`);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../cli/args.js';
 import { testRunRecord } from '../results/run-record.fixture.js';
-import { writeExports } from './exporter.js';
+import { writeExports } from './write-exports.js';
 import { EXPORTERS, type ExporterEntry, exportFlags, exportOutputs, exportTargets } from './exporters.js';
 
 /** A format registered by this test alone: one line of text, beside the run record and in the job summary. */
@@ -46,7 +46,7 @@ describe('the exporter registry', () => {
     const summary = join(dir, 'summary.md');
     const targets = exportTargets('perf', { markdown: null, json: null }, beside, exporters);
     expect(targets.map((t) => t.entry.format)).toEqual(['html', 'line']);
-    await writeExports(input, 'perf', targets.slice(1), { GITHUB_STEP_SUMMARY: summary }, exporters);
+    await writeExports(input, 'perf', targets.slice(1), summary, exporters);
     expect(await readFile(join(dir, 'run.line.txt'), 'utf8')).toBe('run of 0 metrics\n');
     const appended = await readFile(summary, 'utf8');
     expect(appended.startsWith('### gpu-transfer-perf')).toBe(true);
