@@ -29,17 +29,17 @@ import {
   IMAGENET_NORMALIZATION,
   resolveCropMirrorNormalize,
   type CropMirrorNormalizeSpec,
-} from '../src/transfer/crop-mirror-normalize.js';
-import { ChannelAffineVec4Program } from '../src/transfer/crop-mirror-normalize-flat-program.js';
+} from '../src/transfer/kernels/crop-mirror-normalize.js';
+import { ChannelAffineVec4Program } from '../src/transfer/webgpu/crop-mirror-normalize-flat-program.js';
 import {
   CROP_MIRROR_NORMALIZE,
   cropMirrorNormalize,
   type CropMirrorNormalizeAttrs,
   type CropMirrorNormalizeOptions,
-} from '../src/transfer/crop-mirror-normalize-kernel.js';
-import { COPY_SHADER, EXPAND_COPY_SHADER, RawDispatch, referenceWorkgroups } from '../src/transfer/reference-shaders.js';
-import { packedWords } from '../src/transfer/send-payload.js';
-import { normalizeChannelsOnHost } from '../src/transfer/staged-transfer.js';
+} from '../src/transfer/kernels/crop-mirror-normalize-kernel.js';
+import { COPY_SHADER, EXPAND_COPY_SHADER, RawDispatch, referenceWorkgroups } from '../src/transfer/webgpu/reference-shaders.js';
+import { packedWords } from '../src/transfer/strategies/send-payload.js';
+import { normalizeChannelsOnHost } from '../src/transfer/strategies/staged-transfer.js';
 
 const { values: args } = parseArgs({
   options: {

@@ -22,9 +22,9 @@ import { seededRng } from '../src/base/random.js';
 import { estimateSpeedup, sampleInterleaved } from '../src/measure/paired.js';
 import { median } from '../src/measure/statistics.js';
 import { timeSynced } from '../src/measure/timer.js';
-import { DeviceUploadBuffers } from '../src/transfer/device-upload.js';
+import { DeviceUploadBuffers } from '../src/transfer/webgpu/device-upload.js';
 import { ARTICLE_NORMALIZATION, normalizeOnHost } from '../src/transfer/normalization.js';
-import { cpuNormalize, deviceNormalize, type PixelBatch, type TransferStrategy } from '../src/transfer/strategies.js';
+import { cpuNormalize, deviceNormalize, type PixelBatch, type TransferStrategy } from '../src/transfer/strategies/strategies.js';
 
 interface Variant {
   readonly name: string;

@@ -101,18 +101,18 @@ export {
 
 // --- Transfer strategies: raw pixels to a normalized float32 tensor on the device -------------
 
-export type { PixelBatch, TransferStrategy } from './transfer/strategies.js';
-export type { ChannelNormalization, HostPayload, StagedTransfer } from './transfer/staged-transfer.js';
+export type { PixelBatch, TransferStrategy } from './transfer/strategies/strategies.js';
+export type { ChannelNormalization, HostPayload, StagedTransfer } from './transfer/strategies/staged-transfer.js';
 export type { Normalization } from './transfer/normalization.js';
-export type { RawBatch } from './transfer/alternatives.js';
-export type { CropMirrorNormalizeSpec } from './transfer/crop-mirror-normalize.js';
+export type { RawBatch } from './transfer/strategies/alternatives.js';
+export type { CropMirrorNormalizeSpec } from './transfer/kernels/crop-mirror-normalize.js';
 export type { WireDtype } from './transfer/wire-dtypes.js';
 export {
   /** cpu-normalize: normalize on the host, send float32 (4 bytes per pixel). */
   cpuNormalize,
   /** device-normalize: send raw bytes as packed words (1 byte per pixel), normalize on the device. */
   deviceNormalize,
-} from './transfer/strategies.js';
+} from './transfer/strategies/strategies.js';
 export {
   /** device-normalize for [N,H,W,C] images and clips, staged: bytes + the fused per-channel normalize kernel. */
   deviceChannelNormalize,
@@ -128,7 +128,7 @@ export {
   stagedToDevice,
   /** Section 11, staged: pixels encoded on the host as a wire type, decoded on the device. */
   wireDtypeTransfer,
-} from './transfer/staged-transfer.js';
+} from './transfer/strategies/staged-transfer.js';
 export {
   /** The article's (x - 127.5) / 127.5, mapping bytes onto [-1, 1]. */
   ARTICLE_NORMALIZATION,
@@ -142,7 +142,7 @@ export {
   naiveTfjsStaged,
   /** A tf.data pipeline over a batch's images, normalized per image and batched. */
   tfDataNormalize,
-} from './transfer/alternatives.js';
+} from './transfer/strategies/alternatives.js';
 export {
   /** ImageNet's per-channel mean and std on the 0..255 scale. */
   IMAGENET_NORMALIZATION,
@@ -150,7 +150,7 @@ export {
   cropMirrorNormalizeOnHost,
   /** Validates a crop-mirror-normalize spec and works out its output shape; RangeError on bad input. */
   resolveCropMirrorNormalize,
-} from './transfer/crop-mirror-normalize.js';
+} from './transfer/kernels/crop-mirror-normalize.js';
 export {
   /** The fused crop-mirror-normalize kernel's tfjs name. */
   CROP_MIRROR_NORMALIZE,
@@ -158,7 +158,7 @@ export {
   cropMirrorNormalize,
   /** The same result from separate kernels (the unfused reference). */
   cropMirrorNormalizeComposed,
-} from './transfer/crop-mirror-normalize-kernel.js';
+} from './transfer/kernels/crop-mirror-normalize-kernel.js';
 export {
   /** The wire types of section 11: uint8, int8, float16, float32. */
   WIRE_DTYPES,
@@ -170,15 +170,15 @@ export {
   centerPixels,
   /** Encodes raw pixels as one wire type so that every type decodes to the same model input. */
   encodePixels,
-} from './transfer/payload.js';
+} from './transfer/wire/payload.js';
 export {
   /** Sends a payload at its wire size and returns the float32 tensor decoded from it on the device. */
   sendPayload,
-} from './transfer/send-payload.js';
+} from './transfer/strategies/send-payload.js';
 export {
   /** Views a typed array's bytes as 32-bit words (copying only when misaligned). */
   packBytes,
-} from './transfer/packed-bytes.js';
+} from './transfer/wire/packed-bytes.js';
 export {
   /** Smallest positive normal float16 value. */
   FLOAT16_MIN_NORMAL,
@@ -188,7 +188,7 @@ export {
   float16RoundingBound,
   /** Decodes float16 bits into float32 values. */
   fromFloat16Array,
-} from './transfer/float16.js';
+} from './transfer/wire/float16.js';
 
 // --- Results and recording: metrics into the run record ---------------------------------------
 

@@ -89,7 +89,7 @@ export function shaderCopier(device: GPUDevice, source: GPUBuffer, target: GPUBu
 /**
  * WebGPU, straight on tfjs's GPUDevice:
  * - upload: `queue.writeBuffer` into a storage buffer only ever written by writeBuffer (the
- *   harness's own upload path, src/transfer/device-upload.ts: on lavapipe writeBuffer into a
+ *   harness's own upload path, src/transfer/webgpu/device-upload.ts: on lavapipe writeBuffer into a
  *   buffer the GPU has written is ~10x slower), then `onSubmittedWorkDone`;
  * - readback: `copyBufferToBuffer` into a MAP_READ buffer, `mapAsync(READ)`, and a copy of
  *   the mapped range into a host array (what tfjs's `data()` does);

@@ -8,7 +8,7 @@ import type { BackendChoice, BackendContext, BackendName } from '../backend/type
 import { maxAbsDiff } from '../measure/statistics.js';
 import { describeHardwareProfile } from '../results/hardware-profile.js';
 import { ARTICLE_NORMALIZATION, normalizeOnHost } from '../transfer/normalization.js';
-import { deviceNormalize } from '../transfer/strategies.js';
+import { deviceNormalize } from '../transfer/strategies/strategies.js';
 import {
   checkCpuBackend,
   checkCudaLibraries,

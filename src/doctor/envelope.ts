@@ -22,7 +22,7 @@ const BELOW_HINTS: Record<string, string> = {
     'check that the adapter is the GPU you expect, its PCIe link (`nvidia-smi -q | grep -A4 "PCI"` or `lspci -vv`: generation and width), and other load on the host or GPU',
   readback: 'check the PCIe link, the GPU power state (`nvidia-smi -q -d PERFORMANCE`) and other load on the host or GPU',
   copy: 'check the GPU clocks and power state (`nvidia-smi -q -d CLOCK,PERFORMANCE`) and other processes on the GPU',
-  normalize: 'check that the vec4 decode program runs (src/transfer/normalize-packed-kernel.ts) and that the device is not throttled or shared',
+  normalize: 'check that the vec4 decode program runs (src/transfer/kernels/normalize-packed-kernel.ts) and that the device is not throttled or shared',
   speedup:
     'the uint8 path lost ground against cpu-normalize: measure it properly with `npm run perf -- --scenario speedup` and check the upload path and decode kernel',
 };

@@ -4,8 +4,8 @@ import { estimateSpeedup, samplePairs } from '../measure/paired.js';
 import { median } from '../measure/statistics.js';
 import { CLOCK, timeSynced } from '../measure/timer.js';
 import { ARTICLE_NORMALIZATION } from '../transfer/normalization.js';
-import { NORMALIZE_PACKED_BYTES, type NormalizePackedAttrs } from '../transfer/normalize-packed-kernel.js';
-import { cpuNormalize, deviceNormalize, type PixelBatch } from '../transfer/strategies.js';
+import { NORMALIZE_PACKED_BYTES, type NormalizePackedAttrs } from '../transfer/kernels/normalize-packed-kernel.js';
+import { cpuNormalize, deviceNormalize, type PixelBatch } from '../transfer/strategies/strategies.js';
 import { type DeviceOps, tensorOps, webgpuOps } from '../backend/device-ops.js';
 import type { Figure } from './schema.js';
 

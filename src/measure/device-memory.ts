@@ -1,11 +1,11 @@
 import * as tf from '@tensorflow/tfjs';
-import { DeviceUploadBuffers } from '../transfer/device-upload.js';
+import { DeviceUploadBuffers } from '../transfer/webgpu/device-upload.js';
 
 /**
  * Device memory as tfjs and the harness account for it, read now. On webgpu, tfjs keeps every
  * buffer a disposed tensor freed in a pool keyed by (size, usage) and never gives it back:
  * `bytesInUse` counts buffers held by live tensors, `bytesAllocated` those plus the pool.
- * The harness's own upload buffers (src/transfer/device-upload.ts) are outside tfjs's
+ * The harness's own upload buffers (src/transfer/webgpu/device-upload.ts) are outside tfjs's
  * accounting and counted apart.
  */
 export interface DeviceMemory {

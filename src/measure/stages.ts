@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import type { BackendContext } from '../backend/types.js';
-import type { StagedTransfer } from '../transfer/staged-transfer.js';
+import type { StagedTransfer } from '../transfer/strategies/staged-transfer.js';
 import { median } from './statistics.js';
 
 /** One batch's stages, each timed on the host clock and (upload, compute) stopped after a device sync. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StagedTransfer } from '../transfer/staged-transfer.js';
+import type { StagedTransfer } from '../transfer/strategies/staged-transfer.js';
 import { kernelBandwidthMetrics, limitMetrics, limitMs, type DeviceBandwidth } from './device-limit.js';
 import { deviceCost } from './stage-breakdown.js';
 

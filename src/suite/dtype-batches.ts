@@ -3,7 +3,7 @@ import type { Scale } from '../run-config.js';
 import { BatchLoader } from '../data/loader.js';
 import { seededRng } from '../base/random.js';
 import { ARTICLE_NORMALIZATION } from '../transfer/normalization.js';
-import { encodePixels, type EncodedPixels } from '../transfer/payload.js';
+import { encodePixels, type EncodedPixels } from '../transfer/wire/payload.js';
 import { WIRE_DTYPES, type WireDtype } from '../transfer/wire-dtypes.js';
 import { useMnist } from './session.js';
 import { ARTICLE_BATCH } from './sizes.js';

@@ -1,6 +1,6 @@
 import type { Batch } from '../data/loader.js';
 import { median } from '../measure/statistics.js';
-import type { TransferStrategy } from '../transfer/strategies.js';
+import type { TransferStrategy } from '../transfer/strategies/strategies.js';
 
 let sink = 0; // keeps the injected work observable, so it cannot be optimized away
 

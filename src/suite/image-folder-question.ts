@@ -9,8 +9,8 @@ import {
 import type { TimedBatch } from '../data/loader.js';
 import { exactMetric, timeMetric, type MetricInput } from '../results/metrics.js';
 import type { Question } from '../run-config.js';
-import { IMAGENET_NORMALIZATION } from '../transfer/crop-mirror-normalize.js';
-import { deviceChannelNormalize, hostChannelNormalize } from '../transfer/staged-transfer.js';
+import { IMAGENET_NORMALIZATION } from '../transfer/kernels/crop-mirror-normalize.js';
+import { deviceChannelNormalize, hostChannelNormalize } from '../transfer/strategies/staged-transfer.js';
 import { measureMediaTransfer } from './media-transfer.js';
 import type { MediaSizes } from './sizes.js';
 

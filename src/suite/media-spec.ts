@@ -4,7 +4,7 @@ import type { BackendContext } from '../backend/types.js';
 import { profileKernels, type KernelTable } from '../measure/kernel-profile.js';
 import { maxAbsDiff } from '../measure/statistics.js';
 import { minimizeStep } from '../models/train-step.js';
-import { stagedToDevice, type StagedTransfer } from '../transfer/staged-transfer.js';
+import { stagedToDevice, type StagedTransfer } from '../transfer/strategies/staged-transfer.js';
 import { countAndRead, type Readback } from './readback.js';
 
 /**

@@ -2,9 +2,9 @@ import { countTransfers, type TransferTotals } from '../backend/transfer-counter
 import type { BackendContext } from '../backend/types.js';
 import * as tf from '@tensorflow/tfjs';
 import { IDENTITY_NORMALIZATION, type Normalization } from '../transfer/normalization.js';
-import { NORMALIZE_PACKED_BYTES, type NormalizePackedAttrs } from '../transfer/normalize-packed-kernel.js';
-import type { Payload } from '../transfer/payload.js';
-import { sendPayload } from '../transfer/send-payload.js';
+import { NORMALIZE_PACKED_BYTES, type NormalizePackedAttrs } from '../transfer/kernels/normalize-packed-kernel.js';
+import type { Payload } from '../transfer/wire/payload.js';
+import { sendPayload } from '../transfer/strategies/send-payload.js';
 import type { PackedWireDtype } from '../transfer/wire-dtypes.js';
 
 /** A tensor produced on the device, read back, with the traffic that produced it. */

@@ -5,9 +5,15 @@ import { median } from '../measure/statistics.js';
 import { CLOCK, timeSynced } from '../measure/timer.js';
 import { ratioFromPairs, timeMetric, type MetricInput } from '../results/metrics.js';
 import type { Scale } from '../run-config.js';
-import { IMAGENET_NORMALIZATION } from '../transfer/crop-mirror-normalize.js';
+import { IMAGENET_NORMALIZATION } from '../transfer/kernels/crop-mirror-normalize.js';
 import { ARTICLE_NORMALIZATION } from '../transfer/normalization.js';
-import { deviceChannelNormalize, hostChannelNormalize, stagedToDevice, wireDtypeTransfer, type ChannelNormalization } from '../transfer/staged-transfer.js';
+import {
+  deviceChannelNormalize,
+  hostChannelNormalize,
+  stagedToDevice,
+  wireDtypeTransfer,
+  type ChannelNormalization,
+} from '../transfer/strategies/staged-transfer.js';
 import type { WireDtype } from '../transfer/wire-dtypes.js';
 import { measuredUploadBytes } from './media-transfer.js';
 import { measureStages, type StageInput } from './stage-breakdown.js';

@@ -4,7 +4,7 @@ import { median } from '../measure/statistics.js';
 import { CLOCK, timeSynced } from '../measure/timer.js';
 import { timeMetric, type MetricInput } from '../results/metrics.js';
 import { ARTICLE_NORMALIZATION } from '../transfer/normalization.js';
-import { devicePackedNormalize, hostChannelNormalize, stagedToDevice, type StagedTransfer } from '../transfer/staged-transfer.js';
+import { devicePackedNormalize, hostChannelNormalize, stagedToDevice, type StagedTransfer } from '../transfer/strategies/staged-transfer.js';
 import { kernelBandwidthMetrics, limitMetrics, measureDeviceBandwidth, type DeviceCost } from './device-limit.js';
 
 const STAGES = ['host', 'upload', 'compute'] as const;

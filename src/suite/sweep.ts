@@ -9,7 +9,7 @@ import { CLOCK, timeSynced } from '../measure/timer.js';
 import type { Progress } from '../measure/progress.js';
 import { bytesMetric, qualityMetric, ratioFromPairs, timeMetric, type MetricInput } from '../results/metrics.js';
 import type { Scale } from '../run-config.js';
-import type { TransferStrategy } from '../transfer/strategies.js';
+import type { TransferStrategy } from '../transfer/strategies/strategies.js';
 import { articleStagedStrategies, measureStages } from './stage-breakdown.js';
 
 /** The article's section 12 sweep: batch sizes 32..512. */

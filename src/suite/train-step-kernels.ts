@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import type { Batch } from '../data/loader.js';
 import { profileKernels, type KernelTable } from '../measure/kernel-profile.js';
 import { createMnistCnn, lossOnly, trainStep } from '../models/mnist-cnn.js';
-import type { TransferStrategy } from '../transfer/strategies.js';
+import type { TransferStrategy } from '../transfer/strategies/strategies.js';
 
 /** One train step under tf.profile: the top-10 kernel table and every kernel name that ran. */
 export interface TrainStepKernels {

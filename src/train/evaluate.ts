@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { ImageDataset } from '../data/dataset.js';
 import { BatchLoader } from '../data/loader.js';
-import type { TransferStrategy } from '../transfer/strategies.js';
+import type { TransferStrategy } from '../transfer/strategies/strategies.js';
 
 /** Correct predictions on a held-out set. */
 export interface Accuracy {

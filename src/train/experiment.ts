@@ -6,7 +6,7 @@ import { deviceMemory, releaseBufferPool, type DeviceMemory, type PoolRelease } 
 import { trainStep } from '../models/mnist-cnn.js';
 import { createArticleOptimizer, createTwoConvCnn } from '../models/two-conv-cnn.js';
 import type { Progress } from '../measure/progress.js';
-import { cpuNormalize, deviceNormalize, type StrategyId, type TransferStrategy } from '../transfer/strategies.js';
+import { cpuNormalize, deviceNormalize, type StrategyId, type TransferStrategy } from '../transfer/strategies/strategies.js';
 import { heldOutAccuracy, type Accuracy } from './evaluate.js';
 import { residentInputs, runInterleavedEpoch, uploadedInputs, type EpochRun, type Trainer } from './loop.js';
 

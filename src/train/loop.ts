@@ -1,7 +1,7 @@
 import type * as tf from '@tensorflow/tfjs';
 import type { Batch } from '../data/loader.js';
 import { trainStep } from '../models/mnist-cnn.js';
-import type { TransferStrategy } from '../transfer/strategies.js';
+import type { TransferStrategy } from '../transfer/strategies/strategies.js';
 
 /** A model and its optimizer, trained together. */
 export interface Trainer {

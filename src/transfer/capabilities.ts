@@ -1,8 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
 import type { BackendContext, BackendName } from '../backend/types.js';
 import type { WebGpuBackendInternals } from '../backend/webgpu.js';
-import { hasPackedKernel } from './normalize-packed-kernel.js';
-import { hasFusedCropMirrorNormalize } from './crop-mirror-normalize-kernel.js';
+import { hasPackedKernel } from './kernels/normalize-packed-kernel.js';
+import { hasFusedCropMirrorNormalize } from './kernels/crop-mirror-normalize-kernel.js';
 
 /** One capability: whether the running backend has it, and what that means here. */
 export interface Capability {

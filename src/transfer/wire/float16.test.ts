@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRng } from '../base/random.js';
+import { seededRng } from '../../base/random.js';
 import { FLOAT16_MAX, float16BitsToFloat32, float16RoundingBound, float32ToFloat16Bits, fromFloat16Array, toFloat16Array } from './float16.js';
 
 const f32 = new Float32Array(1);

@@ -4,12 +4,12 @@ import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cropMirrorNormalizeOnHost, IMAGENET_NORMALIZATION, type CropMirrorNormalizeSpec } from './crop-mirror-normalize.js';
 import { cropMirrorNormalize } from './crop-mirror-normalize-kernel.js';
-import { float16BitsToFloat32 } from './float16.js';
-import { ARTICLE_NORMALIZATION, normalizeOnHost } from './normalization.js';
+import { float16BitsToFloat32 } from '../wire/float16.js';
+import { ARTICLE_NORMALIZATION, normalizeOnHost } from '../normalization.js';
 import { NORMALIZE_PACKED_BYTES, type NormalizePackedAttrs } from './normalize-packed-kernel.js';
-import { packBytes } from './packed-bytes.js';
-import { centerPixels } from './payload.js';
-import type { PackedWireDtype } from './wire-dtypes.js';
+import { packBytes } from '../wire/packed-bytes.js';
+import { centerPixels } from '../wire/payload.js';
+import type { PackedWireDtype } from '../wire-dtypes.js';
 
 // CI runs the suite on webgpu; this runs the int8/float16 decode and the crop-mirror-normalize
 // kernels of the host backends too, on every `npm test`, then restores the suite's backend.

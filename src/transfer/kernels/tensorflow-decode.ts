@@ -1,7 +1,7 @@
 import type * as tf from '@tensorflow/tfjs';
-import { TF_HALF, TF_INT8, type TfNodeBackend, type TfOpAttr, type TfTensorMetadata } from '../backend/tensorflow-binding.js';
-import { isIdentity, type Normalization } from './normalization.js';
-import type { PackedWireDtype } from './wire-dtypes.js';
+import { TF_HALF, TF_INT8, type TfNodeBackend, type TfOpAttr, type TfTensorMetadata } from '../../backend/tensorflow-binding.js';
+import { isIdentity, type Normalization } from '../normalization.js';
+import type { PackedWireDtype } from '../wire-dtypes.js';
 
 /**
  * Decodes wire bytes with TensorFlow ops on the tensorflow (tfjs-node-gpu) backend: the bytes

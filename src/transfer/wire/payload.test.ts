@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { float16BitsToFloat32, float16RoundingBound } from './float16.js';
-import { ARTICLE_NORMALIZATION, normalizeOnHost } from './normalization.js';
+import { ARTICLE_NORMALIZATION, normalizeOnHost } from '../normalization.js';
 import { packBytes } from './packed-bytes.js';
 import { centerPixels, checkPayload, decodeOnHost, encodePixels, viewPackedWords } from './payload.js';
-import { WIRE_BYTES, WIRE_DTYPES, wireByteLength } from './wire-dtypes.js';
+import { WIRE_BYTES, WIRE_DTYPES, wireByteLength } from '../wire-dtypes.js';
 
 // Every byte value once, plus 3 more: 259 elements, so uint8/int8 words need padding.
 const pixels = Uint8Array.from({ length: 259 }, (_, i) => i % 256);

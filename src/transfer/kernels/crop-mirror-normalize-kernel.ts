@@ -8,13 +8,13 @@ import {
   type CropMirrorNormalizeGeometry,
   type CropMirrorNormalizeSpec,
 } from './crop-mirror-normalize.js';
-import { ChannelAffineVec4Program, isChannelAffine } from './crop-mirror-normalize-flat-program.js';
-import { CropMirrorNormalizeProgram } from './crop-mirror-normalize-program.js';
-import { CropMirrorNormalizeRowsProgram, fitsRowsProgram } from './crop-mirror-normalize-rows-program.js';
-import { DirectDispatcher } from './direct-dispatch.js';
+import { ChannelAffineVec4Program, isChannelAffine } from '../webgpu/crop-mirror-normalize-flat-program.js';
+import { CropMirrorNormalizeProgram } from '../webgpu/crop-mirror-normalize-program.js';
+import { CropMirrorNormalizeRowsProgram, fitsRowsProgram } from '../webgpu/crop-mirror-normalize-rows-program.js';
+import { DirectDispatcher } from '../webgpu/direct-dispatch.js';
 import type { DispatchPath } from './normalize-packed-kernel.js';
-import { unpackedView } from './packed-bytes.js';
-import { packedWords, sendPacked, type UploadPath } from './send-payload.js';
+import { unpackedView } from '../wire/packed-bytes.js';
+import { packedWords, sendPacked, type UploadPath } from '../strategies/send-payload.js';
 
 /**
  * Kernel: packed uint8 pixels (int32 words, 4 bytes each) -> cropped, mirrored, per-channel

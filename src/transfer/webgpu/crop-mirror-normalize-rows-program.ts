@@ -1,6 +1,6 @@
 import { util } from '@tensorflow/tfjs-core';
 import { webgpu_util, type WebGPUProgram } from '@tensorflow/tfjs-backend-webgpu';
-import type { CropMirrorNormalizeGeometry } from './crop-mirror-normalize.js';
+import type { CropMirrorNormalizeGeometry } from '../kernels/crop-mirror-normalize.js';
 import { channelConstants, phaseOf } from './crop-mirror-normalize-wgsl.js';
 
 /** Output elements per invocation (four vec4 stores). */

@@ -1,7 +1,7 @@
 import { webgpu_util, type WebGPUProgram } from '@tensorflow/tfjs-backend-webgpu';
 import type { DirectProgram } from './direct-dispatch.js';
-import { isIdentity, type Normalization } from './normalization.js';
-import type { PackedWireDtype } from './wire-dtypes.js';
+import { isIdentity, type Normalization } from '../normalization.js';
+import type { PackedWireDtype } from '../wire-dtypes.js';
 
 /** Formats a number as a WGSL f32 literal ('127.5' -> '127.5f', '1' -> '1.0f', '-0.5' -> '-0.5f'). */
 export function f32Literal(value: number): string {

@@ -1,16 +1,16 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { countTransfers } from '../backend/transfer-counter.js';
-import type { BackendContext } from '../backend/types.js';
-import { LeakCheck } from '../measure/memory.js';
-import { maxAbsDiff } from '../measure/statistics.js';
-import { useBackend } from '../suite/session.js';
+import { countTransfers } from '../../backend/transfer-counter.js';
+import type { BackendContext } from '../../backend/types.js';
+import { LeakCheck } from '../../measure/memory.js';
+import { maxAbsDiff } from '../../measure/statistics.js';
+import { useBackend } from '../../suite/session.js';
 import { cropMirrorNormalizeOnHost, IMAGENET_NORMALIZATION, resolveCropMirrorNormalize, type CropMirrorNormalizeSpec } from './crop-mirror-normalize.js';
-import { isChannelAffine } from './crop-mirror-normalize-flat-program.js';
+import { isChannelAffine } from '../webgpu/crop-mirror-normalize-flat-program.js';
 import { CROP_MIRROR_NORMALIZE, cropMirrorNormalize, type CropMirrorNormalizeAttrs, type CropMirrorNormalizeOptions } from './crop-mirror-normalize-kernel.js';
-import { fitsRowsProgram } from './crop-mirror-normalize-rows-program.js';
-import { packBytes } from './packed-bytes.js';
-import { wireByteLength } from './wire-dtypes.js';
+import { fitsRowsProgram } from '../webgpu/crop-mirror-normalize-rows-program.js';
+import { packBytes } from '../wire/packed-bytes.js';
+import { wireByteLength } from '../wire-dtypes.js';
 
 // The vec4 crop-mirror-normalize programs (channel-affine fast path, rows program, each with
 // the first program as scalar tail) against the first program, bit for bit, and the float64

@@ -1,6 +1,6 @@
 import { float16DecodeTable, toFloat16Array } from './float16.js';
-import { IDENTITY_NORMALIZATION, isIdentity, normalizeOnHost, type Normalization } from './normalization.js';
-import type { PackedWireDtype, WireArrays, WireDtype } from './wire-dtypes.js';
+import { IDENTITY_NORMALIZATION, isIdentity, normalizeOnHost, type Normalization } from '../normalization.js';
+import type { PackedWireDtype, WireArrays, WireDtype } from '../wire-dtypes.js';
 
 /** Elements of one wire type held on the host at their wire size, with the tensor shape they form. */
 export type Payload = {

@@ -1,8 +1,8 @@
 import type * as tf from '@tensorflow/tfjs';
-import type { BackendContext } from '../backend/types.js';
-import { ARTICLE_NORMALIZATION, normalizationTable, normalizeOnHost, normalizeWithTable, type Normalization } from './normalization.js';
+import type { BackendContext } from '../../backend/types.js';
+import { ARTICLE_NORMALIZATION, normalizationTable, normalizeOnHost, normalizeWithTable, type Normalization } from '../normalization.js';
 import { sendFloat32, sendPacked, type SendOptions, type UploadPath } from './send-payload.js';
-import { WIRE_BYTES } from './wire-dtypes.js';
+import { WIRE_BYTES } from '../wire-dtypes.js';
 
 export const STRATEGY_IDS = ['cpu-normalize', 'device-normalize'] as const;
 export type StrategyId = (typeof STRATEGY_IDS)[number];

@@ -1,12 +1,12 @@
 import * as tf from '@tensorflow/tfjs';
-import type { BackendContext } from '../backend/types.js';
-import { CROP_MIRROR_NORMALIZE, hasFusedCropMirrorNormalize } from './crop-mirror-normalize-kernel.js';
-import { resolveCropMirrorNormalize, type CropMirrorNormalizeSpec } from './crop-mirror-normalize.js';
-import { normalizationTable, normalizeWithTable, type Normalization } from './normalization.js';
-import { NORMALIZE_PACKED_BYTES, type NormalizePackedAttrs } from './normalize-packed-kernel.js';
-import { encodePixels, wireNormalization } from './payload.js';
+import type { BackendContext } from '../../backend/types.js';
+import { CROP_MIRROR_NORMALIZE, hasFusedCropMirrorNormalize } from '../kernels/crop-mirror-normalize-kernel.js';
+import { resolveCropMirrorNormalize, type CropMirrorNormalizeSpec } from '../kernels/crop-mirror-normalize.js';
+import { normalizationTable, normalizeWithTable, type Normalization } from '../normalization.js';
+import { NORMALIZE_PACKED_BYTES, type NormalizePackedAttrs } from '../kernels/normalize-packed-kernel.js';
+import { encodePixels, wireNormalization } from '../wire/payload.js';
 import { packedWords, sendFloat32, sendPacked, type PackedPayload } from './send-payload.js';
-import { WIRE_BYTES, type WireArrays, type WireDtype } from './wire-dtypes.js';
+import { WIRE_BYTES, type WireArrays, type WireDtype } from '../wire-dtypes.js';
 
 /** What host preparation hands to the upload: the values at their wire size. */
 export type HostPayload = WireArrays[WireDtype];

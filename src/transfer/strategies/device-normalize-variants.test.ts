@@ -1,18 +1,25 @@
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countTransfers } from '../backend/transfer-counter.js';
-import type { BackendContext } from '../backend/types.js';
-import { writeBufferByteCount } from '../backend/webgpu-transfer-counter.js';
-import { LeakCheck } from '../measure/memory.js';
-import { useBackend } from '../suite/session.js';
-import { ARTICLE_NORMALIZATION, IDENTITY_NORMALIZATION, normalizationTable, normalizeOnHost, normalizeWithTable, type Normalization } from './normalization.js';
-import { DECODE_PROGRAMS, DISPATCH_PATHS, NORMALIZE_PACKED_BYTES, type NormalizePackedAttrs } from './normalize-packed-kernel.js';
-import { packBytes } from './packed-bytes.js';
-import { centerPixels, decodeOnHost } from './payload.js';
+import { countTransfers } from '../../backend/transfer-counter.js';
+import type { BackendContext } from '../../backend/types.js';
+import { writeBufferByteCount } from '../../backend/webgpu-transfer-counter.js';
+import { LeakCheck } from '../../measure/memory.js';
+import { useBackend } from '../../suite/session.js';
+import {
+  ARTICLE_NORMALIZATION,
+  IDENTITY_NORMALIZATION,
+  normalizationTable,
+  normalizeOnHost,
+  normalizeWithTable,
+  type Normalization,
+} from '../normalization.js';
+import { DECODE_PROGRAMS, DISPATCH_PATHS, NORMALIZE_PACKED_BYTES, type NormalizePackedAttrs } from '../kernels/normalize-packed-kernel.js';
+import { packBytes } from '../wire/packed-bytes.js';
+import { centerPixels, decodeOnHost } from '../wire/payload.js';
 import { sendPacked, UPLOAD_PATHS, type SendOptions } from './send-payload.js';
 import { cpuNormalize, deviceNormalize, type PixelBatch } from './strategies.js';
-import { wireByteLength, type PackedWireDtype } from './wire-dtypes.js';
+import { wireByteLength, type PackedWireDtype } from '../wire-dtypes.js';
 
 // The fast paths of both strategies (writeBuffer upload into harness-owned buffers, the vec4
 // decode program with its scalar tail, the direct dispatch, the lookup-table normalization)

@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
-import type { BackendContext } from '../backend/types.js';
-import { ARTICLE_NORMALIZATION, type Normalization } from './normalization.js';
+import type { BackendContext } from '../../backend/types.js';
+import { ARTICLE_NORMALIZATION, type Normalization } from '../normalization.js';
 import type { StagedTransfer } from './staged-transfer.js';
 
 /**

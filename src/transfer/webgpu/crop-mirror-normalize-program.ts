@@ -1,6 +1,6 @@
 import { util } from '@tensorflow/tfjs-core';
 import { webgpu_util, type WebGPUProgram } from '@tensorflow/tfjs-backend-webgpu';
-import type { CropMirrorNormalizeGeometry } from './crop-mirror-normalize.js';
+import type { CropMirrorNormalizeGeometry } from '../kernels/crop-mirror-normalize.js';
 import { f32Literal } from './normalize-packed-program.js';
 
 /**

@@ -1,12 +1,18 @@
 import * as tf from '@tensorflow/tfjs';
-import type { BackendContext } from '../backend/types.js';
-import { DeviceUploadBuffers } from './device-upload.js';
-import { IDENTITY_NORMALIZATION, isIdentity, type Normalization } from './normalization.js';
-import { hasPackedKernel, NORMALIZE_PACKED_BYTES, type DecodeProgram, type DispatchPath, type NormalizePackedAttrs } from './normalize-packed-kernel.js';
-import type { Vec4ProgramOptions } from './normalize-packed-program.js';
-import { packBytes } from './packed-bytes.js';
-import { checkPayload, type Payload } from './payload.js';
-import type { PackedWireDtype } from './wire-dtypes.js';
+import type { BackendContext } from '../../backend/types.js';
+import { DeviceUploadBuffers } from '../webgpu/device-upload.js';
+import { IDENTITY_NORMALIZATION, isIdentity, type Normalization } from '../normalization.js';
+import {
+  hasPackedKernel,
+  NORMALIZE_PACKED_BYTES,
+  type DecodeProgram,
+  type DispatchPath,
+  type NormalizePackedAttrs,
+} from '../kernels/normalize-packed-kernel.js';
+import type { Vec4ProgramOptions } from '../webgpu/normalize-packed-program.js';
+import { packBytes } from '../wire/packed-bytes.js';
+import { checkPayload, type Payload } from '../wire/payload.js';
+import type { PackedWireDtype } from '../wire-dtypes.js';
 
 /** A payload of a type that crosses as packed words (uint8, int8, float16). */
 export type PackedPayload = Extract<Payload, { dtype: PackedWireDtype }>;

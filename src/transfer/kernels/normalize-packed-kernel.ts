@@ -2,14 +2,14 @@ import * as tf from '@tensorflow/tfjs';
 import type { MathBackendCPU } from '@tensorflow/tfjs-backend-cpu';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
-import type { TfNodeBackend } from '../backend/tensorflow-binding.js';
-import type { Normalization } from './normalization.js';
-import { DirectDispatcher } from './direct-dispatch.js';
-import { NormalizePackedBytesProgram, NormalizePackedVec4Program, PER_WORD, type Vec4ProgramOptions } from './normalize-packed-program.js';
-import { unpackedView } from './packed-bytes.js';
-import { decodeOnHost, viewPackedWords } from './payload.js';
+import type { TfNodeBackend } from '../../backend/tensorflow-binding.js';
+import type { Normalization } from '../normalization.js';
+import { DirectDispatcher } from '../webgpu/direct-dispatch.js';
+import { NormalizePackedBytesProgram, NormalizePackedVec4Program, PER_WORD, type Vec4ProgramOptions } from '../webgpu/normalize-packed-program.js';
+import { unpackedView } from '../wire/packed-bytes.js';
+import { decodeOnHost, viewPackedWords } from '../wire/payload.js';
 import { decodeOnTensorflow } from './tensorflow-decode.js';
-import { WIRE_BYTES, type PackedWireDtype } from './wire-dtypes.js';
+import { WIRE_BYTES, type PackedWireDtype } from '../wire-dtypes.js';
 
 /**
  * Kernel: a packed uint8, int8 or float16 payload (int32 words) -> float32 tensor, decoded and
