@@ -1,42 +1,20 @@
 /**
- * `gpu-transfer-perf/vitest`: the vitest settings every measuring run of the harness needs, for
- * the harness's own vitest.config.ts, a user's, and `gtp perf` (src/runner/run-scenarios.ts).
+ * `gpu-transfer-perf/vitest`: the vitest settings every measuring run of the harness needs
+ * (src/runner/vitest-settings.ts, which `gtp perf` applies too), for the harness's own
+ * vitest.config.ts and a user's. An entry point like a command: where a plain `vitest run` has
+ * no command line, the preset builds the run configuration from the PERF_* variables with
+ * cli/args.ts, the one reader of the environment, so it stands in the cli layer
+ * (.dependency-cruiser.mjs).
  */
 import { mergeConfig, type ViteUserConfig } from 'vitest/config';
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { runConfigFromEnv } from './cli/args.js';
 import { BenchThroughputReporter } from './runner/bench-reporter.js';
+import { GTP_BENCH_INCLUDE, GTP_SPEC_INCLUDE, GTP_TEST_SETTINGS } from './runner/vitest-settings.js';
 
-/** Runs files in path order, so perf files run in their numbered (article section) order. */
-export class PathOrderSequencer extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    return [...files].sort((a, b) => a.moduleId.localeCompare(b.moduleId));
-  }
-}
+export { GTP_BENCH_INCLUDE, GTP_SPEC_INCLUDE, GTP_TEST_SETTINGS, PathOrderSequencer } from './runner/vitest-settings.js';
 
 /**
- * What makes a run a measurement, whatever else a config says: every file in ONE forked
- * process, one file at a time (one backend and one device, started once, shared by all files),
- * in path order; time limits for a device start-up on a software rasterizer and a profiled
- * train step, which take seconds. `gtp perf` applies these over a project's own config.
- */
-export const GTP_TEST_SETTINGS = {
-  pool: 'forks',
-  maxWorkers: 1,
-  fileParallelism: false,
-  isolate: false,
-  sequence: { sequencer: PathOrderSequencer },
-  testTimeout: 180_000,
-  hookTimeout: 180_000,
-} as const satisfies NonNullable<ViteUserConfig['test']>;
-
-/** The spec files (asserting) that a plain `vitest run` picks up; timed `*.perf.ts` files run through `gtp perf`. */
-export const GTP_SPEC_INCLUDE = ['perf/**/*.spec.ts'] as const;
-/** The `bench()` files that `vitest bench` picks up. */
-export const GTP_BENCH_INCLUDE = ['perf/**/*.bench.ts'] as const;
-
-/**
- * The harness's vitest config: the settings above, perf/ specs and benches, the bench reporter,
+ * The harness's vitest config: the measuring settings, perf/ specs and benches, the bench reporter,
  * and the run configuration from PERF_* variables (a plain `vitest run` has no command line;
  * `gtp perf` provides its own).
  */

@@ -4,7 +4,7 @@ import type { Plugin } from 'vitest/config';
 import { createVitest, type TestProject, type Vitest } from 'vitest/node';
 import type { RunRecord } from '../results/schema.js';
 import type { RunConfig } from '../run-config.js';
-import { GTP_TEST_SETTINGS } from '../vitest.js';
+import { GTP_TEST_SETTINGS } from './vitest-settings.js';
 import { RunProgressReporter } from './progress-reporter.js';
 import { RunRecordReporter } from './reporter.js';
 import type { ScenarioFile } from './scenarios.js';
