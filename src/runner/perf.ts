@@ -7,11 +7,11 @@ import type { AnyDatasetSource } from '../data/source.js';
 import { DATASET_SOURCES, sourcesOf } from '../data/sources.js';
 import { findBaseline } from '../results/baseline.js';
 import { compareWithBaseline, type Comparison, type CompareOptions } from '../results/compare.js';
-import { combineProcessRecords, extendProcesses } from '../results/combine.js';
-import { poolRatioMetric } from '../results/metrics.js';
+import { combineProcessRecords } from '../results/combine.js';
 import type { RunRecord } from '../results/schema.js';
 import { defaultRecordPath, FileWriteError, RecordFileError, writeJsonAtomic } from '../results/storage.js';
 import { canonicalData, type DataSources, type RunConfig } from '../run-config.js';
+import { judgeWithSecondLook, type Remeasure } from './remeasure.js';
 import { openScenarioSession, runScenarios } from './run-scenarios.js';
 import { DEFAULT_SCENARIO_DIR, listScenarios, selectScenarios, type ScenarioFile } from './scenarios.js';
 
@@ -97,29 +97,6 @@ export async function writeRecordSafely(path: string, record: RunRecord): Promis
 }
 
 /**
- * A suspected ratio regression is measured once more, in this same command, and judged on the
- * pooled pairs of both measurements (noise alone rarely survives that).
- */
-async function remeasureSuspects(record: RunRecord, comparison: Comparison, config: RunConfig, all: readonly ScenarioFile[]): Promise<RunRecord> {
-  const suspects = comparison.verdicts.filter((v) => v.kind === 'ratio' && v.verdict === 'regressed' && v.current?.samples);
-  if (suspects.length === 0) return record;
-  const scenarios = [...new Set(suspects.map((v) => v.current!.scenario))];
-  console.log(
-    `\n${suspects.map((v) => v.id).join(', ')}: 95% CI below the baseline's band in this process; measuring scenario(s) ${scenarios.join(', ')} once more and pooling the pairs.`,
-  );
-  // Among the files of this run: its perf folder, or the question's file.
-  const files = all.filter((f) => scenarios.includes(f.id));
-  const again = await runScenarios(files, { ...config, selection: files.map((f) => f.path) });
-  const pooled = new Map(
-    suspects.flatMap((v) => {
-      const second = again?.metrics.find((m) => m.id === v.id && m.samples);
-      return second ? [[v.id, poolRatioMetric(v.current!, second)] as const] : [];
-    }),
-  );
-  return { ...record, metrics: record.metrics.map((m) => pooled.get(m.id) ?? m) };
-}
-
-/**
  * Runs the scenarios in `processes` separate test processes, strictly one after another with
  * the same configuration, and combines their records (one value per process per metric).
  */
@@ -141,18 +118,13 @@ export async function measureInProcesses(files: readonly ScenarioFile[], config:
 }
 
 /**
- * The sequential design's second look: ratio metrics judged inconclusive across processes get
- * `processes` more processes once, and are judged on all of them.
+ * The second measurement a first judgement asked for (remeasure.ts), among the files of this run
+ * (its perf folder, or the question's file): one process to pool the pairs, or K more processes.
  */
-async function secondLook(record: RunRecord, comparison: Comparison, config: RunConfig, processes: number, all: readonly ScenarioFile[]): Promise<RunRecord> {
-  const open = comparison.verdicts.filter((v) => v.process && v.kind === 'ratio' && v.verdict === 'inconclusive');
-  if (open.length === 0) return record;
-  const scenarios = [...new Set(open.map((v) => v.current!.scenario))];
-  console.log(`\nInconclusive across processes: ${open.map((v) => v.id).join(', ')}; measuring ${processes} more processes of ${scenarios.join(', ')} once.`);
-  // Among the files of this run: its perf folder, or the question's file.
-  const files = all.filter((f) => scenarios.includes(f.id));
-  const more = await measureInProcesses(files, { ...config, selection: files.map((f) => f.path) }, processes);
-  return more ? extendProcesses(record, more) : record;
+function remeasure(plan: Remeasure, all: readonly ScenarioFile[], config: RunConfig): Promise<RunRecord | null> {
+  const files = all.filter((f) => plan.scenarios.includes(f.id));
+  const again = { ...config, selection: files.map((f) => f.path) };
+  return plan.how === 'pool' ? runScenarios(files, again) : measureInProcesses(files, again, plan.processes);
 }
 
 /** What one `npm run perf` produced. */
@@ -169,7 +141,7 @@ export interface PerfOutcome {
 
 /**
  * Runs the scenarios of `config`, judges the run against its profile's baseline (re-measuring
- * suspected ratio regressions once), and writes the run record. Null when no scenario reached
+ * open ratio verdicts once: remeasure.ts), and writes the run record. Null when no scenario reached
  * a backend.
  */
 export async function runPerfSuite(
@@ -187,13 +159,14 @@ export async function runPerfSuite(
     throw new RecordFileError(`${error.message}; the run record was kept at ${kept.path}`);
   });
   const { path: baselinePath, baseline } = found;
-  let comparison = baseline ? compareWithBaseline(record, baseline, options) : null;
-  if (baseline && comparison) {
-    record =
-      options.processes > 1
-        ? await secondLook(record, comparison, config, options.processes, files)
-        : await remeasureSuspects(record, comparison, config, files);
-    comparison = compareWithBaseline(record, baseline, options);
+  let comparison: Comparison | null = null;
+  if (baseline) {
+    const judged = await judgeWithSecondLook(record, options.processes, {
+      judge: (r) => compareWithBaseline(r, baseline, options),
+      measure: (plan) => remeasure(plan, files, config),
+    });
+    record = judged.record;
+    comparison = judged.comparison;
   }
   const written = await writeRecordSafely(recordPath, record);
   return { record, recordPath: written.path, comparison, baselinePath, fallbackFrom: written.fallbackFrom, writeError: written.reason };

@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import { makeBaseline } from '../results/baseline.js';
+import { combineProcessRecords } from '../results/combine.js';
+import { compareWithBaseline } from '../results/compare.js';
+import { ratioFromPairs } from '../results/metrics.js';
+import { testRatio, testRunRecord } from '../results/run-record.fixture.js';
+import type { Diagnostics, Metric, RunError, RunRecord } from '../results/schema.js';
+import { judgeWithSecondLook, type Remeasure } from './remeasure.js';
+
+// Per-process speedups (8 processes, as `--processes 8`), judged against BASE with the ratio's 10% tolerance.
+const BASE = [1.98, 2.02, 1.99, 2.01, 2.0, 1.97, 2.03, 2.0];
+const STEADY = [1.99, 2.01, 2.0, 1.98, 2.02, 2.0, 1.99, 2.01]; // pass
+const LOW = [1.5, 1.52, 1.49, 1.51, 1.5, 1.48, 1.52, 1.5]; // -25%: regressed
+const OPEN = [1.5, 2.1, 1.53, 2.07, 1.56, 2.04, 1.59, 2.01]; // noisy: inconclusive; with STEADY pass, with LOW regressed
+
+const ID = 'speedup.ratio';
+const failure: RunError = { scenario: 'speedup', test: 'pairs', message: 'boom' };
+const exact = (value: number): Metric => ({ id: 'memory.bytes', scenario: 'memory', kind: 'exact', value, unit: 'B' });
+/** One process's ratio from interleaved pairs, a pair's ratio each (b takes 1 ms). */
+const paired = (ratios: number[], id = ID): Metric => ({
+  ...ratioFromPairs(id, { a: ratios, b: ratios.map(() => 1) }, { detail: 'pairs' }),
+  scenario: 'speedup',
+});
+const times = (n: number, ratio: number) => Array.from({ length: n }, () => ratio);
+/** K processes combined as measureInProcesses does: one value each of the speedup, plus `others`. */
+const processes = (values: number[], ...others: Metric[]) => combineProcessRecords(values.map((v) => testRunRecord([testRatio(ID, v, [v, v]), ...others])));
+const baselineOf = (record: RunRecord) => makeBaseline(record, 'test', {}, '2026-12-01T10:00:00.000Z');
+const diagnostics = (switches: number): Diagnostics => ({
+  cpuUserMs: 1,
+  cpuSystemMs: 1,
+  involuntaryContextSwitches: switches,
+  wallMs: 10,
+  stealFraction: null,
+  loadAverage: 0.5,
+});
+
+/**
+ * Runs the loop on `first` (from a `--processes k` run) against `base`, the measuring step
+ * answering from `answers` in turn (null once they run out): what it asked, printed and decided.
+ */
+async function loop(first: RunRecord, k: number, base: RunRecord, ...answers: Array<RunRecord | null>) {
+  const baseline = baselineOf(base);
+  const asked: Remeasure[] = [];
+  const lines: string[] = [];
+  const out = await judgeWithSecondLook(first, k, {
+    judge: (r) => compareWithBaseline(r, baseline, { allowProfileMismatch: false, gateTiming: false }),
+    measure: async (plan) => {
+      asked.push(plan);
+      return answers.shift() ?? null;
+    },
+    log: (line) => lines.push(line),
+  });
+  const verdict = (id = ID) => out.comparison.verdicts.find((v) => v.id === id)!;
+  return { ...out, asked, lines, verdict };
+}
+
+describe('judge / re-measure loop, one process (pooled pairs)', () => {
+  it('measures nothing again when all pass', async () => {
+    const first = testRunRecord([paired(times(4, 2)), exact(8)]);
+    const out = await loop(first, 1, first, testRunRecord([paired(times(4, 2))]));
+    expect(out.asked).toEqual([]);
+    expect(out.lines).toEqual([]);
+    expect(out.record).toBe(first);
+    expect(out.comparison.verdicts.map((v) => v.verdict)).toEqual(['pass', 'pass']);
+  });
+
+  it('measures a ratio whose CI lies below the band once more, in one process of its scenario, and judges the pooled pairs', async () => {
+    const base = testRunRecord([paired(times(4, 2)), paired(times(4, 3), 'speedup.other'), exact(8)]);
+    const first = testRunRecord([paired(times(4, 1.5)), paired(times(4, 3), 'speedup.other'), exact(8)]);
+    const out = await loop(first, 1, base, testRunRecord([paired(times(12, 2))]));
+    expect(out.asked).toEqual([{ how: 'pool', ids: [ID], scenarios: ['speedup'], processes: 1 }]);
+    expect(out.lines).toEqual([
+      "\nspeedup.ratio: 95% CI below the baseline's band in this process; measuring scenario(s) speedup once more and pooling the pairs.",
+    ]);
+    expect(out.verdict().verdict).toBe('pass');
+    expect(out.verdict().current).toMatchObject({ value: 2, n: 16 });
+    expect(out.verdict().current!.detail).toMatch(/re-measured once .* 16 pooled pairs: first 1\.500, second 2\.000/);
+    // The other metrics are the first measurement's.
+    expect(out.record.metrics.slice(1)).toEqual(first.metrics.slice(1));
+  });
+
+  it('keeps a ratio that stays below after pooling regressed, and never measures a third time', async () => {
+    const first = testRunRecord([paired(times(4, 1.5))]);
+    const out = await loop(first, 1, testRunRecord([paired(times(4, 2))]), testRunRecord([paired(times(4, 1.5))]), testRunRecord([paired(times(40, 2))]));
+    expect(out.asked).toHaveLength(1);
+    expect(out.verdict()).toMatchObject({ verdict: 'regressed', current: { n: 8 } });
+  });
+
+  it('does not measure again what it cannot pool or what is not suspected: no samples, an inconclusive CI', async () => {
+    const bare = testRunRecord([testRatio(ID, 1.5, [1.4, 1.6])]);
+    const noSamples = await loop(bare, 1, testRunRecord([testRatio(ID, 2, [1.9, 2.1])]));
+    expect(noSamples.verdict().verdict).toBe('regressed');
+    expect(noSamples.asked).toEqual([]);
+    // Estimate below the band, CI reaching into it.
+    const open = await loop(testRunRecord([paired([1.5, 1.6, 1.7, 1.9, 2.3])]), 1, testRunRecord([paired(times(4, 2))]));
+    expect(open.verdict().verdict).toBe('inconclusive');
+    expect(open.asked).toEqual([]);
+  });
+});
+
+describe('judge / re-measure loop, K processes (the second look)', () => {
+  it('measures nothing again when all pass', async () => {
+    const first = processes(STEADY);
+    const out = await loop(first, 8, processes(BASE), processes(LOW));
+    expect(out.asked).toEqual([]);
+    expect(out.record).toBe(first);
+    expect(out.verdict()).toMatchObject({ verdict: 'pass', process: { processes: [8, 8] } });
+  });
+
+  it.each([
+    ['pass', STEADY, 0],
+    ['regressed', LOW, 1],
+  ] as const)('gives an inconclusive ratio K more processes once and judges all 2K per-process values: %s', async (final, more, exitCode) => {
+    const out = await loop(processes(OPEN), 8, processes(BASE), processes(more));
+    expect(out.asked).toEqual([{ how: 'extend', ids: [ID], scenarios: ['speedup'], processes: 8 }]);
+    expect(out.lines).toEqual(['\nInconclusive across processes: speedup.ratio; measuring 8 more processes of speedup once.']);
+    expect(out.verdict()).toMatchObject({ verdict: final, gates: true, process: { processes: [8, 16] } });
+    expect(out.verdict().current!.processes).toEqual([...OPEN, ...more]);
+    expect(out.comparison.exitCode).toBe(exitCode);
+  });
+
+  it('stops after the second look: inconclusive then stays inconclusive', async () => {
+    const out = await loop(processes(OPEN), 8, processes(BASE), processes(OPEN), processes(STEADY));
+    expect(out.asked).toHaveLength(1);
+    expect(out.verdict()).toMatchObject({ verdict: 'inconclusive', process: { processes: [8, 16] } });
+    expect(out.comparison.exitCode).toBe(0);
+  });
+
+  it('takes a regressed ratio as final: significant and beyond the tolerance is not measured again', async () => {
+    const out = await loop(processes(LOW), 8, processes(BASE), processes(STEADY));
+    expect(out.asked).toEqual([]);
+    expect(out.verdict().verdict).toBe('regressed');
+    expect(out.comparison.exitCode).toBe(1);
+  });
+});
+
+describe('judge / re-measure loop, what is never measured again', () => {
+  it('never measures an exact metric again (no noise), in either mode, and measures only the open ratio beside one', async () => {
+    const single = await loop(testRunRecord([paired(times(4, 2)), exact(9)]), 1, testRunRecord([paired(times(4, 2)), exact(8)]));
+    expect(single.asked).toEqual([]);
+    expect(single.verdict('memory.bytes').verdict).toBe('regressed');
+    expect(single.comparison.exitCode).toBe(1);
+    const many = await loop(processes(STEADY, exact(9)), 8, processes(BASE, exact(8)));
+    expect(many.asked).toEqual([]);
+    expect(many.comparison.exitCode).toBe(1);
+    const beside = await loop(processes(OPEN, exact(9)), 8, processes(BASE, exact(8)), processes(STEADY, exact(9)));
+    expect(beside.asked.map((p) => p.ids)).toEqual([[ID]]);
+    expect(beside.verdict('memory.bytes').verdict).toBe('regressed');
+  });
+
+  it('never measures a time again, though it is judged across processes too', async () => {
+    const time = (v: number): Metric => ({ id: 'speedup.upload', scenario: 'speedup', kind: 'time', value: v, unit: 'ms' });
+    const perProcess = (values: number[]) => combineProcessRecords(values.map((v) => testRunRecord([time(v)])));
+    // Noisy enough that the interval does not rule out the time's 2 x 50% for the worse.
+    const out = await loop(perProcess([1, 6, 1.2, 5.5, 1.4, 5, 1.6, 4.5]), 8, perProcess(BASE));
+    expect(out.verdict('speedup.upload').verdict).toBe('inconclusive');
+    expect(out.asked).toEqual([]);
+  });
+});
+
+describe('judge / re-measure loop, a failed second measurement', () => {
+  it('says in the record that the second measurement produced no record, and judges the first alone', async () => {
+    const single = await loop(testRunRecord([paired(times(4, 1.5))]), 1, testRunRecord([paired(times(4, 2))]), null);
+    expect(single.asked).toHaveLength(1);
+    expect(single.verdict()).toMatchObject({ verdict: 'regressed', current: { n: 4 } });
+    expect(single.record.notes).toEqual([
+      'Re-measuring speedup.ratio: the second measurement produced no run record (no scenario reached a backend); judged on the first measurement alone.',
+    ]);
+    const many = await loop(processes(OPEN), 8, processes(BASE), null);
+    expect(many.verdict()).toMatchObject({ verdict: 'inconclusive', process: { processes: [8, 8] } });
+    expect(many.record.notes).toEqual([
+      'Re-measuring speedup.ratio: one of the 8 more processes produced no run record (no scenario reached a backend); judged on the first measurement alone.',
+    ]);
+  });
+
+  it("keeps a one-process re-measure's failed tests (named as such) and its diagnostics: the run fails", async () => {
+    const first = testRunRecord([paired(times(4, 1.5))], { diagnostics: [diagnostics(1)] });
+    const again = testRunRecord([paired(times(12, 2))], { errors: [failure], diagnostics: [diagnostics(2)] });
+    const out = await loop(first, 1, testRunRecord([paired(times(4, 2))]), again);
+    expect(out.verdict().verdict).toBe('pass');
+    expect(out.record.errors).toEqual([{ ...failure, test: 'pairs (re-measure)' }]);
+    expect(out.record.diagnostics!.map((d) => d.involuntaryContextSwitches)).toEqual([1, 2]);
+    expect(out.comparison.exitCode).toBe(1);
+  });
+
+  it("keeps the second look's failed processes: the run fails", async () => {
+    const more = combineProcessRecords(STEADY.map((v, k) => testRunRecord([testRatio(ID, v, [v, v])], k === 1 ? { errors: [failure] } : {})));
+    const out = await loop(processes(OPEN), 8, processes(BASE), more);
+    expect(out.verdict().verdict).toBe('pass');
+    expect(out.record.errors).toEqual([{ ...failure, test: 'pairs (process 2)' }]);
+    expect(out.comparison.exitCode).toBe(1);
+  });
+});
