@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { BackendChoice, BackendName } from './backend/types.js';
+import type { FfmpegPaths } from './data/kinetics/ffmpeg.js';
 import type { AnyDatasetSource } from './data/source.js';
 import type { Scale } from './data/scale.js';
 import { DATASET_SOURCES } from './data/sources.js';
@@ -45,6 +46,8 @@ export interface RunConfig {
   readonly extraWork?: number;
   /** A question asked with flags instead of perf files (`--shape`, `--image-folder`); absent otherwise. */
   readonly question?: Question;
+  /** Where ffmpeg and ffprobe are (FFMPEG_PATH / FFPROBE_PATH; null: PATH), for the Kinetics source; absent: not read by the command line. */
+  readonly videoTools?: FfmpegPaths;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommandLine, UsageError } from './args.js';
+import { parseCommandLine, perfRunConfig, runConfigFromEnv, UsageError } from './args.js';
 
 describe('command line', () => {
   it('defaults to perf on auto backend, quick scale, all scenarios', () => {
@@ -24,6 +24,7 @@ describe('command line', () => {
       question: null,
       dir: null,
       verbose: false,
+      videoTools: { ffmpeg: null, ffprobe: null },
     });
   });
 
@@ -44,6 +45,19 @@ describe('command line', () => {
     expect(parseCommandLine(['ab', '--base', 'main'], env)).toMatchObject({ jobSummary: '/tmp/step-summary.md' });
     expect(parseCommandLine(['ab', '--base', 'main'], {})).toMatchObject({ jobSummary: null });
     expect(parseCommandLine(['compare'], { GITHUB_STEP_SUMMARY: '' })).toMatchObject({ jobSummary: null });
+  });
+
+  it('reads FFMPEG_PATH / FFPROBE_PATH here and hands them to the run in its RunConfig (unset or empty: PATH)', () => {
+    const env = { FFMPEG_PATH: '/opt/ffmpeg/bin/ffmpeg', FFPROBE_PATH: '' };
+    const args = parseCommandLine(['perf'], env);
+    if (args.command !== 'perf') throw new Error('not perf');
+    expect(args.videoTools).toEqual({ ffmpeg: '/opt/ffmpeg/bin/ffmpeg', ffprobe: null });
+    expect(perfRunConfig(args, [], {}).videoTools).toEqual({ ffmpeg: '/opt/ffmpeg/bin/ffmpeg', ffprobe: null });
+    // A plain `vitest run` (the preset) reads them with the PERF_* variables.
+    expect(runConfigFromEnv({ FFPROBE_PATH: '/opt/probe', PERF_SCALE: 'full' })).toMatchObject({
+      scale: 'full',
+      videoTools: { ffmpeg: null, ffprobe: '/opt/probe' },
+    });
   });
 
   it('parses compare and baseline with an optional run file', () => {

@@ -5,6 +5,7 @@ import { BASELINE_DIR } from '../results/baseline.js';
 import { HISTORY_DIR } from '../history/store.js';
 import type { HistoryArgs } from './history.js';
 import { type DataSources, defaultRunConfig, SCALES, type Question, type RunConfig, type Scale } from '../run-config.js';
+import type { FfmpegPaths } from '../data/kinetics/ffmpeg.js';
 import type { AnyDatasetSource } from '../data/source.js';
 import { DATASET_SOURCES } from '../data/sources.js';
 import { EXPORTERS, exportFlags } from '../report/exporters.js';
@@ -61,6 +62,8 @@ export type CommandLine =
       readonly dir: string | null;
       /** --verbose: every table on the console, and vitest's per-test lines while it runs. */
       readonly verbose: boolean;
+      /** Where ffmpeg and ffprobe are (FFMPEG_PATH / FFPROBE_PATH). */
+      readonly videoTools: FfmpegPaths;
     } & DataArgs &
       BackendArgs &
       CompareArgs)
@@ -314,15 +317,22 @@ function flagOrEnv<T extends string>(flag: string, value: string | null, variabl
 const backendChoice = (env: NodeJS.ProcessEnv, flag: string | null): BackendChoice =>
   flagOrEnv('--backend', flag, 'PERF_BACKEND', env, BACKEND_CHOICES, 'auto');
 
+/** Where the video tools are: FFMPEG_PATH / FFPROBE_PATH (unset or empty: null, looked up on PATH). */
+export const videoToolsFromEnv = (env: NodeJS.ProcessEnv = process.env): FfmpegPaths => ({
+  ffmpeg: env.FFMPEG_PATH || null,
+  ffprobe: env.FFPROBE_PATH || null,
+});
+
 /** GitHub Actions' job summary file ($GITHUB_STEP_SUMMARY), or null: not in CI, or set empty. */
 const jobSummary = (env: NodeJS.ProcessEnv): string | null => env.GITHUB_STEP_SUMMARY || null;
 
 /**
  * The run configuration of a plain `vitest run` (npm test's specs), where no command line is
- * parsed: every scenario, embedded data, backend and scale from the PERF_* variables.
+ * parsed: every scenario, embedded data, backend and scale from the PERF_* variables, the video
+ * tools from FFMPEG_PATH / FFPROBE_PATH.
  */
 export function runConfigFromEnv(env: NodeJS.ProcessEnv = process.env): RunConfig {
-  return defaultRunConfig(envBackendArgs(env, { backend: null, scale: null }));
+  return { ...defaultRunConfig(envBackendArgs(env, { backend: null, scale: null })), videoTools: videoToolsFromEnv(env) };
 }
 
 /** A comma-separated list: '8,16,32' -> ['8', '16', '32'], with no empty items. */
@@ -471,6 +481,7 @@ export function parseCommandLine(
         dir: str('dir'),
         history: str('history'),
         verbose: flag('verbose'),
+        videoTools: videoToolsFromEnv(env),
       };
     case 'ab': {
       const base = str('base');
@@ -562,5 +573,6 @@ export function perfRunConfig(
     selection: args.scenarios.length > 0 || args.question ? files.map((f) => f.path) : null,
     datasets,
     ...(args.question ? { question: args.question } : {}),
+    videoTools: args.videoTools,
   };
 }

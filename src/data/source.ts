@@ -1,3 +1,4 @@
+import type { FfmpegPaths } from './kinetics/ffmpeg.js';
 import type { Scale } from './scale.js';
 import type { TimedBatch } from './loader.js';
 
@@ -15,6 +16,14 @@ export interface SourceBatches<Data> {
   /** Endless batches (DatasetLoader.stream), decoded and collated per round. */
   readonly loader: { stream(): AsyncIterator<TimedBatch<unknown>> };
   readonly what: string;
+}
+
+/**
+ * What reading a source needs of the run besides its data: where the video tools are
+ * (RunConfig.videoTools, from FFMPEG_PATH / FFPROBE_PATH as src/cli/args.ts reads them).
+ */
+export interface SourceContext {
+  readonly videoTools: FfmpegPaths;
 }
 
 /** The seed of the image and video loaders' shuffles. */
@@ -46,11 +55,11 @@ export interface DatasetSource<Given = unknown, Data = unknown, Sizes = unknown>
    * Reads the user's data once before any device starts and says what it holds (the run
    * record's words); throws what the user must fix. `scenarioIds`: the selected scenarios.
    */
-  describe(given: Given, scenarioIds: readonly string[]): Promise<string>;
+  describe(given: Given, scenarioIds: readonly string[], context?: SourceContext): Promise<string>;
   /** Sizes of the scenarios that read it, per scale; null where they have none of their own. */
   readonly sizes: Readonly<Record<Scale, Sizes>> | null;
   /** The data of this run (`given` null: the default), read in the test process. */
-  load(given: Given | null, sizes: Sizes): Promise<Data>;
+  load(given: Given | null, sizes: Sizes, context?: SourceContext): Promise<Data>;
   /** The shuffled, seeded batches a timed scenario draws, where it has them. */
   batches?(data: Data, sizes: Sizes): SourceBatches<Data>;
 }

@@ -8,8 +8,12 @@ import { parseCommandLine, UsageError } from '../cli/args.js';
 import { listScenarios, selectScenarios } from '../runner/scenarios.js';
 import { EXIT } from '../results/exit.js';
 
-/** What is wrong with these perf flags (as perf would say it), or null when perf will take them. */
-export function perfFlagsProblem(flags: readonly string[], env: NodeJS.ProcessEnv = process.env, root = process.cwd()): string | null {
+/**
+ * What is wrong with these perf flags (as perf would say it), or null when perf will take them.
+ * `env`: the variables perf would read (a test's own); undefined: the process's, read by
+ * parseCommandLine (src/cli/args.ts, the one reader of the environment).
+ */
+export function perfFlagsProblem(flags: readonly string[], env?: NodeJS.ProcessEnv, root = process.cwd()): string | null {
   try {
     const args = parseCommandLine(['perf', ...flags], env);
     if (args.command === 'perf') selectScenarios(listScenarios(root), args.scenarios);

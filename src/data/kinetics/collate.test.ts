@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { videoToolsFromEnv } from '../../cli/args.js';
 import type { Sample } from '../dataset.js';
 import { DatasetLoader } from '../loader.js';
 import { collateClips } from './collate.js';
@@ -32,7 +33,7 @@ describe('collateClips', () => {
 
   it('batches the fixture clips through a DatasetLoader (the article: batch 8 of 32-frame clips)', async () => {
     const root = fileURLToPath(new URL('../../../fixtures/kinetics', import.meta.url));
-    const ds = await loadKinetics({ root, size: { height: 16, width: 16 } });
+    const ds = await loadKinetics({ root, size: { height: 16, width: 16 }, videoTools: videoToolsFromEnv() });
     const loader = new DatasetLoader(ds, collateClips, { batchSize: 8, shuffle: false, seed: 0, dropLast: true });
     let batches = 0;
     for await (const { batch } of loader.epoch(0)) {

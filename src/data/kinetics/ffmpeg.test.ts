@@ -5,9 +5,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { describeStderr, FfmpegNotFoundError, findFfmpeg, runTool, toolPaths } from './ffmpeg.js';
 
 describe('toolPaths', () => {
-  it('uses PATH by default and FFMPEG_PATH / FFPROBE_PATH when set', () => {
-    expect(toolPaths({})).toEqual({ ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' });
-    expect(toolPaths({ FFMPEG_PATH: '/opt/x/ffmpeg', FFPROBE_PATH: '/opt/y/ffprobe' })).toEqual({ ffmpeg: '/opt/x/ffmpeg', ffprobe: '/opt/y/ffprobe' });
+  it('uses PATH where no path is given, and FFMPEG_PATH / FFPROBE_PATH when set', () => {
+    expect(toolPaths({ ffmpeg: null, ffprobe: null })).toEqual({ ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' });
+    expect(toolPaths({ ffmpeg: '/opt/x/ffmpeg', ffprobe: '/opt/y/ffprobe' })).toEqual({ ffmpeg: '/opt/x/ffmpeg', ffprobe: '/opt/y/ffprobe' });
   });
 
   describe('with FFMPEG_PATH alone', () => {
@@ -18,25 +18,25 @@ describe('toolPaths', () => {
 
     it('takes the ffprobe beside it when there is one', async () => {
       dir = await mkdtemp(join(tmpdir(), 'ffmpeg-path-'));
-      expect(toolPaths({ FFMPEG_PATH: join(dir, 'ffmpeg') }).ffprobe).toBe('ffprobe');
+      expect(toolPaths({ ffmpeg: join(dir, 'ffmpeg'), ffprobe: null }).ffprobe).toBe('ffprobe');
       await symlink('/usr/bin/ffprobe', join(dir, 'ffprobe'));
-      expect(toolPaths({ FFMPEG_PATH: join(dir, 'ffmpeg') }).ffprobe).toBe(join(dir, 'ffprobe'));
+      expect(toolPaths({ ffmpeg: join(dir, 'ffmpeg'), ffprobe: null }).ffprobe).toBe(join(dir, 'ffprobe'));
     });
   });
 });
 
 describe('findFfmpeg', () => {
   it('says how to install ffmpeg when it cannot be started', async () => {
-    const env = { FFMPEG_PATH: '/nonexistent/ffmpeg' };
-    await expect(findFfmpeg(env)).rejects.toThrow(FfmpegNotFoundError);
-    await expect(findFfmpeg(env)).rejects.toThrow(
+    const paths = { ffmpeg: '/nonexistent/ffmpeg', ffprobe: null };
+    await expect(findFfmpeg(paths)).rejects.toThrow(FfmpegNotFoundError);
+    await expect(findFfmpeg(paths)).rejects.toThrow(
       /ffmpeg not found: cannot run "\/nonexistent\/ffmpeg" \(ENOENT; FFMPEG_PATH or PATH\); install it with `npm run setup:system` or `apt-get install ffmpeg`/,
     );
-    await expect(findFfmpeg({ FFPROBE_PATH: '/nonexistent/ffprobe' })).rejects.toThrow(/ffprobe not found/);
+    await expect(findFfmpeg({ ffmpeg: null, ffprobe: '/nonexistent/ffprobe' })).rejects.toThrow(/ffprobe not found/);
   });
 
   it('finds the installed ffmpeg and ffprobe', async () => {
-    const tools = await findFfmpeg({ PATH: process.env.PATH });
+    const tools = await findFfmpeg({ ffmpeg: null, ffprobe: null });
     const { code, stdout } = await runTool(tools.ffmpeg, ['-version']);
     expect(code).toBe(0);
     expect(stdout.toString()).toMatch(/^ffmpeg version/);

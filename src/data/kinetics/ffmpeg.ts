@@ -19,6 +19,15 @@ export interface FfmpegTools {
   readonly ffprobe: string;
 }
 
+/**
+ * Where the user put the programs: FFMPEG_PATH / FFPROBE_PATH, read by src/cli/args.ts (the one
+ * reader of the environment) and carried in the RunConfig; null: not set, looked up on PATH.
+ */
+export interface FfmpegPaths {
+  readonly ffmpeg: string | null;
+  readonly ffprobe: string | null;
+}
+
 /** What a finished program left: exit code (null if killed), stdout bytes, stderr text. */
 export interface ToolResult {
   readonly code: number | null;
@@ -53,13 +62,13 @@ export function describeStderr(stderr: string): string {
   return text.length > 300 ? `${text.slice(0, 300)}...` : text;
 }
 
-/** The tool paths from the environment: FFMPEG_PATH / FFPROBE_PATH, else ffprobe beside ffmpeg, else PATH. */
-export function toolPaths(env: NodeJS.ProcessEnv = process.env): FfmpegTools {
-  const ffmpeg = env.FFMPEG_PATH || 'ffmpeg';
-  if (env.FFPROBE_PATH) return { ffmpeg, ffprobe: env.FFPROBE_PATH };
+/** The tool paths: FFMPEG_PATH / FFPROBE_PATH where given, else ffprobe beside ffmpeg, else PATH. */
+export function toolPaths(paths: FfmpegPaths): FfmpegTools {
+  const ffmpeg = paths.ffmpeg || 'ffmpeg';
+  if (paths.ffprobe) return { ffmpeg, ffprobe: paths.ffprobe };
   // An ffmpeg given by path usually has its ffprobe in the same folder (static builds, apt).
   const sibling = join(dirname(ffmpeg), basename(ffmpeg).replace(/ffmpeg/i, 'ffprobe'));
-  const ffprobe = env.FFMPEG_PATH && sibling !== ffmpeg && existsSync(sibling) ? sibling : 'ffprobe';
+  const ffprobe = paths.ffmpeg && sibling !== ffmpeg && existsSync(sibling) ? sibling : 'ffprobe';
   return { ffmpeg, ffprobe };
 }
 
@@ -78,8 +87,8 @@ async function checkRuns(program: string, what: string, variable: string): Promi
 }
 
 /** The ffmpeg and ffprobe to use, after checking that both start. */
-export async function findFfmpeg(env: NodeJS.ProcessEnv = process.env): Promise<FfmpegTools> {
-  const tools = toolPaths(env);
+export async function findFfmpeg(paths: FfmpegPaths): Promise<FfmpegTools> {
+  const tools = toolPaths(paths);
   await checkRuns(tools.ffmpeg, 'ffmpeg', 'FFMPEG_PATH');
   await checkRuns(tools.ffprobe, 'ffprobe', 'FFPROBE_PATH');
   return tools;

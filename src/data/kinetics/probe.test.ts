@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeVideo, VideoCache, VideoDecodeError } from './decode.js';
+import { videoToolsFromEnv } from '../../cli/args.js';
 import { runTool, toolPaths } from './ffmpeg.js';
 import { probeVideo, probeVideos, VideoProbeError } from './probe.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../fixtures/kinetics', import.meta.url));
 const FORTY = join(FIXTURES, 'train', 'abseiling', 'abseiling_001.mp4');
-const tools = toolPaths();
+const tools = toolPaths(videoToolsFromEnv());
 
 describe('probeVideo', () => {
   let dir = '';

@@ -10,7 +10,7 @@ import { countByReason, describeSkipped, errorMessage, type SkippedItem } from '
 import { ClipIndex } from './clips.js';
 import { decodeVideo, type FrameSize, VideoCache } from './decode.js';
 import { KineticsDataError } from './errors.js';
-import { type FfmpegTools, findFfmpeg } from './ffmpeg.js';
+import { type FfmpegPaths, type FfmpegTools, findFfmpeg } from './ffmpeg.js';
 import { scanKinetics, type VideoEntry } from './layout.js';
 import { probeVideos } from './probe.js';
 
@@ -27,8 +27,8 @@ export interface KineticsOptions {
   readonly size: FrameSize;
   /** Decoded videos kept for the next clips (default 2). */
   readonly cachedVideos?: number;
-  /** ffmpeg/ffprobe to use; default from FFMPEG_PATH / FFPROBE_PATH or PATH. */
-  readonly tools?: FfmpegTools;
+  /** Where ffmpeg and ffprobe are (FFMPEG_PATH / FFPROBE_PATH as src/cli/args.ts reads them; null: PATH). */
+  readonly videoTools: FfmpegPaths;
 }
 
 export type KineticsSkipReason = 'corrupt-video';
@@ -92,7 +92,7 @@ export async function loadKinetics(options: KineticsOptions): Promise<KineticsDa
   checkInt('size.width', size.width, 1, 8192);
   checkInt('cachedVideos', cachedVideos, 1);
   const layout = await scanKinetics(root, split);
-  const tools = options.tools ?? (await findFfmpeg());
+  const tools = await findFfmpeg(options.videoTools);
   const probes = await probeVideos(
     tools,
     layout.videos.map((v) => v.path),
