@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BACKEND_NAMES } from '../backend/types.js';
 
 /**
  * Version of the run-record format; bump on any change readers must know about.
@@ -129,7 +130,7 @@ const adapterSchema = z
 const runProfileSchema = z
   .object({
     id: z.string().min(1),
-    backend: z.enum(['webgpu', 'wasm', 'cpu', 'tensorflow']),
+    backend: z.enum(BACKEND_NAMES),
     backendReason: z.string(),
     adapter: adapterSchema.nullable(),
     isUsingGpuDevice: z.boolean().nullable(),
