@@ -36,7 +36,7 @@ beforeAll(async () => {
 
 describe('releasing the device buffer pool (section 13)', () => {
   it('gives the pooled bytes of disposed tensors back to the driver, keeping live tensors', async (ctx) => {
-    if (context.name !== 'webgpu')
+    if (!context.capabilities.hasGpuDevice)
       ctx.skip(`backend ${context.name} has no device buffer pool to release (wasm's heap never shrinks; cpu frees with the tensors)`);
     // From an empty pool, so the figures do not depend on which scenarios ran before; bytes still
     // in use then (e.g. the 16-byte timestamp buffer tfjs keeps once any tf.profile ran) are not counted.

@@ -10,7 +10,12 @@
 
 // --- Session: what one run provides to every perf file of its one test process ---------------
 
-export type { BackendContext, BackendName } from './backend/types.js';
+export type {
+  /** What the running backend can do (a GPU device, GPU timestamps, reusable host arrays): branch on it, not on the name. */
+  BackendCapabilities,
+  BackendContext,
+  BackendName,
+} from './backend/types.js';
 export type { RunConfig, Scale } from './run-config.js';
 export type { MediaSizes, ScaleSizes } from './suite/sizes.js';
 export {

@@ -43,6 +43,6 @@ export function describeBackend(context: BackendContext): string {
     if (a.isSoftware) parts.push('SOFTWARE adapter: a CPU rasterizer; its numbers describe it, not a GPU');
   }
   if (context.isUsingGpuDevice !== null) parts.push(`TensorFlow found a GPU: ${context.isUsingGpuDevice}`);
-  if (context.name !== 'webgpu') parts.push('webgpu was NOT exercised');
+  if (!context.capabilities.hasGpuDevice) parts.push('webgpu was NOT exercised');
   return parts.join(' | ');
 }

@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import { recordCapabilities } from './capabilities.js';
 import { BackendUnavailableError } from './errors.js';
 import type { TfNodeBackend } from './tensorflow-binding.js';
 import { installTensorflowTransferCounter } from './tensorflow-transfer-counter.js';
@@ -38,6 +39,8 @@ export async function startTensorflow(reason: string): Promise<BackendContext> {
     reason,
     adapter: null,
     isUsingGpuDevice: backend.isUsingGpuDevice ?? false,
+    // Its GPU (if any) is CUDA behind TensorFlow, not a WebGPU device; whether it copies host arrays is not verified.
+    capabilities: recordCapabilities({ hasGpuDevice: false, gpuTimestamps: false, copiesHostArrays: false }),
     transfers: installTensorflowTransferCounter(backend),
     upload(tensor) {
       // tfjs-node creates the TF tensor (and its copy to GPU:0) on first use; do it now.

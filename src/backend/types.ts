@@ -20,6 +20,27 @@ export interface AdapterDescription {
   readonly features: readonly string[];
 }
 
+/**
+ * What a started backend can do, for the code that depends on it: branch on these, never on the
+ * backend's name. Each start function (webgpu.ts, host-backends.ts, tensorflow.ts) sets them.
+ */
+export interface BackendCapabilities {
+  /**
+   * tfjs computes on a WebGPU GPUDevice: the harness can write device buffers (writeBuffer) and
+   * run WGSL programs on it, buffers are bounded by its maxBufferSize, and tfjs pools the
+   * buffers of disposed tensors.
+   */
+  readonly hasGpuDevice: boolean;
+  /** The device has timestamp-query: tf.time and tf.profile report GPU kernel times, not host time. */
+  readonly gpuTimestamps: boolean;
+  /**
+   * Making a tensor copies the host array before the call returns (webgpu: writeBuffer or a
+   * staging buffer; wasm: into its heap), so the array may be reused for the next batch. The cpu
+   * backend keeps a reference to it; tensorflow is not verified, so it says no.
+   */
+  readonly copiesHostArrays: boolean;
+}
+
 /** A started backend and what the harness knows about it. */
 export interface BackendContext {
   readonly name: BackendName;
@@ -28,6 +49,8 @@ export interface BackendContext {
   readonly adapter: AdapterDescription | null;
   /** tfjs-node-gpu only: whether TensorFlow found a CUDA device. */
   readonly isUsingGpuDevice: boolean | null;
+  /** What this backend can do (BackendCapabilities). */
+  readonly capabilities: BackendCapabilities;
   /** Counts the bytes that cross from the host into the backend. */
   readonly transfers: TransferCounter;
   /** Moves a tensor's data to the device now (webgpu uploads lazily, on first use). */

@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { tmpdir } from 'node:os';
+import { recordCapabilities } from './capabilities.js';
 import { BackendUnavailableError } from './errors.js';
 import { softwareAdapterName, type AdapterInfoFields } from './fingerprint.js';
 import type { AdapterDescription, BackendContext } from './types.js';
@@ -93,6 +94,12 @@ export async function startWebGpu(reason: string): Promise<BackendContext> {
     reason,
     adapter: description,
     isUsingGpuDevice: null,
+    capabilities: recordCapabilities({
+      hasGpuDevice: true,
+      // The device was requested with timestamp-query whenever the adapter has it.
+      gpuTimestamps: description.features.includes('timestamp-query'),
+      copiesHostArrays: true,
+    }),
     transfers,
     upload(tensor) {
       backend.uploadToGPU(tensor.dataId);

@@ -78,7 +78,7 @@ async function checkNormalizeCorrect(): Promise<Check> {
 async function startAsked(options: DoctorOptions): Promise<{ context: BackendContext | null; check: Check }> {
   try {
     const context = await startBackend(options.backend, options.requireBackend);
-    const fellBack = options.backend === 'auto' && context.name !== 'webgpu';
+    const fellBack = options.backend === 'auto' && !context.capabilities.hasGpuDevice;
     return { context, check: { id: 'backend', status: fellBack ? 'warn' : 'ok', reason: describeBackend(context) } };
   } catch (error) {
     if (!(error instanceof BackendUnavailableError)) throw error;
@@ -123,7 +123,7 @@ export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink):
   add(backendCheck);
   const running = context?.name ?? null;
   let facts: WebGpuFacts | null = null;
-  if (running === 'webgpu' && context) {
+  if (context?.capabilities.hasGpuDevice) {
     facts = runningWebGpuFacts(context);
     add(checkWebGpuBackend(facts, null, true));
   } else {

@@ -201,8 +201,9 @@ export async function measureFigures(
   maxBufferSize: number | null,
   say: (line: string) => void = () => {},
 ): Promise<Figure[]> {
-  const plan = capPlan(fullPlan, context.name === 'webgpu' ? (maxBufferSize ?? Number.POSITIVE_INFINITY) : HOST_BACKEND_MAX_BYTES);
-  const ops = context.name === 'webgpu' ? await webgpuOps(context) : tensorOps(context);
+  const onDevice = context.capabilities.hasGpuDevice;
+  const plan = capPlan(fullPlan, onDevice ? (maxBufferSize ?? Number.POSITIVE_INFINITY) : HOST_BACKEND_MAX_BYTES);
+  const ops = onDevice ? await webgpuOps(context) : tensorOps(context);
   const uploadFigures = await uploadCurve(ops, plan, say);
   say('  readback');
   const readbackFigures = await readbacks(ops, plan);

@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import { activeCapabilities } from '../backend/capabilities.js';
 import { DeviceUploadBuffers } from '../transfer/webgpu/device-upload.js';
 
 /**
@@ -20,8 +21,6 @@ export interface DeviceMemory {
   readonly harnessBytes: number | null;
 }
 
-const isWebGpu = () => tf.getBackend() === 'webgpu';
-
 /** Reads tfjs's and the harness's device memory accounting. */
 export function deviceMemory(): DeviceMemory {
   const m = tf.memory() as tf.MemoryInfo & { numBytesInGPU?: number; numBytesAllocatedInGPU?: number };
@@ -30,7 +29,7 @@ export function deviceMemory(): DeviceMemory {
     tensorBytes: m.numBytes,
     bytesInUse: m.numBytesInGPU ?? null,
     bytesAllocated: m.numBytesAllocatedInGPU ?? null,
-    harnessBytes: isWebGpu() ? DeviceUploadBuffers.current().held().bytes : null,
+    harnessBytes: activeCapabilities().hasGpuDevice ? DeviceUploadBuffers.current().held().bytes : null,
   };
 }
 
@@ -77,7 +76,7 @@ export interface PoolRelease {
  * backend frees with the tensors).
  */
 export async function releaseBufferPool(): Promise<PoolRelease | null> {
-  if (!isWebGpu()) return null;
+  if (!activeCapabilities().hasGpuDevice) return null;
   const backend = tf.backend() as unknown as WebGpuBackendParts;
   if (backend.commandEncoder !== null) {
     backend.endComputePassEncoder();

@@ -37,7 +37,7 @@ export async function timeStages(context: BackendContext, t: StagedTransfer, pix
  * pass, so this is measured apart from the wall-clock stages.
  */
 export async function computeKernelMs(context: BackendContext, t: StagedTransfer, pixels: Uint8Array, shape: readonly number[]): Promise<number | null> {
-  if (context.name !== 'webgpu' || !context.adapter?.features.includes('timestamp-query')) return null;
+  if (!context.capabilities.gpuTimestamps) return null;
   const resident = t.upload(t.prepare(pixels), shape);
   await context.sync(resident);
   let out: tf.Tensor | null = null;

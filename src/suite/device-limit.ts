@@ -23,7 +23,7 @@ const measured = new WeakMap<object, Promise<DeviceBandwidth>>();
 
 /** Measures writeBuffer, shader-copy and copyBufferToBuffer bandwidth on webgpu (median of 9 after 2 warm-ups, 16 MiB); null elsewhere. */
 export async function measureDeviceBandwidth(context: BackendContext): Promise<DeviceBandwidth | null> {
-  if (context.name !== 'webgpu') return null;
+  if (!context.capabilities.hasGpuDevice) return null;
   const key = (tf.backend() as WebGpuBackendInternals).device;
   let bandwidth = measured.get(key);
   if (!bandwidth) {

@@ -20,7 +20,7 @@ const DECODED_BY: Record<BackendName, string> = {
 
 /** Whether the GPUDevice tfjs computes on has the shader-f16 feature enabled (webgpu only). */
 function deviceHasShaderF16(context: BackendContext): boolean {
-  return context.name === 'webgpu' && (tf.backend() as WebGpuBackendInternals).device.features.has('shader-f16');
+  return context.capabilities.hasGpuDevice && (tf.backend() as WebGpuBackendInternals).device.features.has('shader-f16');
 }
 
 /**
@@ -59,13 +59,14 @@ export function describeCapabilities(context: BackendContext): Record<string, Ca
       supported: packed,
       detail: packed
         ? `float16 values (host-rounded, ties to even) cross at 2 bytes per element and are widened exactly to float32 by ${decodedBy}` +
-          (context.name === 'webgpu' ? ' (unpack2x16float: core WGSL, no shader-f16 needed)' : '')
+          (context.capabilities.hasGpuDevice ? ' (unpack2x16float: core WGSL, no shader-f16 needed)' : '')
         : 'no packed-bytes kernel on this backend: float16 values would cross as float32 (4 bytes)',
     },
     'timestamp-query': {
-      supported: features.includes('timestamp-query'),
-      detail:
-        context.name === 'webgpu' ? 'GPU timestamps for per-kernel device times in profiles' : 'not a WebGPU backend: kernel times come from the host clock',
+      supported: context.capabilities.gpuTimestamps,
+      detail: context.capabilities.hasGpuDevice
+        ? 'GPU timestamps for per-kernel device times in profiles'
+        : 'not a WebGPU backend: kernel times come from the host clock',
     },
     'shader-f16': {
       supported: adapterF16,

@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countTransfers } from '../../backend/transfer-counter.js';
+import { HOST_CAPABILITIES } from '../../backend/host-backends.js';
 import type { BackendContext } from '../../backend/types.js';
 import { writeBufferByteCount } from '../../backend/webgpu-transfer-counter.js';
 import { LeakCheck } from '../../measure/memory.js';
@@ -196,7 +197,7 @@ describe.each(['cpu', 'wasm'] as const)('cpu-normalize on the %s backend', (name
   });
 
   it('earlier outputs keep their values while later batches are prepared (the cpu backend keeps the host array)', async () => {
-    const host: BackendContext = { ...context, name, adapter: null, upload: () => {}, sync: async () => {} };
+    const host: BackendContext = { ...context, name, adapter: null, capabilities: HOST_CAPABILITIES[name], upload: () => {}, sync: async () => {} };
     for (const options of [{}, { prepare: 'arithmetic' }] as const) {
       const strategy = cpuNormalize(host, ARTICLE_NORMALIZATION, options);
       const batches = [0, 1].map((k) => ({ images: everyByte(105).map((x) => (x + 100 * k) % 256), shape: [1, 5, 7, 3] as const }));

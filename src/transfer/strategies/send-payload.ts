@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import { activeCapabilities } from '../../backend/capabilities.js';
 import type { BackendContext } from '../../backend/types.js';
 import { DeviceUploadBuffers } from '../webgpu/device-upload.js';
 import { IDENTITY_NORMALIZATION, isIdentity, type Normalization } from '../normalization.js';
@@ -39,7 +40,7 @@ export interface SendOptions {
 }
 
 function usesDeviceBuffers(options: Pick<SendOptions, 'upload'>): boolean {
-  return (options.upload ?? 'device-buffer') === 'device-buffer' && tf.getBackend() === 'webgpu';
+  return (options.upload ?? 'device-buffer') === 'device-buffer' && activeCapabilities().hasGpuDevice;
 }
 
 /**

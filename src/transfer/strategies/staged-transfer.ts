@@ -67,7 +67,7 @@ export function normalizeChannelsOnHost(pixels: Uint8Array, n: ChannelNormalizat
 export function uploadPackedBytes(context: BackendContext, values: PackedPayload['values']): tf.Tensor {
   const words = packedWords(values);
   // On webgpu the words are already in a device buffer; elsewhere move them now, so the upload stage holds the copy.
-  if (context.name !== 'webgpu') context.upload(words);
+  if (!context.capabilities.hasGpuDevice) context.upload(words);
   return words;
 }
 
@@ -130,8 +130,8 @@ export function hostChannelNormalize(context: BackendContext, n: ChannelNormaliz
     id: 'cpu-normalize',
     wireBytesPerElement: WIRE_BYTES.float32,
     prepare(pixels) {
-      // webgpu and wasm copy the values before upload returns, so one array serves every batch.
-      if (context.name !== 'webgpu' && context.name !== 'wasm') return normalizeChannelsOnHost(pixels, n);
+      // Where the backend copies the values before upload returns, one array serves every batch.
+      if (!context.capabilities.copiesHostArrays) return normalizeChannelsOnHost(pixels, n);
       if (reused.length !== pixels.length) reused = new Float32Array(pixels.length);
       return normalizeChannelsOnHost(pixels, n, reused);
     },

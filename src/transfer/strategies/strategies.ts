@@ -41,15 +41,6 @@ export interface CpuNormalizeOptions {
   readonly upload?: UploadPath;
 }
 
-/**
- * Backends that copy the host array before toDevice returns (webgpu: writeBuffer, or tfjs's
- * upload into a staging buffer; wasm: into its heap), so the array may be reused. The cpu
- * backend keeps a reference to it; tensorflow is not verified.
- */
-function copiesHostArrays(context: BackendContext): boolean {
-  return context.name === 'webgpu' || context.name === 'wasm';
-}
-
 /** Article section 2: normalize on the CPU, send float32 (4 bytes per pixel). */
 export function cpuNormalize(context: BackendContext, n: Normalization = ARTICLE_NORMALIZATION, options: CpuNormalizeOptions = {}): TransferStrategy {
   const prepare = options.prepare ?? 'table';
@@ -58,7 +49,7 @@ export function cpuNormalize(context: BackendContext, n: Normalization = ARTICLE
   let reused = new Float32Array(0);
   const hostValues = (pixels: Uint8Array): Float32Array => {
     if (prepare === 'arithmetic') return normalizeOnHost(pixels, n);
-    if (!copiesHostArrays(context)) return normalizeWithTable(pixels, table, new Float32Array(pixels.length));
+    if (!context.capabilities.copiesHostArrays) return normalizeWithTable(pixels, table, new Float32Array(pixels.length));
     if (reused.length !== pixels.length) reused = new Float32Array(pixels.length);
     return normalizeWithTable(pixels, table, reused);
   };

@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import { activeCapabilities } from '../../backend/capabilities.js';
 
 /**
  * The parts of tfjs-backend-webgpu 4.22's WebGPUBackend (dist/tf-backend-webgpu.node.js) this
@@ -56,7 +57,7 @@ export class DeviceUploadBuffers {
   /** The buffers of the current backend, which must be webgpu. */
   static current(): DeviceUploadBuffers {
     const backend = tf.backend();
-    if (tf.getBackend() !== 'webgpu') throw new Error(`device upload buffers need the webgpu backend, not ${tf.getBackend()}`);
+    if (!activeCapabilities().hasGpuDevice) throw new Error(`device upload buffers need the webgpu backend, not ${tf.getBackend()}`);
     let buffers = DeviceUploadBuffers.perBackend.get(backend);
     if (!buffers) {
       buffers = new DeviceUploadBuffers(backend as unknown as WebGpuBackendParts);
