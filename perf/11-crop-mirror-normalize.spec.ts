@@ -4,7 +4,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  countTransfers,
+  countSynced,
   seededRng,
   LeakCheck,
   qualityMetric,
@@ -65,11 +65,7 @@ describe('fused crop-mirror-normalize kernel', () => {
     it(`matches the CPU reference: ${name}`, async ({ task }) => {
       const pixels = pixelsFor(spec, 100 + i);
       const reference = cropMirrorNormalizeOnHost(pixels, spec);
-      const { result: out, bytes } = await countTransfers(context.transfers, async () => {
-        const t = cropMirrorNormalize(pixels, spec);
-        await context.sync(t);
-        return t;
-      });
+      const { result: out, bytes } = await countSynced(context, () => cropMirrorNormalize(pixels, spec));
       expect(out.shape).toEqual(resolveCropMirrorNormalize(spec).outputShape);
       const values = (await out.data()) as Float32Array;
       out.dispose();

@@ -10,7 +10,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  countTransfers,
+  bytesOfSynced,
   sampleInterleaved,
   median,
   CLOCK,
@@ -58,12 +58,7 @@ async function measureBatch(batch: DtypeBatch, batches: readonly EncodedBatch[],
 
   // Bytes first, on one untimed transfer per type: exact, so asserted.
   for (const dtype of WIRE_DTYPES) {
-    const { result, bytes } = await countTransfers(context.transfers, async () => {
-      const out = send(batches[0]!, dtype);
-      await context.sync(out);
-      return out;
-    });
-    result.dispose();
+    const bytes = await bytesOfSynced(context, () => send(batches[0]!, dtype));
     expect(bytes.dataBytes).toBe(wireByteLength(dtype, elements));
     metrics.push(
       bytesMetric(`dtypes.${batch.id}.upload-bytes.${dtype}`, bytes.dataBytes, 'measured', {

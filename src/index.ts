@@ -64,6 +64,12 @@ export {
   countTransfers,
 } from './backend/transfer-counter.js';
 export {
+  /** The host-to-device bytes of producing one tensor, counted until the device finished it; disposes the tensor. */
+  bytesOfSynced,
+  /** The same count, returning the tensor too (the caller disposes it). */
+  countSynced,
+} from './backend/synced-transfers.js';
+export {
   /** Interleaved rounds of any number of variants, rotating which goes first; one timing array per variant. */
   sampleInterleaved,
   /** Interleaved A/B pairs (ABBA...) after warm-up pairs: the input of a ratio metric. */

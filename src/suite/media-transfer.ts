@@ -1,5 +1,5 @@
 import type { BackendContext } from '../backend/types.js';
-import { countTransfers } from '../backend/transfer-counter.js';
+import { bytesOfSynced } from '../backend/synced-transfers.js';
 import type { TimedBatch } from '../data/loader.js';
 import { DATASET_SOURCES } from '../data/sources.js';
 import { median } from '../measure/statistics.js';
@@ -40,12 +40,7 @@ export async function measuredUploadBytes(
 ): Promise<MetricInput[]> {
   const metrics: MetricInput[] = [];
   for (const t of strategies) {
-    const { result, bytes } = await countTransfers(context.transfers, async () => {
-      const out = stagedToDevice(t, input.pixels, input.shape);
-      await context.sync(out);
-      return out;
-    });
-    result.dispose();
+    const bytes = await bytesOfSynced(context, () => stagedToDevice(t, input.pixels, input.shape));
     metrics.push(
       bytesMetric(`${prefix}.upload-bytes.${t.id}`, bytes.dataBytes, 'measured', {
         detail: `pixel data host->device for ${what}; counted at ${context.transfers.boundary}`,

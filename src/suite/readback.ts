@@ -1,4 +1,5 @@
-import { countTransfers, type TransferTotals } from '../backend/transfer-counter.js';
+import { countSynced } from '../backend/synced-transfers.js';
+import type { TransferTotals } from '../backend/transfer-counter.js';
 import type { BackendContext } from '../backend/types.js';
 import * as tf from '@tensorflow/tfjs';
 import { IDENTITY_NORMALIZATION, type Normalization } from '../transfer/normalization.js';
@@ -16,11 +17,7 @@ export interface Readback {
 
 /** Runs `produce`, counts its host->device traffic until the device is done, reads the result back and disposes it. */
 export async function countAndRead(context: BackendContext, produce: () => tf.Tensor): Promise<Readback> {
-  const { result: tensor, bytes } = await countTransfers(context.transfers, async () => {
-    const out = produce();
-    await context.sync(out);
-    return out;
-  });
+  const { result: tensor, bytes } = await countSynced(context, produce);
   const values = (await tensor.data()) as Float32Array;
   const shape = tensor.shape;
   tensor.dispose();

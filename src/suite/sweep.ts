@@ -2,7 +2,8 @@ import type { BackendContext } from '../backend/types.js';
 import type { ImageDataset } from '../data/dataset.js';
 import { BatchLoader, type Batch } from '../data/loader.js';
 import { seededRng } from '../base/random.js';
-import { countTransfers, type TransferTotals } from '../backend/transfer-counter.js';
+import { bytesOfSynced } from '../backend/synced-transfers.js';
+import type { TransferTotals } from '../backend/transfer-counter.js';
 import { samplePairs, type PairedSamples } from '../measure/paired.js';
 import { bootstrapCI, median } from '../measure/statistics.js';
 import { CLOCK, timeSynced } from '../measure/timer.js';
@@ -52,17 +53,6 @@ export function sweepBatches(data: ImageDataset, size: number, count: number): B
   return batches;
 }
 
-/** Bytes one untimed transfer of `batch` puts on the wire. */
-async function bytesOf(context: BackendContext, strategy: TransferStrategy, batch: Batch): Promise<TransferTotals> {
-  const { result, bytes } = await countTransfers(context.transfers, async () => {
-    const out = strategy.toDevice(batch);
-    await context.sync(out);
-    return out;
-  });
-  result.dispose();
-  return bytes;
-}
-
 /**
  * Article section 12: for each batch size, both strategies in interleaved pairs (ABBA order,
  * each pair the same batch both ways), synced with the device, plus the bytes one transfer
@@ -81,7 +71,11 @@ export async function measureSweep(
     const batches = sweepBatches(data, size, sizes.distinctBatches);
     if (batches.length === 0) throw new RangeError(`the data set holds fewer than ${size} images`);
     const batchOf = (round: number) => batches[round % batches.length]!;
-    const bytes = { a: await bytesOf(context, strategies.a, batches[0]!), b: await bytesOf(context, strategies.b, batches[0]!) };
+    // Bytes one untimed transfer of the batch puts on the wire.
+    const bytes = {
+      a: await bytesOfSynced(context, () => strategies.a.toDevice(batches[0]!)),
+      b: await bytesOfSynced(context, () => strategies.b.toDevice(batches[0]!)),
+    };
     const samples = await samplePairs({
       warmupPairs: sizes.warmupPairs,
       pairs: sizes.pairs,

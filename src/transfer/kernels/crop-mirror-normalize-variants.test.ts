@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { countTransfers } from '../../backend/transfer-counter.js';
+import { bytesOfSynced } from '../../backend/synced-transfers.js';
 import type { BackendContext } from '../../backend/types.js';
 import { LeakCheck } from '../../measure/memory.js';
 import { maxAbsDiff } from '../../measure/statistics.js';
@@ -180,12 +180,7 @@ describe('cropMirrorNormalize upload', () => {
     const spec: CropMirrorNormalizeSpec = { inputShape: [2, 5, 7, 3], layout: 'HWC', ...IMAGENET_NORMALIZATION };
     const pixels = everyByte(210);
     for (const upload of ['device-buffer', 'tfjs'] as const) {
-      const { result, bytes } = await countTransfers(context.transfers, async () => {
-        const out = cropMirrorNormalize(pixels, spec, { upload });
-        await context.sync(out);
-        return out;
-      });
-      result.dispose();
+      const bytes = await bytesOfSynced(context, () => cropMirrorNormalize(pixels, spec, { upload }));
       expect(bytes.dataBytes, upload).toBe(wireByteLength('uint8', pixels.length));
     }
   });

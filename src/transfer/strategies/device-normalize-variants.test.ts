@@ -1,9 +1,9 @@
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countTransfers } from '../../backend/transfer-counter.js';
-import { HOST_CAPABILITIES } from '../../backend/host-backends.js';
+import { bytesOfSynced, countSynced } from '../../backend/synced-transfers.js';
 import type { BackendContext } from '../../backend/types.js';
+import { HOST_CAPABILITIES } from '../../backend/host-backends.js';
 import { writeBufferByteCount } from '../../backend/webgpu-transfer-counter.js';
 import { LeakCheck } from '../../measure/memory.js';
 import { useBackend } from '../../suite/session.js';
@@ -114,11 +114,7 @@ describe('device-normalize: every upload, program and dispatch variant', () => {
     it(`${label(options)}: host reference bits, wire bytes counted as data`, async () => {
       for (const shape of shapes) {
         const images = everyByte(shape.reduce((a, b) => a * b, 1));
-        const { result, bytes } = await countTransfers(context.transfers, async () => {
-          const out = deviceNormalize(ARTICLE_NORMALIZATION, options).toDevice({ images, shape });
-          await context.sync(out);
-          return out;
-        });
+        const { result, bytes } = await countSynced(context, () => deviceNormalize(ARTICLE_NORMALIZATION, options).toDevice({ images, shape }));
         expect(result.shape).toEqual([...shape]);
         expect(await readAndDispose(result)).toEqual(normalizeOnHost(images, ARTICLE_NORMALIZATION));
         expect(bytes.dataBytes).toBe(wireByteLength('uint8', images.length));
@@ -160,11 +156,9 @@ describe('cpu-normalize: lookup table and harness-owned output buffers', () => {
   it('first and fast variants give the host reference and send 4 bytes per pixel', async () => {
     for (const options of [{}, { prepare: 'arithmetic', upload: 'tfjs' }, { prepare: 'table', upload: 'tfjs' }] as const) {
       const images = everyByte(105);
-      const { result, bytes } = await countTransfers(context.transfers, async () => {
-        const out = cpuNormalize(context, ARTICLE_NORMALIZATION, options).toDevice({ images, shape: [1, 5, 7, 3] });
-        await context.sync(out);
-        return out;
-      });
+      const { result, bytes } = await countSynced(context, () =>
+        cpuNormalize(context, ARTICLE_NORMALIZATION, options).toDevice({ images, shape: [1, 5, 7, 3] }),
+      );
       expect(await readAndDispose(result)).toEqual(normalizeOnHost(images, ARTICLE_NORMALIZATION));
       expect(bytes.dataBytes).toBe(4 * 105);
     }
@@ -220,12 +214,7 @@ describe('byte counter', () => {
 
   it('sendPacked on webgpu: the words as data, uniforms apart', async () => {
     const values = everyByte(50_176);
-    const { result, bytes } = await countTransfers(context.transfers, async () => {
-      const out = sendPacked({ dtype: 'uint8', values, shape: [64, 28, 28, 1] }, ARTICLE_NORMALIZATION);
-      await context.sync(out);
-      return out;
-    });
-    result.dispose();
+    const bytes = await bytesOfSynced(context, () => sendPacked({ dtype: 'uint8', values, shape: [64, 28, 28, 1] }, ARTICLE_NORMALIZATION));
     expect(bytes.dataBytes).toBe(50_176);
   });
 });
