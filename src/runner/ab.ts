@@ -1,13 +1,13 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
-import { constants, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { BackendChoice } from '../backend/types.js';
 import { readBaseline, readToleranceOverrides } from '../results/baseline.js';
 import type { AbResult } from '../results/ab-result.js';
-import { EXIT } from '../results/exit.js';
+import { EXIT, signalExitCode } from '../results/exit.js';
 import { DEFAULT_PROCESS_ALPHA, judgeProcesses, type ProcessVerdict } from '../results/process-verdict.js';
 import type { RunRecord } from '../results/schema.js';
 import { readRunRecord } from '../results/storage.js';
@@ -208,7 +208,7 @@ function cleanupOnSignal(what: string, cleanup: () => Promise<void>): { readonly
     const handler = () => {
       interrupted = true;
       console.error(`\n[perf:ab] ${signal}: stopping its processes, removing ${what}`);
-      void once().finally(() => process.exit(128 + constants.signals[signal]));
+      void once().finally(() => process.exit(signalExitCode(signal)));
     };
     process.once(signal, handler);
     return { signal, handler };

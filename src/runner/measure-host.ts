@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { constants } from 'node:os';
 import { join } from 'node:path';
+import { EXIT, signalExitCode } from '../results/exit.js';
 import type { RunRecord } from '../results/schema.js';
 import { readRunRecord, writeJsonAtomic } from '../results/storage.js';
 import type { RunConfig } from '../run-config.js';
@@ -34,7 +34,7 @@ export async function serveMeasurements(files: readonly ScenarioFile[], config: 
   const session = await openScenarioSession(files, config, { quiet: true });
   // perf:ab stops its children with SIGTERM on Ctrl-C: close vitest (its forked worker, its temp folders) first.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => void session.close().finally(() => process.exit(128 + constants.signals[signal])));
+    process.once(signal, () => void session.close().finally(() => process.exit(signalExitCode(signal))));
   }
   const reply = (message: MeasureReply) => new Promise<void>((done) => send(message, undefined, {}, () => done()));
   // One request at a time: the parent waits for each reply, and a queue keeps the order anyway.
@@ -65,7 +65,7 @@ export async function serveMeasurements(files: readonly ScenarioFile[], config: 
   await stop;
   await queue;
   await session.close();
-  process.exit(0); // tfjs and Dawn handles would keep the program alive
+  process.exit(EXIT.pass); // tfjs and Dawn handles would keep the program alive
 }
 
 /** Parent side: a started host of one checkout. */
