@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { BackendChoice, BackendName } from './backend/types.js';
 import type { FfmpegPaths } from './data/kinetics/ffmpeg.js';
-import type { AnyDatasetSource } from './data/source.js';
+import { type AnyDatasetSource, ON_PATH, type SourceContext } from './data/source.js';
 import type { Scale } from './data/scale.js';
 import { DATASET_SOURCES } from './data/sources.js';
 
@@ -70,6 +70,11 @@ export type Question =
       readonly fit: 'resize' | 'letterbox';
       readonly batchSize: number;
     };
+
+/** What a data source needs of the run besides its data (the video tools; none named: on PATH). */
+export function sourceContext(config: Pick<RunConfig, 'videoTools'>): SourceContext {
+  return config.videoTools ? { videoTools: config.videoTools } : ON_PATH;
+}
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -47,6 +47,11 @@ describe('command line', () => {
     expect(parseCommandLine(['compare'], { GITHUB_STEP_SUMMARY: '' })).toMatchObject({ jobSummary: null });
   });
 
+  it("reads LD_LIBRARY_PATH here for doctor's CUDA library check (unset or empty: none)", () => {
+    expect(parseCommandLine(['doctor'], { LD_LIBRARY_PATH: '/usr/local/cuda/lib64' })).toMatchObject({ ldLibraryPath: '/usr/local/cuda/lib64' });
+    expect(parseCommandLine(['doctor'], { LD_LIBRARY_PATH: '' })).toMatchObject({ ldLibraryPath: null });
+  });
+
   it('reads FFMPEG_PATH / FFPROBE_PATH here and hands them to the run in its RunConfig (unset or empty: PATH)', () => {
     const env = { FFMPEG_PATH: '/opt/ffmpeg/bin/ffmpeg', FFPROBE_PATH: '' };
     const args = parseCommandLine(['perf'], env);

@@ -95,7 +95,14 @@ export type CommandLine =
       readonly backend: BackendChoice;
       readonly ratiosOnly: boolean;
     }
-  | ({ readonly command: 'doctor'; readonly expectGpu: boolean; readonly json: string | null; readonly quick: boolean; readonly force: boolean } & BackendArgs)
+  | ({
+      readonly command: 'doctor';
+      readonly expectGpu: boolean;
+      readonly json: string | null;
+      readonly quick: boolean;
+      readonly force: boolean;
+      readonly ldLibraryPath: string | null;
+    } & BackendArgs)
   | {
       readonly command: 'report';
       readonly run: string | null;
@@ -518,7 +525,15 @@ export function parseCommandLine(
       };
     }
     case 'doctor':
-      return { command, ...backendArgs(), expectGpu: flag('expect-gpu'), json: str('json'), quick: flag('quick'), force: flag('force') };
+      return {
+        command,
+        ...backendArgs(),
+        expectGpu: flag('expect-gpu'),
+        json: str('json'),
+        quick: flag('quick'),
+        force: flag('force'),
+        ldLibraryPath: env.LD_LIBRARY_PATH || null,
+      };
     case 'report':
       return {
         command,

@@ -6,9 +6,10 @@
  */
 import { serveMeasurements } from '../runner/measure-host.js';
 import { describeDatasets, scenarioFiles } from '../runner/perf.js';
+import { sourceContext } from '../run-config.js';
 import { parseCommandLine, perfRunConfig } from './args.js';
 
 const args = parseCommandLine(['perf', ...process.argv.slice(2)]);
 if (args.command !== 'perf') throw new Error('the measure host takes perf flags');
 const files = scenarioFiles(args.scenarios, args.dir ?? undefined);
-await serveMeasurements(files, perfRunConfig(args, files, await describeDatasets(args.data, files)));
+await serveMeasurements(files, perfRunConfig(args, files, await describeDatasets(args.data, files, sourceContext(args))));

@@ -5,7 +5,7 @@ import { writeExports } from '../report/write-exports.js';
 import { exportOutputs, exportTargets } from '../report/exporters.js';
 import { writeCharts } from '../report/charts.js';
 import { ImageFolderError } from '../data/image-folder/index.js';
-import type { Question } from '../run-config.js';
+import { type Question, sourceContext } from '../run-config.js';
 import { describeQuestion, questionFile } from '../runner/questions.js';
 import { checkBackendChoice, describeDatasets, RunInputError, runPerfSuite, scenarioFiles } from '../runner/perf.js';
 import { besideRecord, FileWriteError, RESULTS_DIR } from '../results/storage.js';
@@ -38,7 +38,7 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
   const files = args.question ? [questionFile(args.question)] : scenarioFiles(args.scenarios, args.dir ?? undefined);
   checkBackendChoice(args.backend);
   const { data } = args;
-  const datasets = args.question ? await readQuestion(args.question) : await describeDatasets(data, files);
+  const datasets = args.question ? await readQuestion(args.question) : await describeDatasets(data, files, sourceContext(args));
   // Every file this run will write or read at the end is checked now, before the device starts.
   const out = args.out;
   if (out) {

@@ -26,6 +26,9 @@ export interface SourceContext {
   readonly videoTools: FfmpegPaths;
 }
 
+/** A run that names no video tools: ffmpeg and ffprobe are looked up on PATH. */
+export const ON_PATH: SourceContext = { videoTools: { ffmpeg: null, ffprobe: null } };
+
 /** The seed of the image and video loaders' shuffles. */
 export const LOADER_SEED = 2024;
 
@@ -55,11 +58,11 @@ export interface DatasetSource<Given = unknown, Data = unknown, Sizes = unknown>
    * Reads the user's data once before any device starts and says what it holds (the run
    * record's words); throws what the user must fix. `scenarioIds`: the selected scenarios.
    */
-  describe(given: Given, scenarioIds: readonly string[], context?: SourceContext): Promise<string>;
+  describe(given: Given, scenarioIds: readonly string[], context: SourceContext): Promise<string>;
   /** Sizes of the scenarios that read it, per scale; null where they have none of their own. */
   readonly sizes: Readonly<Record<Scale, Sizes>> | null;
   /** The data of this run (`given` null: the default), read in the test process. */
-  load(given: Given | null, sizes: Sizes, context?: SourceContext): Promise<Data>;
+  load(given: Given | null, sizes: Sizes, context: SourceContext): Promise<Data>;
   /** The shuffled, seeded batches a timed scenario draws, where it has them. */
   batches?(data: Data, sizes: Sizes): SourceBatches<Data>;
 }

@@ -38,6 +38,8 @@ export interface DoctorOptions {
   readonly requireBackend: BackendName | null;
   readonly expectGpu: boolean;
   readonly quick: boolean;
+  /** The dynamic loader's extra search path (LD_LIBRARY_PATH, as src/cli/args.ts reads it), where CUDA libraries may be found. */
+  readonly ldLibraryPath: string | null;
 }
 
 /** Where doctor's lines go as they are found (the console, or nothing in tests). */
@@ -137,7 +139,7 @@ export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink):
   const ld = await readLdconfigCache();
   add(
     checkCudaLibraries(
-      locateLibraries(CUDA_LIBRARIES, ld.output ?? '', process.env.LD_LIBRARY_PATH),
+      locateLibraries(CUDA_LIBRARIES, ld.output ?? '', options.ldLibraryPath ?? undefined),
       ld.error,
       tfInstalled,
       options.expectGpu && running === 'tensorflow',

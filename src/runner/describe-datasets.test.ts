@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCoco } from '../data/coco/reader.js';
 import { datasetMismatch } from '../results/baseline.js';
 import { cocoSource } from '../data/coco/source.js';
+import { ON_PATH } from '../data/source.js';
 import { defaultRunConfig, type DataSources } from '../run-config.js';
 import { describeDatasets, RunInputError, scenarioFiles } from './perf.js';
 
@@ -14,7 +15,7 @@ const embedded = defaultRunConfig({ backend: 'auto', requireBackend: null, scale
 
 describe('describeDatasets: COCO', () => {
   it('counts what the scenarios count: a truncated image is left out of the description as out of the metrics', async () => {
-    const out = await describeDatasets({ ...NO_DATA, coco: ODD }, scenarioFiles(['coco']));
+    const out = await describeDatasets({ ...NO_DATA, coco: ODD }, scenarioFiles(['coco']), ON_PATH);
     // The COCO scenarios read the data with loadCoco's default (every image decoded).
     const { summary } = await loadCoco(ODD);
     expect(summary.skippedByReason['corrupt-image']).toBe(1);
@@ -24,7 +25,7 @@ describe('describeDatasets: COCO', () => {
 
   it('describes the default fixture named by its paths as the embedded data, so a baseline compares with it', async () => {
     for (const coco of [cocoSource.fixture, { root: './fixtures/coco/images/', annotations: join(process.cwd(), cocoSource.fixture.annotations) }]) {
-      const out = await describeDatasets({ ...NO_DATA, coco }, scenarioFiles(['coco']));
+      const out = await describeDatasets({ ...NO_DATA, coco }, scenarioFiles(['coco']), ON_PATH);
       expect(out.coco).toBe(cocoSource.defaultDescription);
       expect(datasetMismatch(embedded, out)).toBeNull();
     }
@@ -54,7 +55,7 @@ describe('describeDatasets: MNIST idx files', () => {
 
   it('refuses up front, naming the file, a folder without the t10k files when training is selected', async () => {
     const only = await copyInto('train-only', train);
-    const error = (await describeDatasets({ ...NO_DATA, mnist: only }, training).then(
+    const error = (await describeDatasets({ ...NO_DATA, mnist: only }, training, ON_PATH).then(
       () => null,
       (e: unknown) => e,
     )) as Error;
@@ -64,7 +65,7 @@ describe('describeDatasets: MNIST idx files', () => {
     );
     expect(error.message).not.toContain('\n');
     // Scenarios that read only the train split do not need them.
-    const out = await describeDatasets({ ...NO_DATA, mnist: only }, scenarioFiles(['memory']));
+    const out = await describeDatasets({ ...NO_DATA, mnist: only }, scenarioFiles(['memory']), ON_PATH);
     expect(out.mnist).toBe('MNIST idx files, train split (100 images)');
   });
 
@@ -72,13 +73,22 @@ describe('describeDatasets: MNIST idx files', () => {
     const cut = await copyInto('cut', [...train, 't10k-labels-idx1-ubyte.gz']);
     const gz = await readFile('fixtures/mnist-idx/t10k-images-idx3-ubyte.gz');
     await writeFile(join(cut, 't10k-images-idx3-ubyte.gz'), gz.subarray(0, gz.length - 4000));
-    await expect(describeDatasets({ ...NO_DATA, mnist: cut }, training)).rejects.toThrow(
+    await expect(describeDatasets({ ...NO_DATA, mnist: cut }, training, ON_PATH)).rejects.toThrow(
       /t10k-images-idx3-ubyte\.gz: not a valid gzip file \(unexpected end of file\)/,
     );
   });
 
   it('reads a complete folder, described by its train split whatever the selection', async () => {
-    const out = await describeDatasets({ ...NO_DATA, mnist: 'fixtures/mnist-idx' }, training);
+    const out = await describeDatasets({ ...NO_DATA, mnist: 'fixtures/mnist-idx' }, training, ON_PATH);
     expect(out.mnist).toBe('MNIST idx files, train split (100 images)');
+  });
+
+  it("reads video with the run's tools (RunConfig.videoTools, from FFMPEG_PATH), not this process's environment", async () => {
+    const tools = { videoTools: { ffmpeg: '/nonexistent/bin/ffmpeg', ffprobe: null } };
+    const kinetics = { ...NO_DATA, kinetics: 'fixtures/kinetics' };
+    await expect(describeDatasets(kinetics, scenarioFiles(['kinetics']), tools)).rejects.toThrow(
+      /ffmpeg not found: cannot run "\/nonexistent\/bin\/ffmpeg" \(ENOENT; FFMPEG_PATH or PATH\)/,
+    );
+    expect(await describeDatasets(kinetics, scenarioFiles(['kinetics']), ON_PATH)).toEqual({ kinetics: expect.stringMatching(/Kinetics fixture/) });
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { isTensorflowInstalled } from '../backend/host-backends.js';
 import type { BackendChoice } from '../backend/types.js';
-import type { AnyDatasetSource } from '../data/source.js';
+import type { AnyDatasetSource, SourceContext } from '../data/source.js';
 import { DATASET_SOURCES, sourcesOf } from '../data/sources.js';
 import { findBaseline } from '../results/baseline.js';
 import { compareWithBaseline, type Comparison, type CompareOptions } from '../results/compare.js';
@@ -48,6 +48,7 @@ export function datasetsOf(scenario: ScenarioFile, sources: readonly AnyDatasetS
 export async function describeDatasets(
   data: DataSources,
   files: readonly ScenarioFile[],
+  context: SourceContext,
   sources: readonly AnyDatasetSource[] = DATASET_SOURCES,
 ): Promise<Record<string, string>> {
   const needed = new Set(files.flatMap((f) => datasetsOf(f, sources)));
@@ -60,7 +61,7 @@ export async function describeDatasets(
     try {
       // A committed fixture is read too (a checkout without it fails now), and named as the default.
       const read = named ?? source.fixture;
-      const described = read === null ? null : await source.describe(read, ids);
+      const described = read === null ? null : await source.describe(read, ids, context);
       out[source.name] = named === null ? source.defaultDescription : described!;
     } catch (error) {
       throw new RunInputError((error as Error).message);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommandLine, UsageError } from '../cli/args.js';
 import type { DatasetSource } from '../data/source.js';
 import { DATASET_SOURCES } from '../data/sources.js';
-import { canonicalData, defaultRunConfig, type RunConfig } from '../run-config.js';
+import { canonicalData, defaultRunConfig, type RunConfig, sourceContext } from '../run-config.js';
 import { datasetsOf, describeDatasets } from '../runner/perf.js';
 import type { ScenarioFile } from '../runner/scenarios.js';
 import { useDataset, useGivenData, useSourceSizes } from './session.js';
@@ -47,7 +47,7 @@ describe('a data source registered in one place', () => {
 
     const files = [scenario('tiny'), scenario('speedup')];
     expect(files.map((f) => datasetsOf(f, SOURCES))).toEqual([['tiny'], ['mnist']]);
-    const datasets = await describeDatasets(args.data, files, SOURCES);
+    const datasets = await describeDatasets(args.data, files, sourceContext(args), SOURCES);
     expect(datasets).toEqual({ tiny: 'tiny folder (3 files)', mnist: DATASET_SOURCES[0]!.defaultDescription });
 
     const config: RunConfig = { backend: 'cpu', requireBackend: null, scale: args.scale, data: args.data, selection: null, datasets };

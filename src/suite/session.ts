@@ -8,7 +8,7 @@ import type { KineticsDataset } from '../data/kinetics/reader.js';
 import { kineticsSource } from '../data/kinetics/source.js';
 import { mnistSource } from '../data/mnist/source.js';
 import type { DatasetSource } from '../data/source.js';
-import type { RunConfig } from '../run-config.js';
+import { type RunConfig, sourceContext } from '../run-config.js';
 import type { RunProfile } from '../results/schema.js';
 import { SIZES, type MediaSizes, type ScaleSizes } from './sizes.js';
 import { describeHardwareProfile } from '../results/hardware-profile.js';
@@ -62,7 +62,7 @@ export function useDataset<Data>(source: DatasetSource<any, Data, any>, config: 
   const s = session();
   s.data ??= new Map();
   const loaded = s.data;
-  if (!loaded.has(source.name)) loaded.set(source.name, source.load(useGivenData(source, config), source.sizes?.[config.scale] ?? null));
+  if (!loaded.has(source.name)) loaded.set(source.name, source.load(useGivenData(source, config), source.sizes?.[config.scale] ?? null, sourceContext(config)));
   return loaded.get(source.name) as Promise<Data>;
 }
 

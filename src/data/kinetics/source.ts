@@ -1,7 +1,6 @@
 import { DatasetLoader } from '../loader.js';
-import { LOADER_SEED, type DatasetSource, type SourceContext } from '../source.js';
+import { LOADER_SEED, type DatasetSource } from '../source.js';
 import { collateClips } from './collate.js';
-import type { FfmpegPaths } from './ffmpeg.js';
 import type { KineticsDataset } from './reader.js';
 
 // The reader loads when a run reads Kinetics, not with the command line that lists the source.
@@ -20,15 +19,6 @@ export interface KineticsSizes {
 
 const FIXTURE = 'fixtures/kinetics';
 
-/**
- * Where ffmpeg and ffprobe are: the run's (RunConfig.videoTools, read by src/cli/args.ts).
- * Pending (issue 20): src/suite/session.ts (load) and src/runner/perf.ts (describe) do not pass
- * a context yet; until they do, this process's FFMPEG_PATH / FFPROBE_PATH, as args.ts reads them
- * (allowed in src/env-reads.test.ts until then).
- */
-const videoToolsOf = (context: SourceContext | undefined): FfmpegPaths =>
-  context?.videoTools ?? { ffmpeg: process.env.FFMPEG_PATH || null, ffprobe: process.env.FFPROBE_PATH || null };
-
 /** Kinetics (section 8): --kinetics-root, else the committed fixture; read by the kinetics scenarios. */
 export const kineticsSource = {
   name: 'kinetics',
@@ -39,7 +29,7 @@ export const kineticsSource = {
   defaultDescription: 'the committed Kinetics fixture (fixtures/kinetics, train split: 4 videos, 2 classes)',
   scenarios: ['kinetics'],
   async describe(root, _scenarioIds, context) {
-    const s = (await loadKinetics({ root, size: { height: 8, width: 8 }, videoTools: videoToolsOf(context) })).summary;
+    const s = (await loadKinetics({ root, size: { height: 8, width: 8 }, videoTools: context.videoTools })).summary;
     return `Kinetics ${s.splitFolder} (${s.videos} videos, ${s.classes.length} classes, ${s.clips} clips of 32 frames)`;
   },
   // The article's 8 clips of 32 frames at both scales; quick scales the frames to 56x56 (a quick
@@ -49,7 +39,7 @@ export const kineticsSource = {
     full: { batch: 8, frames: 32, height: 112, width: 112, rounds: 40, warmupRounds: 5, trainBatch: 8 },
   },
   load: (root, { frames, height, width }, context) =>
-    loadKinetics({ root: root ?? FIXTURE, framesPerClip: frames, size: { height, width }, videoTools: videoToolsOf(context) }),
+    loadKinetics({ root: root ?? FIXTURE, framesPerClip: frames, size: { height, width }, videoTools: context.videoTools }),
   batches(dataset, { batch, frames, height, width }) {
     const loader = new DatasetLoader(dataset, collateClips, { batchSize: batch, shuffle: true, seed: LOADER_SEED, dropLast: false });
     return {
