@@ -9,8 +9,8 @@
  * `npx depcruise src perf questions`.
  */
 
-/** Tests and fixtures may reach up (a transfer test starts the suite's session; a report fixture builds a record with suite/ and train/ metric builders): they are not built (tsconfig.build.json) and nothing but tests imports them. */
-const TESTS = '\\.(test|fixture)\\.ts$';
+/** Tests may reach up (a transfer test starts the suite's session) and into test/support/ (shared test constructors, which build records with suite/ and train/ metric builders): tests are not built (tsconfig.build.json) and nothing but tests imports them. */
+const TESTS = '\\.test\\.ts$';
 
 /**
  * The layers, bottom first; the layers of one level are peers and import neither each other.
@@ -69,6 +69,13 @@ export default {
       severity: 'error',
       from: {},
       to: { circular: true },
+    },
+    {
+      name: 'test-support-for-tests-only',
+      comment: 'test/support/ holds what tests share (records, a CLI runner): the harness itself never imports it, so nothing of it is built or shipped',
+      severity: 'error',
+      from: { path: '^(src|perf|questions)/', pathNot: TESTS },
+      to: { path: '^test/' },
     },
     {
       name: 'perf-imports-the-package',

@@ -65,12 +65,12 @@ function envReads(fileName: string, text: string): EnvRead[] {
   return reads;
 }
 
-/** The harness's own source files, relative to src/: no tests, fixtures or declarations. */
+/** The harness's own source files, relative to src/: no tests or declarations. */
 async function sourceFiles(): Promise<string[]> {
   const all = await readdir(SRC, { recursive: true });
   return all
     .map((path) => path.split('\\').join('/'))
-    .filter((path) => path.endsWith('.ts') && !/\.(test|fixture|d)\.ts$/.test(path))
+    .filter((path) => path.endsWith('.ts') && !/\.(test|d)\.ts$/.test(path))
     .sort();
 }
 

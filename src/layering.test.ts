@@ -32,10 +32,10 @@ describe('layering (docs/layout.md, .dependency-cruiser.mjs)', () => {
     const { result, options } = await cruiseTree(ROOT, ['src', 'perf', 'questions']);
     const comments = new Map(options.ruleSet?.forbidden?.map((r) => [r.name, r.comment]));
     expect(violationsOf(result).map((line) => `${line}\n  why: ${comments.get(line.split(':')[0]!)}`)).toEqual([]);
-    // Every module of src/ stands in a layer (a new folder gets its place in LEVELS), tests and fixtures aside.
+    // Every module of src/ stands in a layer (a new folder gets its place in LEVELS), tests aside.
     const layers = (options.ruleSet?.forbidden ?? []).filter((r) => r.name?.startsWith('layer-'));
     const inLayer = (source: string) => layers.some((r) => new RegExp(String((r.from as { path: string }).path)).test(source));
-    const outside = result.modules.map((m) => m.source).filter((s) => s.startsWith('src/') && !/\.(test|fixture)\.ts$/.test(s) && !inLayer(s));
+    const outside = result.modules.map((m) => m.source).filter((s) => s.startsWith('src/') && !/\.test\.ts$/.test(s) && !inLayer(s));
     expect(outside).toEqual([]);
   }, 60_000);
 
@@ -58,6 +58,10 @@ describe('layering (docs/layout.md, .dependency-cruiser.mjs)', () => {
       'src/cli/args.ts': 'export const args = 1;\n',
       'src/vitest.ts': "import { args } from './cli/args.js';\nexport const shown = args;\n",
       'src/runner/other.ts': "import { args } from '../cli/args.js';\nexport const other = args;\n",
+      // Test support: a test may use it, the harness may not.
+      'test/support/records.ts': 'export const records = 1;\n',
+      'src/results/uses-support.ts': "import { records } from '../../test/support/records.js';\nexport const bad = records;\n",
+      'src/results/uses-support.test.ts': "import { records } from '../../test/support/records.js';\nexport const ok = records;\n",
       // A perf file by the package name, and one through ../src.
       'perf/01-good.perf.ts': "import { record } from 'gpu-transfer-perf';\nexport const good = record;\n",
       'perf/02-bad.perf.ts': "import { record } from '../src/results/record.js';\nexport const bad = record;\n",
@@ -87,6 +91,12 @@ describe('layering (docs/layout.md, .dependency-cruiser.mjs)', () => {
       expect(lines.filter((l) => l.startsWith('perf-'))).toEqual([
         'perf-imports-the-package: perf/02-bad.perf.ts -> src/results/record.ts',
         'perf-imports-the-public-entries: perf/02-bad.perf.ts -> src/results/record.ts',
+      ]);
+    });
+
+    it('the harness importing test/support breaks test-support-for-tests-only; a test importing it passes', () => {
+      expect(lines.filter((l) => l.startsWith('test-support-'))).toEqual([
+        'test-support-for-tests-only: src/results/uses-support.ts -> test/support/records.ts',
       ]);
     });
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeIdx } from '../data/idx.js';
 import { makeBaseline } from '../results/baseline.js';
-import { testRunRecord } from '../results/run-record.fixture.js';
+import { testRunRecord } from '../../test/support/run-record.js';
 import type { Metric } from '../results/schema.js';
 import { cli, ROOT } from '../../test/support/cli.js';
 

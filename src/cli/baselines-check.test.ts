@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeBaseline } from '../results/baseline.js';
-import { testRunRecord } from '../results/run-record.fixture.js';
+import { testRunRecord } from '../../test/support/run-record.js';
 import { RecordFileError } from '../results/storage.js';
 import { checkBaselinesReadable } from './baselines-check.js';
 

@@ -5,7 +5,7 @@ import { seededRng } from '../base/random.js';
 import { changePointsOf, seriesOf } from '../history/change-points.js';
 import { DEFAULT_EDIVISIVE } from '../history/edivisive.js';
 import { changeSummary } from '../history/page.js';
-import { exactMetric, gitRepoWithCommits, ratioMetric, recordAt, tempDir } from '../history/history.fixture.js';
+import { exactMetric, gitRepoWithCommits, ratioMetric, recordAt, tempDir } from '../../test/support/history.js';
 import { appendToHistory, readHistory } from '../history/store.js';
 import { parseCommandLine } from './args.js';
 import { cli } from '../../test/support/cli.js';

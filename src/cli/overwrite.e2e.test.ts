@@ -6,7 +6,7 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testRunRecord } from '../results/run-record.fixture.js';
+import { testRunRecord } from '../../test/support/run-record.js';
 import { cli, ROOT } from '../../test/support/cli.js';
 
 let dir: string;

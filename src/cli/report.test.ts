@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeBaseline } from '../results/baseline.js';
 import { RecordFileError, writeJsonAtomic } from '../results/storage.js';
-import { testRunRecord } from '../results/run-record.fixture.js';
+import { testRunRecord } from '../../test/support/run-record.js';
 import type { Metric } from '../results/schema.js';
 import { besideRecord } from '../results/storage.js';
 import { reportCommand } from './report.js';

@@ -1,7 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exactMetric, gitRepoWithCommits, recordAt, tempDir } from './history.fixture.js';
+import { exactMetric, gitRepoWithCommits, recordAt, tempDir } from '../../test/support/history.js';
 import { appendToHistory, historyFileName, historyProfiles, orderByCommits, readHistory } from './store.js';
 
 let dir: string;

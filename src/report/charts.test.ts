@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { testRunRecord } from '../results/run-record.fixture.js';
+import { testRunRecord } from '../../test/support/run-record.js';
 import { chartPath, chartSpecs, clockOf, clocksBy, limitRows, renderCharts, writeCharts } from './charts.js';
-import { reportTestRecord } from './report.fixture.js';
+import { reportTestRecord } from '../../test/support/report.js';
 
 /** Data marks in vega's SVG: groups of role "mark" holding paths (lines, areas, symbols, bars) or lines (rules). */
 const dataMarks = (svg: string) => (svg.match(/class="mark-(line|area|symbol|rect|rule) role-mark[^"]*"[^>]*>(<path|<line)/g) ?? []).length;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../cli/args.js';
-import { testRunRecord } from '../results/run-record.fixture.js';
+import { testRunRecord } from '../../test/support/run-record.js';
 import { writeExports } from './write-exports.js';
 import { EXPORTERS, type ExporterEntry, exportFlags, exportOutputs, exportTargets } from './exporters.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testRunRecord } from '../results/run-record.fixture.js';
+import { testRunRecord } from '../../test/support/run-record.js';
 import type { Metric } from '../results/schema.js';
 import { genericHeadline } from './headline.js';
 import { runSummary } from './summary.js';

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { chartSpecs } from './charts.js';
 import { htmlExporter } from './html.js';
 import { scenariosOf } from './summary.js';
-import { reportTestComparison, reportTestRecord } from './report.fixture.js';
+import { reportTestComparison, reportTestRecord } from '../../test/support/report.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = join('results', 'report-screenshot.png');

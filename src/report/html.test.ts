@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { makeBaseline } from '../results/baseline.js';
 import { compareWithBaseline } from '../results/compare.js';
-import { testRunRecord } from '../results/run-record.fixture.js';
+import { testRunRecord } from '../../test/support/run-record.js';
 import { escapeHtml, htmlExporter } from './html.js';
 import { scenariosOf } from './summary.js';
-import { reportTestComparison, reportTestRecord } from './report.fixture.js';
+import { reportTestComparison, reportTestRecord } from '../../test/support/report.js';
 
 /** A page's text as a reader sees it: tags dropped, entities decoded, white space collapsed. */
 const text = (html: string) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeBaseline } from '../results/baseline.js';
 import { compareWithBaseline } from '../results/compare.js';
-import { testRatio, testRunRecord } from '../results/run-record.fixture.js';
+import { testRatio, testRunRecord } from '../../test/support/run-record.js';
 import type { Metric } from '../results/schema.js';
 import { jsonExporter } from './json.js';
 

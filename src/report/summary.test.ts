@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeBaseline } from '../results/baseline.js';
 import { compareWithBaseline } from '../results/compare.js';
-import { testRunRecord } from '../results/run-record.fixture.js';
+import { testRunRecord } from '../../test/support/run-record.js';
 import type { Metric } from '../results/schema.js';
 import { consoleExporter } from './console.js';
 import { htmlExporter } from './html.js';

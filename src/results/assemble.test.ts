@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assembleRunRecord, type CollectedTest } from './assemble.js';
 import type { MetricInput } from './metrics.js';
-import { testRunRecord } from './run-record.fixture.js';
+import { testRunRecord } from '../../test/support/run-record.js';
 
 const profile = testRunRecord([]).profile;
 const run = {

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeBaseline, readToleranceOverrides, refusalReason } from './baseline.js';
-import { testRunRecord } from './run-record.fixture.js';
+import { testRunRecord } from '../../test/support/run-record.js';
 import type { Metric, RunRecord } from './schema.js';
 
 const metric = (id: string): Metric => ({ id, scenario: 's', kind: 'exact', value: 1, unit: 'B' });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { combineProcessRecords, extendProcesses } from './combine.js';
-import { testRunRecord } from './run-record.fixture.js';
-import { runRecordSchema, type Diagnostics, type Metric, type RunRecord } from './schema.js';
+import { testDiagnostics as diagnostics, testRunRecord } from '../../test/support/run-record.js';
+import { runRecordSchema, type Metric, type RunRecord } from './schema.js';
 
 const ratio = (value: number, extra: Partial<Metric> = {}): Metric => ({
   id: 'speedup.ratio',
@@ -24,14 +24,6 @@ const quality = (value: number, bound: Metric['bound']): Metric => ({
   unit: '',
   bound,
   detail: 'loss',
-});
-const diagnostics = (switches: number): Diagnostics => ({
-  cpuUserMs: 1,
-  cpuSystemMs: 1,
-  involuntaryContextSwitches: switches,
-  wallMs: 10,
-  stealFraction: null,
-  loadAverage: 0.5,
 });
 const records = (...metrics: Metric[][]): RunRecord[] => metrics.map((m) => testRunRecord(m));
 const metric = (record: RunRecord, id: string) => record.metrics.find((m) => m.id === id);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { makeBaseline } from './baseline.js';
 import { compareWithBaseline, EXIT } from './compare.js';
 import { poolRatioMetric } from './metrics.js';
-import { testRunRecord } from './run-record.fixture.js';
+import { testRunRecord } from '../../test/support/run-record.js';
 import type { Metric } from './schema.js';
 
 const record = testRunRecord;

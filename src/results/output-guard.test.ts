@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeBaseline } from './baseline.js';
 import { checkOutput, checkOutputs, OutputPathError, type OutputKind } from './output-guard.js';
-import { testRunRecord } from './run-record.fixture.js';
+import { testRunRecord } from '../../test/support/run-record.js';
 
 let dir: string;
 const at = (name: string) => join(dir, name);

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { baselineSchema, makeBaseline, readBaseline } from './baseline.js';
-import { testRunRecord } from './run-record.fixture.js';
+import { testRunRecord } from '../../test/support/run-record.js';
 import { metricSchema, runRecordSchema, type Metric } from './schema.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBaseline } from './baseline.js';
-import { testRunRecord } from './run-record.fixture.js';
+import { testRunRecord } from '../../test/support/run-record.js';
 import { ensureDir, FileWriteError, readRunRecord, RecordFileError, writeJsonAtomic, writeTextAtomic } from './storage.js';
 
 let dir: string;

@@ -7,7 +7,7 @@ import { mkdtemp, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { interruptedCli, ROOT, tempFolderOfFile } from './interrupt.fixture.js';
+import { interruptedCli, ROOT, tempFolderOfFile } from '../../test/support/interrupt.js';
 
 const temp = tempFolderOfFile('gtp-ab-interrupt-');
 

@@ -3,8 +3,8 @@ import { makeBaseline } from '../results/baseline.js';
 import { combineProcessRecords } from '../results/combine.js';
 import { compareWithBaseline } from '../results/compare.js';
 import { ratioFromPairs } from '../results/metrics.js';
-import { testRatio, testRunRecord } from '../results/run-record.fixture.js';
-import type { Diagnostics, Metric, RunError, RunRecord } from '../results/schema.js';
+import { testDiagnostics as diagnostics, testRatio, testRunRecord } from '../../test/support/run-record.js';
+import type { Metric, RunError, RunRecord } from '../results/schema.js';
 import { judgeWithSecondLook, type Remeasure } from './remeasure.js';
 
 // Per-process speedups (8 processes, as `--processes 8`), judged against BASE with the ratio's 10% tolerance.
@@ -25,14 +25,6 @@ const times = (n: number, ratio: number) => Array.from({ length: n }, () => rati
 /** K processes combined as measureInProcesses does: one value each of the speedup, plus `others`. */
 const processes = (values: number[], ...others: Metric[]) => combineProcessRecords(values.map((v) => testRunRecord([testRatio(ID, v, [v, v]), ...others])));
 const baselineOf = (record: RunRecord) => makeBaseline(record, 'test', {}, '2026-12-01T10:00:00.000Z');
-const diagnostics = (switches: number): Diagnostics => ({
-  cpuUserMs: 1,
-  cpuSystemMs: 1,
-  involuntaryContextSwitches: switches,
-  wallMs: 10,
-  stealFraction: null,
-  loadAverage: 0.5,
-});
 
 /**
  * Runs the loop on `first` (from a `--processes k` run) against `base`, the measuring step

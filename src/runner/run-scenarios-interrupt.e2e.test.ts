@@ -4,7 +4,7 @@
 import { mkdtemp, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { interruptedCli, tempFolderOfFile } from './interrupt.fixture.js';
+import { interruptedCli, tempFolderOfFile } from '../../test/support/interrupt.js';
 
 const temp = tempFolderOfFile('gtp-vitest-tmp-');
 const vitestTmp = (names: readonly string[]) => names.filter((n) => /^[A-Za-z0-9_-]{21}$/.test(n));

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { testRunRecord } from '../results/run-record.fixture.js';
-import type { Metric, RunRecord } from '../results/schema.js';
+import { testRunRecord } from './run-record.js';
+import type { Metric, RunRecord } from '../../src/results/schema.js';
 
 /** A new temp folder for one test file. */
 export const tempDir = (name: string) => mkdtemp(join(tmpdir(), `gtp-${name}-`));

@@ -1,14 +1,14 @@
-import { makeBaseline } from '../results/baseline.js';
-import { compareWithBaseline, type Comparison } from '../results/compare.js';
-import { CLOCK } from '../measure/timer.js';
-import type { MetricInput } from '../results/metrics.js';
-import { ratioFromPairs, timeMetric, bytesMetric } from '../results/metrics.js';
-import { testRunRecord } from '../results/run-record.fixture.js';
-import type { Metric, RunRecord } from '../results/schema.js';
-import { sweepMetrics, type SweepPoint } from '../suite/sweep.js';
-import type { EpochResult, TrainingResult } from '../train/experiment.js';
-import { curveMetrics, flatMemoryMetrics, inputBoundMetrics, perEpochMetrics, trainingStageMetrics } from '../train/metrics.js';
-import { MNIST_SPEEDUP_ID } from '../results/metric-ids.js';
+import { makeBaseline } from '../../src/results/baseline.js';
+import { compareWithBaseline, type Comparison } from '../../src/results/compare.js';
+import { CLOCK } from '../../src/measure/timer.js';
+import type { MetricInput } from '../../src/results/metrics.js';
+import { ratioFromPairs, timeMetric, bytesMetric } from '../../src/results/metrics.js';
+import { testRunRecord } from './run-record.js';
+import type { Metric, RunRecord } from '../../src/results/schema.js';
+import { sweepMetrics, type SweepPoint } from '../../src/suite/sweep.js';
+import type { EpochResult, TrainingResult } from '../../src/train/experiment.js';
+import { curveMetrics, flatMemoryMetrics, inputBoundMetrics, perEpochMetrics, trainingStageMetrics } from '../../src/train/metrics.js';
+import { MNIST_SPEEDUP_ID } from '../../src/results/metric-ids.js';
 
 const stamp = (scenario: string, metrics: MetricInput[]): Metric[] => metrics.map((m) => ({ ...m, scenario }));
 

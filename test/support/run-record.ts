@@ -1,4 +1,4 @@
-import { SCHEMA_VERSION, type Metric, type RunRecord } from './schema.js';
+import { type Diagnostics, SCHEMA_VERSION, type Metric, type RunRecord } from '../../src/results/schema.js';
 
 /** A minimal valid run record of the CI profile for tests; `overrides` replace top-level fields. */
 export function testRunRecord(metrics: Metric[], overrides: Partial<RunRecord> = {}): RunRecord {
@@ -43,3 +43,13 @@ export function testRatio(id: string, value: number, ci: [number, number], proce
     ...(processes ? { processes } : {}),
   };
 }
+
+/** One process's diagnostics for tests, told apart by its count of involuntary context switches. */
+export const testDiagnostics = (switches: number): Diagnostics => ({
+  cpuUserMs: 1,
+  cpuSystemMs: 1,
+  involuntaryContextSwitches: switches,
+  wallMs: 10,
+  stealFraction: null,
+  loadAverage: 0.5,
+});
