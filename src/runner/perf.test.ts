@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testRunRecord } from '../../test/support/run-record.js';
 import { readRunRecord } from '../results/storage.js';
-import { writeRecordSafely } from './perf.js';
+import { keepingRecord, writeRecordSafely } from './perf.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -41,5 +41,20 @@ describe('writeRecordSafely', () => {
     } finally {
       await rm(theirs, { force: true });
     }
+  });
+});
+
+describe('keepingRecord', () => {
+  it('writes the measured record when what follows the measurement throws, and says where', async () => {
+    const path = join(dir, 'kept.json');
+    const failing = keepingRecord(path, testRunRecord([]), () => Promise.reject(new Error('vitest did not start')));
+    await expect(failing).rejects.toThrow(`vitest did not start; the run record was kept at ${path}`);
+    await expect(readRunRecord(path)).resolves.toMatchObject({ metrics: [] });
+  });
+
+  it('writes nothing when it succeeds (the caller writes the judged record)', async () => {
+    const path = join(dir, 'not-kept.json');
+    await expect(keepingRecord(path, testRunRecord([]), async () => 7)).resolves.toBe(7);
+    await expect(readFile(path)).rejects.toThrow(/ENOENT/);
   });
 });

@@ -9,7 +9,7 @@ import { findBaseline } from '../results/baseline.js';
 import { compareWithBaseline, type Comparison, type CompareOptions } from '../results/compare.js';
 import { combineProcessRecords } from '../results/combine.js';
 import type { RunRecord } from '../results/schema.js';
-import { defaultRecordPath, FileWriteError, RecordFileError, writeJsonAtomic } from '../results/storage.js';
+import { defaultRecordPath, FileWriteError, writeJsonAtomic } from '../results/storage.js';
 import { canonicalData, type DataSources, type RunConfig } from '../run-config.js';
 import { judgeWithSecondLook, type Remeasure } from './remeasure.js';
 import { openScenarioSession, runScenarios } from './run-scenarios.js';
@@ -141,6 +141,21 @@ export interface PerfOutcome {
 }
 
 /**
+ * Runs `work` (what follows a finished measurement: finding the baseline, the second look); if
+ * it throws, writes `record` first (writeRecordSafely) and rethrows with where the record is, so
+ * a failure after measuring never loses the measured run.
+ */
+export async function keepingRecord<T>(recordPath: string, record: RunRecord, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const kept = await writeRecordSafely(recordPath, record);
+    if (error instanceof Error) error.message = `${error.message}; the run record was kept at ${kept.path}`;
+    throw error;
+  }
+}
+
+/**
  * Runs the scenarios of `config`, judges the run against its profile's baseline (re-measuring
  * open ratio verdicts once: remeasure.ts), and writes the run record. Null when no scenario reached
  * a backend.
@@ -153,19 +168,18 @@ export async function runPerfSuite(
   let record = await measureInProcesses(files, config, options.processes, options.verbose);
   if (!record) return null;
   const recordPath = options.out ?? defaultRecordPath(record);
-  const found = await findBaseline(record, options.baseline, options.baselines).catch(async (error: unknown) => {
-    // Checked before measuring, but the file may have changed since: the measured run is kept all the same.
-    if (!(error instanceof RecordFileError)) throw error;
-    const kept = await writeRecordSafely(recordPath, record!);
-    throw new RecordFileError(`${error.message}; the run record was kept at ${kept.path}`);
-  });
-  const { path: baselinePath, baseline } = found;
+  const measured = record;
+  // The baseline was checked before measuring, but may have changed since; a second look may fail
+  // to start: either way the measured run is kept.
+  const { path: baselinePath, baseline } = await keepingRecord(recordPath, measured, () => findBaseline(measured, options.baseline, options.baselines));
   let comparison: Comparison | null = null;
   if (baseline) {
-    const judged = await judgeWithSecondLook(record, options.processes, {
-      judge: (r) => compareWithBaseline(r, baseline, options),
-      measure: (plan) => remeasure(plan, files, config),
-    });
+    const judged = await keepingRecord(recordPath, measured, () =>
+      judgeWithSecondLook(measured, options.processes, {
+        judge: (r) => compareWithBaseline(r, baseline, options),
+        measure: (plan) => remeasure(plan, files, config),
+      }),
+    );
     record = judged.record;
     comparison = judged.comparison;
   }
