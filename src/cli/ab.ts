@@ -1,8 +1,7 @@
 import { abMarkdown, renderAb } from '../report/ab.js';
 import { appendJobSummary } from '../report/write-exports.js';
 import { writeJsonAtomic, writeTextAtomic } from '../results/storage.js';
-import { AB_DEFAULT_SCENARIOS, runAb } from '../runner/ab.js';
-import { checkBackendChoice, scenarioFiles } from '../runner/perf.js';
+import { abMeasureOptions, runAb } from '../runner/ab.js';
 import type { CommandLine } from './args.js';
 import { checkOutputs } from '../results/output-guard.js';
 import { requireHarnessCheckout } from './harness-checkout.js';
@@ -10,9 +9,7 @@ import { requireHarnessCheckout } from './harness-checkout.js';
 /** `npm run perf:ab -- --base REF`: A/B of two commits on this machine, judged per process. */
 export async function abCommand(args: Extract<CommandLine, { command: 'ab' }>): Promise<number> {
   requireHarnessCheckout('perf:ab');
-  const scenarios = args.scenarios.length > 0 ? args.scenarios : [...AB_DEFAULT_SCENARIOS];
-  scenarioFiles(scenarios); // unknown scenario: exit 2 before any checkout
-  checkBackendChoice(args.backend);
+  const measure = abMeasureOptions(args);
   await checkOutputs(
     [
       args.json ? { path: args.json, kind: 'A/B verdict file', flag: '--json' } : null,
@@ -20,14 +17,7 @@ export async function abCommand(args: Extract<CommandLine, { command: 'ab' }>): 
     ],
     args,
   );
-  const result = await runAb({
-    base: args.base,
-    head: args.head,
-    scenarios,
-    processes: args.processes,
-    backend: args.backend,
-    kinds: args.ratiosOnly ? ['ratio'] : ['ratio', 'time'],
-  });
+  const result = await runAb({ base: args.base, head: args.head, ...measure });
   console.log(`\n${renderAb(result)}`);
   if (args.json) await writeJsonAtomic(args.json, result);
   if (args.markdown) await writeTextAtomic(args.markdown, abMarkdown(result));

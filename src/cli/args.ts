@@ -47,6 +47,17 @@ export interface DataArgs {
   readonly data: DataSources;
 }
 
+/** What perf:ab and perf:bisect both take (AB_OPTIONS): each probe of a bisect is an A/B. */
+export interface AbArgs {
+  readonly scenarios: readonly string[];
+  readonly processes: number;
+  readonly json: string | null;
+  readonly force: boolean;
+  readonly backend: BackendChoice;
+  /** --ratios-only: judge speedups, not absolute times (CI's gate). */
+  readonly ratiosOnly: boolean;
+}
+
 export type CommandLine =
   | { readonly command: 'help' }
   | ({
@@ -67,34 +78,21 @@ export type CommandLine =
     } & DataArgs &
       BackendArgs &
       CompareArgs)
-  | {
+  | ({
       readonly command: 'ab';
       readonly base: string;
       readonly head: string | null;
-      readonly scenarios: readonly string[];
-      readonly processes: number;
-      readonly json: string | null;
       readonly markdown: string | null;
-      readonly force: boolean;
-      readonly backend: BackendChoice;
-      /** --ratios-only: judge speedups, not absolute times (CI's gate). */
-      readonly ratiosOnly: boolean;
       /** The CI job summary file the verdicts are appended to ($GITHUB_STEP_SUMMARY); null outside GitHub Actions. */
       readonly jobSummary: string | null;
-    }
-  | {
+    } & AbArgs)
+  | ({
       readonly command: 'bisect';
       readonly good: string;
       readonly bad: string;
       /** --metric ID: the metric that moved (default: any judged ratio or time metric). */
       readonly metric: string | null;
-      readonly scenarios: readonly string[];
-      readonly processes: number;
-      readonly json: string | null;
-      readonly force: boolean;
-      readonly backend: BackendChoice;
-      readonly ratiosOnly: boolean;
-    }
+    } & AbArgs)
   | ({
       readonly command: 'doctor';
       readonly expectGpu: boolean;
@@ -242,7 +240,7 @@ function oneOf<T extends string>(flag: string, value: string | undefined, allowe
   throw new UsageError(`${flag} must be one of ${allowed.join('|')}, got '${value}'`);
 }
 
-/** What perf:ab and perf:bisect both take: each probe of a bisect is an A/B. */
+/** The flags of AbArgs. */
 const AB_OPTIONS = {
   scenario: { type: 'string', multiple: true },
   processes: { type: 'string' },
@@ -464,6 +462,14 @@ export function parseCommandLine(
   if (positionals.length > maxPositionals) throw new UsageError(`unexpected arguments: ${positionals.slice(maxPositionals).join(' ')}`);
 
   const backendArgs = (): BackendArgs => envBackendArgs(env, { backend: str('backend'), scale: str('scale') });
+  const abArgs = (): AbArgs => ({
+    scenarios: (values.scenario as string[] | undefined) ?? [],
+    processes: count('processes', 8),
+    json: str('json'),
+    force: flag('force'),
+    backend: backendChoice(env, str('backend')),
+    ratiosOnly: flag('ratios-only'),
+  });
   const compareArgs = (): CompareArgs => ({
     baseline: str('baseline'),
     baselines: str('baselines') ?? BASELINE_DIR,
@@ -497,14 +503,9 @@ export function parseCommandLine(
         command,
         base,
         head: str('head'),
-        scenarios: (values.scenario as string[] | undefined) ?? [],
-        processes: count('processes', 8),
-        json: str('json'),
         markdown: str('markdown'),
-        force: flag('force'),
-        backend: backendChoice(env, str('backend')),
-        ratiosOnly: flag('ratios-only'),
         jobSummary: jobSummary(env),
+        ...abArgs(),
       };
     }
     case 'bisect': {
@@ -516,12 +517,7 @@ export function parseCommandLine(
         good,
         bad,
         metric: str('metric'),
-        scenarios: (values.scenario as string[] | undefined) ?? [],
-        processes: count('processes', 8),
-        json: str('json'),
-        force: flag('force'),
-        backend: backendChoice(env, str('backend')),
-        ratiosOnly: flag('ratios-only'),
+        ...abArgs(),
       };
     }
     case 'doctor':

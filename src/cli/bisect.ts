@@ -2,28 +2,17 @@ import { renderBisect } from '../report/ab.js';
 import { EXIT } from '../results/exit.js';
 import { checkOutputs } from '../results/output-guard.js';
 import { writeJsonAtomic } from '../results/storage.js';
-import { AB_DEFAULT_SCENARIOS } from '../runner/ab.js';
+import { abMeasureOptions } from '../runner/ab.js';
 import { runBisect } from '../runner/bisect.js';
-import { checkBackendChoice, scenarioFiles } from '../runner/perf.js';
 import type { CommandLine } from './args.js';
 import { requireHarnessCheckout } from './harness-checkout.js';
 
 /** `npm run perf:bisect -- --good REF --bad REF`: the first commit whose metric is worse; exit 0 when found, 1 when not. */
 export async function bisectCommand(args: Extract<CommandLine, { command: 'bisect' }>): Promise<number> {
   requireHarnessCheckout('perf:bisect');
-  const scenarios = args.scenarios.length > 0 ? args.scenarios : [...AB_DEFAULT_SCENARIOS];
-  scenarioFiles(scenarios); // unknown scenario: exit 2 before any checkout
-  checkBackendChoice(args.backend);
+  const measure = abMeasureOptions(args);
   await checkOutputs([args.json ? { path: args.json, kind: 'bisect file', flag: '--json' } : null], args);
-  const result = await runBisect({
-    good: args.good,
-    bad: args.bad,
-    metric: args.metric,
-    scenarios,
-    processes: args.processes,
-    backend: args.backend,
-    kinds: args.ratiosOnly ? ['ratio'] : ['ratio', 'time'],
-  });
+  const result = await runBisect({ good: args.good, bad: args.bad, metric: args.metric, ...measure });
   console.log(`\n${renderBisect(result)}`);
   if (args.json) await writeJsonAtomic(args.json, result);
   return result.culprit ? EXIT.pass : EXIT.regression;

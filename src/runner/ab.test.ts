@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { abbaOrder } from './ab.js';
+import { abbaOrder, abMeasureOptions } from './ab.js';
+import { RunInputError } from './perf.js';
 
 describe('abbaOrder', () => {
   it('alternates which arm goes first, pair by pair (ABBA...)', () => {
@@ -16,5 +17,16 @@ describe('abbaOrder', () => {
     expect(order.every((pair) => new Set(pair).size === 2)).toBe(true);
     expect(order.filter(([first]) => first === 'base')).toHaveLength(4);
     expect(abbaOrder(0)).toEqual([]);
+  });
+});
+
+describe('abMeasureOptions', () => {
+  const flags = { scenarios: [] as string[], processes: 8, backend: 'auto' as const, ratiosOnly: false };
+  it('defaults to the speedup and dtypes scenarios and judges ratios and times; --ratios-only ratios alone', () => {
+    expect(abMeasureOptions(flags)).toEqual({ scenarios: ['speedup', 'dtypes'], processes: 8, backend: 'auto', kinds: ['ratio', 'time'] });
+    expect(abMeasureOptions({ ...flags, scenarios: ['memory'], ratiosOnly: true })).toMatchObject({ scenarios: ['memory'], kinds: ['ratio'] });
+  });
+  it('refuses an unknown scenario before any checkout', () => {
+    expect(() => abMeasureOptions({ ...flags, scenarios: ['no-such-scenario'] })).toThrow(RunInputError);
   });
 });

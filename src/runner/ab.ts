@@ -12,7 +12,7 @@ import { DEFAULT_PROCESS_ALPHA, judgeProcesses, type ProcessVerdict } from '../r
 import type { RunRecord } from '../results/schema.js';
 import { readRunRecord } from '../results/storage.js';
 import { hasMeasureHost, type MeasureHost, startMeasureHost } from './measure-host.js';
-import { RunInputError } from './perf.js';
+import { checkBackendChoice, RunInputError, scenarioFiles } from './perf.js';
 
 const run = promisify(execFile);
 
@@ -43,6 +43,20 @@ export interface Arm {
 
 /** Default scenarios of an A/B: the timed ones whose ratios CI gates. */
 export const AB_DEFAULT_SCENARIOS = ['speedup', 'dtypes'] as const;
+
+/**
+ * What perf:ab and perf:bisect measure, from their shared flags: the scenarios (default
+ * AB_DEFAULT_SCENARIOS), processes, backend and judged kinds; an unknown scenario or a backend
+ * that is not installed is the user's to fix (exit 2) before any checkout is made.
+ */
+export function abMeasureOptions(
+  flags: Pick<AbOptions, 'scenarios' | 'processes' | 'backend'> & { readonly ratiosOnly: boolean },
+): Omit<AbOptions, 'base' | 'head'> {
+  const scenarios = flags.scenarios.length > 0 ? flags.scenarios : [...AB_DEFAULT_SCENARIOS];
+  scenarioFiles(scenarios);
+  checkBackendChoice(flags.backend);
+  return { scenarios, processes: flags.processes, backend: flags.backend, kinds: flags.ratiosOnly ? ['ratio'] : ['ratio', 'time'] };
+}
 /** A/B tolerance where tolerances.json names none: 10% for ratios and times alike (one machine, one job). */
 const AB_TOLERANCE = 0.1;
 

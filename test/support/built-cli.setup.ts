@@ -1,8 +1,8 @@
 /**
  * Global setup of the end-to-end run (vitest.e2e.config.ts): builds the CLI once into
- * `.e2e-cli/` with the package's own build (tsconfig.build.json), so each of the ~100 CLI
- * spawns of the e2e tests starts the built JavaScript in about 1.2 s instead of the ~3.3 s of a
- * tsx start that transforms the sources again (both measured on the 2-core CI machine). The
+ * `.e2e-cli/` with the package's own build (tsconfig.build.json), so each CLI spawn of the e2e
+ * tests starts the built JavaScript in about 1.2 s instead of the ~3.3 s of a tsx start that
+ * transforms the sources again (`--help`, both measured on the 2-core CI machine). The
  * folder sits directly under the root, as dist/ does, so the CLI finds the checkout the same way.
  */
 import { execFile } from 'node:child_process';
@@ -13,7 +13,7 @@ import type { TestProject } from 'vitest/node';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** Where the e2e run's CLI is built; not dist/, which the pack test rebuilds while others run. */
-export const BUILT_CLI_DIR = join(ROOT, '.e2e-cli');
+const BUILT_CLI_DIR = join(ROOT, '.e2e-cli');
 
 export default async function setup(project: TestProject): Promise<void> {
   await rm(BUILT_CLI_DIR, { recursive: true, force: true });
