@@ -61,12 +61,16 @@ describe('reportCommand', () => {
 
     const other = join(dir, 'other.json');
     await writeJsonAtomic(other, makeBaseline(testRunRecord([{ ...bytes, value: 200_704 }]), 'x', {}));
+    const stderr = vi.spyOn(console, 'error').mockImplementation(() => {});
     expect(await reportCommand({ run, baseline: other, out, baselines: 'baselines', force: false })).toBe(1);
     expect(await readFile(out, 'utf8')).toContain('verdict-regressed');
+    // The exit code is explained on the console, naming the metric.
+    expect(stderr).toHaveBeenLastCalledWith(expect.stringMatching(/^exit 1: 1 gating metric failed \(mnist-transfer\.upload-bytes\.device-normalize regressed\)/));
 
     const full = join(dir, 'full.json');
     await writeJsonAtomic(full, makeBaseline(testRunRecord([bytes], { scale: 'full' }), 'x', {}));
     expect(await reportCommand({ run, baseline: full, out, baselines: 'baselines', force: false })).toBe(3);
     expect(await readFile(out, 'utf8')).toContain('Baseline comparison refused');
+    expect(stderr).toHaveBeenLastCalledWith(expect.stringMatching(/^exit 3: the comparison was refused: /));
   });
 });

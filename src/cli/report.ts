@@ -1,5 +1,6 @@
 import { findBaseline } from '../results/baseline.js';
-import { compareWithBaseline, EXIT, type Comparison } from '../results/compare.js';
+import { compareWithBaseline, EXIT, failingVerdicts, type Comparison } from '../results/compare.js';
+import type { RunRecord } from '../results/schema.js';
 import { besideRecord, latestRecordPath, readRunRecord, writeTextAtomic } from '../results/storage.js';
 import { htmlExporter } from '../report/html.js';
 import { UsageError } from './args.js';
@@ -31,6 +32,26 @@ export async function reportCommand(args: ReportArgs): Promise<number> {
   await checkOutput({ path: out, kind: 'HTML report', flag: args.out ? '--out' : 'the HTML report beside the run record' }, args);
   await writeTextAtomic(out, await htmlExporter.render({ record, recordPath: runPath, comparison }, { color: false }));
   console.log(`Report: ${out} (run ${runPath}; ${baseline ? `baseline ${baselinePath}` : `no baseline at ${baselinePath}`})`);
-  if (!comparison) return record.errors.length > 0 ? EXIT.regression : EXIT.pass;
-  return comparison.exitCode;
+  const code = comparison ? comparison.exitCode : record.errors.length > 0 ? EXIT.regression : EXIT.pass;
+  const why = exitReason(code, record, comparison);
+  if (why) console.error(why);
+  return code;
+}
+
+/** One line saying why the report command exits non-zero (a CI log shows it beside the exit code); null on exit 0. */
+export function exitReason(code: number, record: RunRecord, comparison: Comparison | null): string | null {
+  if (code === EXIT.pass) return null;
+  if (comparison?.refused) return `exit ${code}: the comparison was refused: ${comparison.refused}`;
+  const reasons: string[] = [];
+  if (record.errors.length > 0) {
+    const names = record.errors.map((e) => e.scenario);
+    reasons.push(`${record.errors.length} error${record.errors.length === 1 ? '' : 's'} in the run (${[...new Set(names)].join(', ')})`);
+  }
+  const failing = comparison ? failingVerdicts(comparison.verdicts, record.selection) : [];
+  if (failing.length > 0) {
+    const ids = failing.map((v) => `${v.id} ${v.verdict}`);
+    reasons.push(`${failing.length} gating metric${failing.length === 1 ? '' : 's'} failed (${ids.join(', ')})`);
+  }
+  const detail = reasons.length > 0 ? reasons.join('; ') : 'see the verdicts';
+  return `exit ${code}: ${detail}; the page was written all the same, \`gtp compare <run>\` prints every verdict`;
 }
