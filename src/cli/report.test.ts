@@ -65,7 +65,9 @@ describe('reportCommand', () => {
     expect(await reportCommand({ run, baseline: other, out, baselines: 'baselines', force: false })).toBe(1);
     expect(await readFile(out, 'utf8')).toContain('verdict-regressed');
     // The exit code is explained on the console, naming the metric.
-    expect(stderr).toHaveBeenLastCalledWith(expect.stringMatching(/^exit 1: 1 gating metric failed \(mnist-transfer\.upload-bytes\.device-normalize regressed\)/));
+    expect(stderr).toHaveBeenLastCalledWith(
+      expect.stringMatching(/^exit 1: 1 gating metric failed \(mnist-transfer\.upload-bytes\.device-normalize regressed\)/),
+    );
 
     const full = join(dir, 'full.json');
     await writeJsonAtomic(full, makeBaseline(testRunRecord([bytes], { scale: 'full' }), 'x', {}));
