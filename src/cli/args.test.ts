@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommandLine, perfRunConfig, runConfigFromEnv, UsageError } from './args.js';
+import { envBoolean, parseCommandLine, perfRunConfig, runConfigFromEnv, UsageError } from './args.js';
 
 describe('command line', () => {
   it('defaults to perf on auto backend, quick scale, all scenarios', () => {
@@ -96,6 +96,37 @@ describe('command line', () => {
     expect(() => parseCommandLine(['doctor', '--out', 'x'], {})).toThrow(UsageError);
     expect(() => parseCommandLine(['bench'], {})).toThrow(/command must be one of perf\|doctor\|compare\|baseline\|calibrate/);
     expect(() => parseCommandLine([], { PERF_BACKEND: 'gpu' })).toThrow(/got 'gpu'/);
+  });
+
+  it('reads a boolean variable as 1/0, true/false, yes/no, on/off in any case; unset or empty is the default', () => {
+    for (const on of ['1', 'true', 'TRUE', 'True', 'yes', 'Yes', 'on', 'ON', ' yes ']) expect(envBoolean({ X: on }, 'X'), on).toBe(true);
+    for (const off of ['0', 'false', 'FALSE', 'no', 'No', 'off', 'Off']) expect(envBoolean({ X: off }, 'X', true), off).toBe(false);
+    expect(envBoolean({}, 'X')).toBe(false);
+    expect(envBoolean({ X: '' }, 'X')).toBe(false);
+    expect(envBoolean({ X: '  ' }, 'X', true)).toBe(true);
+    for (const bad of ['2', 'y', 'enable', 'truee', '-1', 'nein']) {
+      expect(() => envBoolean({ X: bad }, 'X'), bad).toThrow(UsageError);
+      expect(() => envBoolean({ X: bad }, 'X')).toThrow(
+        `X=${JSON.stringify(bad)} is not a boolean: use 1/0, true/false, yes/no or on/off (any case), or leave it unset or empty for the default (off)`,
+      );
+    }
+  });
+
+  it('turns no gate off by the way a CI writes a boolean (issue 30): PERF_REQUIRE_BASELINE and PERF_GATE_TIMING', () => {
+    for (const command of ['perf', 'compare']) {
+      for (const yes of ['1', 'true', 'yes', 'on', 'TRUE']) {
+        expect(parseCommandLine([command], { PERF_REQUIRE_BASELINE: yes, PERF_GATE_TIMING: yes })).toMatchObject({ requireBaseline: true, gateTiming: true });
+      }
+      expect(parseCommandLine([command], { PERF_REQUIRE_BASELINE: 'no', PERF_GATE_TIMING: 'off' })).toMatchObject({
+        requireBaseline: false,
+        gateTiming: false,
+      });
+      expect(() => parseCommandLine([command], { PERF_REQUIRE_BASELINE: 'maybe' })).toThrow(
+        /^PERF_REQUIRE_BASELINE="maybe" is not a boolean: use 1\/0, true\/false/,
+      );
+      // The flag does not hide a bad value of its variable.
+      expect(() => parseCommandLine([command, '--gate-timing'], { PERF_GATE_TIMING: 'y' })).toThrow(/^PERF_GATE_TIMING="y" is not a boolean/);
+    }
   });
 
   it('blames a bad value on the variable that gave it, not on a flag', () => {

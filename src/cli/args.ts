@@ -227,7 +227,10 @@ History options (perf:history):
 
 Environment: PERF_BACKEND (as --backend); PERF_REQUIRE_BACKEND=<name> (fail unless that backend
 runs; CI sets webgpu); PERF_GATE_TIMING=1 (as --gate-timing); PERF_REQUIRE_BASELINE=1 (perf
-exits 3 when its profile has no baseline, instead of 0 with a note; CI sets it).
+exits 3 when its profile has no baseline, instead of 0 with a note; CI sets it). Boolean
+variables take 1/0, true/false, yes/no, on/off (any case; unset or empty: off); any other value
+is exit 2. GITHUB_STEP_SUMMARY (set by GitHub Actions): perf, compare and ab append their
+Markdown verdicts to it; checked before anything is measured (see docs/usage.md).
 
 Exit codes: 0 pass; 1 a scenario failed or a gating metric regressed; 2 bad usage or bad
 input (unknown flag, unreadable or invalid file, refused baseline update); 3 no baseline for
@@ -327,6 +330,27 @@ export const videoToolsFromEnv = (env: NodeJS.ProcessEnv = process.env): FfmpegP
   ffmpeg: env.FFMPEG_PATH || null,
   ffprobe: env.FFPROBE_PATH || null,
 });
+
+/** What a boolean environment variable may say (compared in lower case): the usual ways a CI writes yes and no. */
+const BOOLEAN_VALUES: Readonly<Record<string, boolean>> = { '1': true, true: true, yes: true, on: true, '0': false, false: false, no: false, off: false };
+
+/**
+ * A boolean environment variable: 1/0, true/false, yes/no, on/off in any case (surrounding blanks
+ * ignored); unset or empty gives `fallback`. Anything else is a usage error naming the variable:
+ * a gate must never turn itself off because a CI wrote `true` where `1` was expected.
+ */
+export function envBoolean(env: NodeJS.ProcessEnv, name: string, fallback = false): boolean {
+  const raw = env[name];
+  const word = raw?.trim().toLowerCase() ?? '';
+  if (word === '') return fallback;
+  const value = BOOLEAN_VALUES[word];
+  if (value === undefined) {
+    throw new UsageError(
+      `${name}=${JSON.stringify(raw)} is not a boolean: use 1/0, true/false, yes/no or on/off (any case), or leave it unset or empty for the default (${fallback ? 'on' : 'off'})`,
+    );
+  }
+  return value;
+}
 
 /** GitHub Actions' job summary file ($GITHUB_STEP_SUMMARY), or null: not in CI, or set empty. */
 const jobSummary = (env: NodeJS.ProcessEnv): string | null => env.GITHUB_STEP_SUMMARY || null;
@@ -474,8 +498,9 @@ export function parseCommandLine(
     baseline: str('baseline'),
     baselines: str('baselines') ?? BASELINE_DIR,
     allowProfileMismatch: flag('allow-profile-mismatch'),
-    gateTiming: flag('gate-timing') || env.PERF_GATE_TIMING === '1',
-    requireBaseline: env.PERF_REQUIRE_BASELINE === '1',
+    // Both read even when the flag is given: a bad value is reported, not hidden by the flag.
+    gateTiming: envBoolean(env, 'PERF_GATE_TIMING') || flag('gate-timing'),
+    requireBaseline: envBoolean(env, 'PERF_REQUIRE_BASELINE'),
     exports: Object.fromEntries(exportFlags().map((name) => [name, str(name)])),
     force: flag('force'),
     jobSummary: jobSummary(env),
