@@ -1,3 +1,4 @@
+import { withoutDawnNotices } from '../backend/dawn-notices.js';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
@@ -154,7 +155,8 @@ function runProcess(arm: Arm, options: AbOptions, out: string): Promise<RunRecor
   tracked({ child });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000);
+    // Kept for the error message: its last lines, without Dawn's limit notices that would crowd out the cause.
+    stderr = (stderr + withoutDawnNotices(chunk.toString())).slice(-4000);
   });
   return new Promise((done, fail) => {
     child.on('exit', async () => {

@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import type { Plugin } from 'vitest/config';
+import { dawnNoticeFilter } from '../backend/dawn-notices.js';
 import { createVitest, type TestProject, type Vitest } from 'vitest/node';
 import type { RunRecord } from '../results/schema.js';
 import type { RunConfig } from '../run-config.js';
@@ -104,6 +105,8 @@ export async function openScenarioSession(
       plugins: [provideRunConfig(config, projects), tmpDirs.plugin],
       test: { reporters: options.quiet ? [reporter] : options.verbose ? ['default', reporter] : [new RunProgressReporter({ root }), reporter] },
     },
+    // The workers' stderr reaches the console through this stream: without Dawn's limit notices.
+    { stderr: dawnNoticeFilter() },
   );
   let runs = 0;
   return {
