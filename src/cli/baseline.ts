@@ -11,10 +11,11 @@ import {
   refusalReason,
   type Baseline,
 } from '../results/baseline.js';
-import { FileWriteError, latestRecordPath, readRunRecord, RecordFileError, writeJsonAtomic } from '../results/storage.js';
+import { FileWriteError, readRunRecord, RecordFileError, writeJsonAtomic } from '../results/storage.js';
 import { appendedLine, appendToHistory } from '../history/store.js';
 import { defaultRunConfig } from '../run-config.js';
 import { UsageError } from './args.js';
+import { latestRunPath } from './compare.js';
 import { EXIT } from '../results/exit.js';
 
 /** What accepting the run changes, metric values only: a json-diff, or '' when nothing changed. */
@@ -38,7 +39,7 @@ export async function baselineCommand(args: {
   merge: boolean;
   history: string;
 }): Promise<number> {
-  const runPath = args.run ?? (await latestRecordPath());
+  const runPath = args.run ?? (await latestRunPath());
   if (!runPath) throw new UsageError('no run record given and none in results/: run `npm run perf` first');
   const run = await readRunRecord(runPath);
   const target = args.target ?? baselinePathFor(run.profile.id, run.scale, args.baselines);

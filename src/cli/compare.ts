@@ -1,15 +1,25 @@
 import { findBaseline, noBaselineMessage } from '../results/baseline.js';
 import { compareWithBaseline, EXIT } from '../results/compare.js';
-import { latestRecordPath, readRunRecord } from '../results/storage.js';
+import { latestRecord, readRunRecord, RESULTS_DIR, skippedNote } from '../results/storage.js';
 import { renderComparison } from '../report/comparison.js';
 import { writeExports } from '../report/write-exports.js';
 import { exportOutputs, exportTargets } from '../report/exporters.js';
 import { UsageError, type CompareArgs } from './args.js';
 import { checkOutputs } from '../results/output-guard.js';
 
+/**
+ * The latest run record in results/ (compare's and baseline's default), saying which entries
+ * were passed over unopened (a FIFO or a dangling link named *.json).
+ */
+export async function latestRunPath(dir = RESULTS_DIR): Promise<string | null> {
+  const latest = await latestRecord(dir);
+  for (const s of latest.skipped) console.log(skippedNote(s));
+  return latest.path;
+}
+
 /** `npm run perf:compare`: compares a stored run (default: the latest) with its profile's baseline. */
 export async function compareCommand(args: CompareArgs & { run: string | null }): Promise<number> {
-  const runPath = args.run ?? (await latestRecordPath());
+  const runPath = args.run ?? (await latestRunPath());
   if (!runPath) throw new UsageError('no run record given and none in results/: run `npm run perf` first');
   const run = await readRunRecord(runPath);
   const targets = exportTargets('compare', args.exports, null);

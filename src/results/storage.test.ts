@@ -1,10 +1,22 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBaseline } from './baseline.js';
 import { testRunRecord } from '../../test/support/run-record.js';
-import { ensureDir, FileWriteError, readRunRecord, RecordFileError, writeJsonAtomic, writeTextAtomic } from './storage.js';
+import {
+  ensureDir,
+  FileWriteError,
+  latestRecord,
+  NotRegularFileError,
+  readRegularFile,
+  readRunRecord,
+  RecordFileError,
+  skippedNote,
+  writeJsonAtomic,
+  writeTextAtomic,
+} from './storage.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -92,6 +104,58 @@ describe('readRunRecord on a binary file', () => {
       expect(error).toBeInstanceOf(RecordFileError);
       expect((error as Error).message).toMatch(/not valid JSON/);
       expect([...(error as Error).message].filter((c) => c.charCodeAt(0) < 0x20)).toEqual([]); // no control characters
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('only regular files are opened (issue 30: a FIFO named x.json hung perf:compare)', () => {
+  it('picks the latest run record past a FIFO, a dangling link and a folder named *.json, listing each unopened', async () => {
+    const results = await mkdtemp(join(tmpdir(), 'gtp-results-'));
+    try {
+      const record = join(results, 'run.json');
+      await writeFile(record, JSON.stringify(testRunRecord([])));
+      // Made after the record: newer by modification time, so each is tried first.
+      execFileSync('mkfifo', [join(results, 'x.json')]);
+      await symlink('gone.json', join(results, 'dangling.json'));
+      await symlink('loop.json', join(results, 'loop.json'));
+      await mkdir(join(results, 'folder.json'));
+      // A link to a regular file is read: its target is not a .json name, so only the link is listed.
+      await writeFile(join(results, 'target.keep'), JSON.stringify(testRunRecord([])));
+      await symlink('target.keep', join(results, 'linked.json'));
+      await utimes(record, new Date(0), new Date(0));
+      const latest = await latestRecord(results);
+      expect(latest.path).toBe(join(results, 'linked.json'));
+      expect(latest.skipped.map((s) => [basename(s.path), s.reason]).sort()).toEqual([
+        ['dangling.json', 'a dangling symbolic link (to gone.json, which does not exist); not opened'],
+        ['folder.json', 'a directory, not a regular file; not opened'],
+        ['loop.json', 'a symbolic link that loops; not opened'],
+        ['x.json', 'a FIFO (named pipe), not a regular file; not opened'],
+      ]);
+      expect(skippedNote(latest.skipped.find((s) => s.path.endsWith('x.json'))!)).toBe(
+        `note: skipped ${join(results, 'x.json')}: a FIFO (named pipe), not a regular file; not opened`,
+      );
+      expect(await latestRecord(join(results, 'absent'))).toEqual({ path: null, skipped: [] });
+    } finally {
+      await rm(results, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a FIFO or a dangling link named as a record in one line, without blocking', async () => {
+    const base = await mkdtemp(join(tmpdir(), 'gtp-fifo-'));
+    try {
+      const fifo = join(base, 'fifo.json');
+      execFileSync('mkfifo', [fifo]);
+      await expect(readRunRecord(fifo)).rejects.toThrow(
+        new RecordFileError(`${fifo}: a FIFO (named pipe), not a regular file, so not read; name a gpu-transfer-perf run record file`),
+      );
+      await symlink('nowhere.json', join(base, 'dangling.json'));
+      await expect(readRunRecord(join(base, 'dangling.json'))).rejects.toThrow(
+        `${join(base, 'dangling.json')}: a dangling symbolic link (to nowhere.json, which does not exist), so not read`,
+      );
+      await expect(readRegularFile(base)).rejects.toBeInstanceOf(NotRegularFileError);
+      await expect(readRegularFile('/dev/zero')).rejects.toThrow('/dev/zero: a character device, not a regular file');
     } finally {
       await rm(base, { recursive: true, force: true });
     }

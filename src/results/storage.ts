@@ -1,4 +1,5 @@
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { lstat, mkdir, open, readdir, readlink, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { z } from 'zod';
 import { printable } from '../data/media-errors.js';
@@ -67,17 +68,121 @@ function describeIssues(error: z.ZodError): string {
   return `${shown.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}`;
 }
 
+/** What a file system entry that is not a regular file is, in words: 'a FIFO (named pipe)', 'a directory'. */
+export function entryKind(stats: Stats): string {
+  if (stats.isFile()) return 'a regular file';
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isFIFO()) return 'a FIFO (named pipe)';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  return 'not a regular file';
+}
+
+/** A path that is not a regular file (or a dangling link): never opened for reading, so nothing blocks on a FIFO or a device. */
+export class NotRegularFileError extends Error {
+  override readonly name = 'NotRegularFileError';
+  constructor(
+    readonly path: string,
+    /** 'a FIFO (named pipe), not a regular file', 'a dangling symbolic link (to x.json, which does not exist)'. */
+    readonly reason: string,
+  ) {
+    super(`${path}: ${reason}`);
+  }
+}
+
+/**
+ * Why the entry at `path` (symlinks followed) is not a regular file, or null when it is one;
+ * a stat error other than a dangling or looping link is thrown as it is (EACCES, ENOENT).
+ */
+async function notRegularReason(path: string): Promise<string | null> {
+  try {
+    const stats = await stat(path);
+    return stats.isFile() ? null : `${entryKind(stats)}, not a regular file`;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const link = await lstat(path).catch(() => null);
+    if (!link?.isSymbolicLink()) throw error;
+    if (code === 'ELOOP') return 'a symbolic link that loops';
+    const target = await readlink(path).catch(() => '?');
+    return `a dangling symbolic link (to ${target}, which ${code === 'ENOENT' ? 'does not exist' : `cannot be reached: ${code}`})`;
+  }
+}
+
+/**
+ * Reads a file only if it is a regular file: checked before opening (a FIFO would block the
+ * read forever, a device could have no end), then opened non-blocking and checked again on the
+ * open descriptor, so a file swapped for a FIFO between the two cannot block either.
+ * Throws NotRegularFileError, or the open/read error (ENOENT, EACCES).
+ */
+export async function readRegularFile(path: string): Promise<Buffer> {
+  const before = await notRegularReason(path);
+  if (before) throw new NotRegularFileError(path, before);
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw new NotRegularFileError(path, `${entryKind(stats)}, not a regular file`);
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** An entry of a folder that a reader passed over, and why. */
+export interface SkippedEntry {
+  readonly path: string;
+  readonly reason: string;
+}
+
+/** One line for the console about a passed-over entry. */
+export const skippedNote = (s: SkippedEntry) => `note: skipped ${s.path}: ${s.reason}`;
+
+/**
+ * Sorts the entries `names` of `dir` into regular files (symlinks to one included) and the rest:
+ * a FIFO, socket, device, folder, dangling or looping link is passed over with its reason and
+ * never opened; an entry that cannot be examined (EACCES) too.
+ */
+export async function regularFilesOf(
+  dir: string,
+  names: readonly string[],
+): Promise<{ files: Array<{ path: string; mtimeMs: number }>; skipped: SkippedEntry[] }> {
+  const files: Array<{ path: string; mtimeMs: number }> = [];
+  const skipped: SkippedEntry[] = [];
+  for (const name of names) {
+    const path = join(dir, name);
+    try {
+      const reason = await notRegularReason(path);
+      if (reason) skipped.push({ path, reason: `${reason}; not opened` });
+      else files.push({ path, mtimeMs: (await stat(path)).mtimeMs });
+    } catch (error) {
+      // Removed since the listing (ENOENT) or not ours to read (EACCES): passed over, said why.
+      skipped.push({ path, reason: `cannot be examined (${(error as NodeJS.ErrnoException).code ?? String(error)})` });
+    }
+  }
+  return { files, skipped };
+}
+
+/** The bytes of a JSON file to read, or a RecordFileError naming the file and why it cannot be read. */
+async function readForJson(path: string, what: string): Promise<string> {
+  try {
+    return (await readRegularFile(path)).toString('utf8');
+  } catch (error) {
+    if (error instanceof NotRegularFileError) throw new RecordFileError(`${path}: ${error.reason}, so not read; name a ${what} file`);
+    throw new RecordFileError(`${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+}
+
 /**
  * Reads a JSON file and validates it against `schema`; anything else gets a RecordFileError
  * naming the file and the field. A newer schemaVersion is refused as such, not as garbage.
+ * Only a regular file is opened (readRegularFile).
  */
 export async function readJsonFile<T>(path: string, schema: z.ZodType<T>, what: string, options: { versioned: boolean } = { versioned: true }): Promise<T> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new RecordFileError(`${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  }
+  return parseJsonText(path, await readForJson(path, what), schema, what, options);
+}
+
+/** Validates the text of a JSON file read already (readJsonFile, or a reader that also needs the bytes); errors as readJsonFile's. */
+export function parseJsonText<T>(path: string, text: string, schema: z.ZodType<T>, what: string, options: { versioned: boolean } = { versioned: true }): T {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -106,9 +211,16 @@ export async function readJsonFile<T>(path: string, schema: z.ZodType<T>, what: 
   return parsed.data;
 }
 
+const RUN_RECORD = 'gpu-transfer-perf run record';
+
 /** Reads and validates a run record. */
 export async function readRunRecord(path: string): Promise<RunRecord> {
-  return readJsonFile(path, runRecordSchema, 'gpu-transfer-perf run record');
+  return readJsonFile(path, runRecordSchema, RUN_RECORD);
+}
+
+/** Validates a run record's text, read already from `path` (as readRunRecord). */
+export function parseRunRecord(path: string, text: string): RunRecord {
+  return parseJsonText(path, text, runRecordSchema, RUN_RECORD);
 }
 
 /** A file beside a run record: `results/x.json` with `.html` gives `results/x.html`. */
@@ -125,23 +237,39 @@ export function defaultRecordPath(record: Pick<RunRecord, 'createdAt' | 'profile
   return join(dir, `${stamp}-${record.profile.id}.json`);
 }
 
-/** The most recently written valid run record in a folder (by modification time), or null; other JSON files (calibration, verdicts) are passed over. */
-export async function latestRecordPath(dir = RESULTS_DIR): Promise<string | null> {
+/** The latest run record of a folder, and the entries passed over on the way (see latestRecord). */
+export interface LatestRecord {
+  readonly path: string | null;
+  /** .json entries that are not regular files (FIFO, socket, device, folder, dangling link): never opened. */
+  readonly skipped: readonly SkippedEntry[];
+}
+
+/**
+ * The most recently written valid run record in a folder (by modification time), or null; other
+ * JSON files (calibration, verdicts) are passed over quietly, and entries that are not regular
+ * files are passed over unopened and listed (a FIFO named x.json would block a read forever).
+ */
+export async function latestRecord(dir = RESULTS_DIR): Promise<LatestRecord> {
   let names: string[];
   try {
     names = (await readdir(dir)).filter((n) => n.endsWith('.json'));
   } catch {
-    return null;
+    return { path: null, skipped: [] };
   }
-  const stamped = await Promise.all(names.map(async (n) => ({ path: join(dir, n), mtime: (await stat(join(dir, n))).mtimeMs })));
-  stamped.sort((a, b) => b.mtime - a.mtime);
-  for (const { path } of stamped) {
+  const { files, skipped } = await regularFilesOf(dir, names);
+  files.sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const { path } of files) {
     try {
       await readRunRecord(path);
-      return path;
+      return { path, skipped };
     } catch {
       // not a run record
     }
   }
-  return null;
+  return { path: null, skipped };
+}
+
+/** The path of latestRecord, for a command that prints no notes. */
+export async function latestRecordPath(dir = RESULTS_DIR): Promise<string | null> {
+  return (await latestRecord(dir)).path;
 }
