@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seededRng } from '../base/random.js';
-import { binomial, permutationPValue, shiftWithInterval } from './permutation.js';
+import { binomial, permutationPValue, shiftWithInterval, smallestDecidingGroupSize, smallestPermutationP } from './permutation.js';
 
 const rng = () => seededRng(3);
 
@@ -39,5 +39,29 @@ describe('permutation test', () => {
     expect(s.hi).toBeGreaterThan(0.2);
     expect(s.lo).toBeGreaterThan(0);
     expect(s.p).toBeLessThan(0.01);
+  });
+});
+
+describe('what a permutation test of few values can reach', () => {
+  it('the smallest p: 2 / C(2K, K) for equal groups, 1 / C(m + n, n) otherwise', () => {
+    expect(smallestPermutationP(4, 4)).toBe(2 / 70);
+    expect(smallestPermutationP(5, 5)).toBe(2 / 252);
+    expect(smallestPermutationP(6, 6)).toBe(2 / 924);
+    expect(smallestPermutationP(8, 4)).toBe(1 / 495);
+    expect(smallestPermutationP(1, 1)).toBe(1);
+    expect(() => smallestPermutationP(0, 3)).toThrow(RangeError);
+  });
+
+  it('is what permutationPValue returns for the most extreme split', () => {
+    const rng = seededRng(1);
+    expect(permutationPValue([1, 2, 3, 4], [11, 12, 13, 14], { rng })).toBe(smallestPermutationP(4, 4));
+    expect(permutationPValue([1, 2, 3, 4, 5, 6, 7, 8], [11, 12, 13, 14], { rng })).toBe(smallestPermutationP(8, 4));
+  });
+
+  it('the fewest processes per arm that can reach alpha: 6 at 0.005, 5 at 0.01, 4 at 0.05', () => {
+    expect(smallestDecidingGroupSize(0.005)).toBe(6);
+    expect(smallestDecidingGroupSize(0.01)).toBe(5);
+    expect(smallestDecidingGroupSize(0.05)).toBe(4);
+    expect(() => smallestDecidingGroupSize(0)).toThrow(RangeError);
   });
 });

@@ -128,3 +128,27 @@ export function shiftWithInterval(a: readonly number[], b: readonly number[], al
   };
   return { estimate, lo: edge(-1), hi: edge(1), confidence: 1 - alpha, p };
 }
+
+/**
+ * The smallest p-value `permutationPValue` can return for groups of m and n values (all values
+ * distinct): the observed split is the most extreme one, so p = (splits as extreme) / C(m + n, n).
+ * With m = n its mirror image (the groups swapped) is as extreme, so 2 / C(2n, n) (4 + 4: 2 / 70
+ * = 0.029); with m != n the extreme split can be alone, 1 / C(m + n, n).
+ */
+export function smallestPermutationP(m: number, n: number): number {
+  if (!Number.isInteger(m) || !Number.isInteger(n) || m < 1 || n < 1) throw new RangeError(`group sizes must be whole numbers >= 1, got ${m} and ${n}`);
+  return Math.min(1, (m === n ? 2 : 1) / binomial(m + n, n));
+}
+
+/**
+ * The fewest values per group (K + K) for which the two-sided permutation test can reach
+ * p < alpha at all: below it every comparison is 'not significant' whatever the data, so a
+ * verdict of K + K processes cannot call a regression at its first look. 6 for alpha = 0.005
+ * (2 / C(12, 6) = 0.0022; 5 + 5 gives at best 2 / 252 = 0.0079).
+ */
+export function smallestDecidingGroupSize(alpha: number): number {
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must lie in (0, 1), got ${alpha}`);
+  let k = 1;
+  while (smallestPermutationP(k, k) >= alpha) k++;
+  return k;
+}

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { seededRng } from '../base/random.js';
-import { bootstrapCI, mean, median, quantileSorted, sortSamples, binomialCdf, binomialLowerThreshold } from './statistics.js';
+import {
+  bootstrapCI,
+  mean,
+  median,
+  quantileSorted,
+  sortSamples,
+  binomialCdf,
+  binomialLowerThreshold,
+  incompleteBeta,
+  logGamma,
+  studentTCdf,
+  studentTQuantile,
+} from './statistics.js';
 
 /** Standard normal by Box-Muller from a seeded uniform source. */
 function normal(rng: ReturnType<typeof seededRng>): number {
@@ -79,5 +91,52 @@ describe('binomial tail', () => {
     expect(binomialCdf(k - 1, 2000, 0.97)).toBeLessThan(0.05);
     // The same search in exact rational arithmetic (Python fractions) gives 1927.
     expect(k).toBe(1927);
+  });
+});
+
+describe("Student's t", () => {
+  it('logGamma matches factorials and Gamma(1/2) = sqrt(pi)', () => {
+    expect(logGamma(5)).toBeCloseTo(Math.log(24), 12);
+    expect(logGamma(11)).toBeCloseTo(Math.log(3_628_800), 11);
+    expect(logGamma(0.5)).toBeCloseTo(0.5 * Math.log(Math.PI), 12);
+    expect(() => logGamma(0)).toThrow(RangeError);
+  });
+
+  it('incompleteBeta matches closed forms: I_x(1, 1) = x, I_x(a, 1) = x^a, I_x(1, b) = 1 - (1 - x)^b', () => {
+    expect(incompleteBeta(0.3, 1, 1)).toBeCloseTo(0.3, 13);
+    expect(incompleteBeta(0.7, 3, 1)).toBeCloseTo(0.343, 13);
+    expect(incompleteBeta(0.2, 1, 4)).toBeCloseTo(1 - 0.8 ** 4, 13);
+    expect(incompleteBeta(0, 2, 3)).toBe(0);
+    expect(incompleteBeta(1, 2, 3)).toBe(1);
+  });
+
+  it('the CDF matches closed forms: df 1 is Cauchy, df 2 is t / (2 sqrt(2 + t^2)) + 1/2', () => {
+    for (const t of [-3, -0.5, 0, 0.7, 12]) {
+      expect(studentTCdf(t, 1)).toBeCloseTo(0.5 + Math.atan(t) / Math.PI, 13);
+      expect(studentTCdf(t, 2)).toBeCloseTo(0.5 + t / (2 * Math.sqrt(2 + t * t)), 13);
+    }
+  });
+
+  it('quantiles match the tables (R qt) to 1e-7', () => {
+    // R: qt(c(.975, .975, .995, .9995, .999, .05), c(1, 10, 7, 7, 5, 3))
+    const cases: [number, number, number][] = [
+      [0.975, 1, 12.7062047],
+      [0.975, 10, 2.2281389],
+      [0.995, 7, 3.4994833],
+      [0.9995, 7, 5.4078825],
+      [0.999, 5, 5.8934295],
+      [0.05, 3, -2.3533634],
+    ];
+    for (const [p, df, q] of cases) expect(studentTQuantile(p, df)).toBeCloseTo(q, 6);
+    expect(studentTQuantile(0.975, 1e7)).toBeCloseTo(1.959964, 5);
+    expect(studentTQuantile(0.5, 4)).toBe(0);
+    expect(() => studentTQuantile(1, 4)).toThrow(RangeError);
+  });
+
+  it('quantile and CDF invert each other far in the tail', () => {
+    for (const df of [5, 7, 118]) {
+      const p = 1 - 0.01 / 22;
+      expect(studentTCdf(studentTQuantile(p, df), df)).toBeCloseTo(p, 12);
+    }
   });
 });
