@@ -6,7 +6,8 @@ import { isTensorflowInstalled } from '../backend/host-backends.js';
 import { describeBackend, startBackend } from '../backend/start.js';
 import type { BackendChoice, BackendContext, BackendName } from '../backend/types.js';
 import { maxAbsDiff } from '../measure/statistics.js';
-import { describeHardwareProfile } from '../results/hardware-profile.js';
+import { describeHardwareProfile } from '../backend/hardware-profile.js';
+import { describeCapabilities } from '../transfer/capabilities.js';
 import { ARTICLE_NORMALIZATION, normalizeOnHost } from '../transfer/normalization.js';
 import { deviceNormalize } from '../transfer/strategies/strategies.js';
 import {
@@ -89,7 +90,7 @@ async function startAsked(options: DoctorOptions): Promise<{ context: BackendCon
 }
 
 function summarize(context: BackendContext): ProfileSummary {
-  const profile = describeHardwareProfile(context);
+  const profile = describeHardwareProfile(context, describeCapabilities(context));
   return {
     id: profile.id,
     backend: profile.backend,
