@@ -71,6 +71,14 @@ export default {
       to: { circular: true },
     },
     {
+      name: 'results-pure',
+      comment:
+        'results/ (records, baselines, verdicts) needs no device and no test runner: a verdict is judged the same on any machine, and commands that only judge load no tfjs; the profile is described in backend/',
+      severity: 'error',
+      from: { path: '^src/results/', pathNot: TESTS },
+      to: { path: '^(node_modules/)?(@tensorflow/|vitest|vite/|@vitest/|webgpu)' },
+    },
+    {
       name: 'test-support-for-tests-only',
       comment: 'test/support/ holds what tests share (records, a CLI runner): the harness itself never imports it, so nothing of it is built or shipped',
       severity: 'error',
@@ -96,7 +104,7 @@ export default {
     tsConfig: { fileName: 'tsconfig.json' },
     // Type-only imports count: `import type` across layers is a dependency of the design too.
     tsPreCompilationDeps: true,
+    // Packages stay in the graph (results-pure checks them) but are not cruised.
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: 'node_modules' },
   },
 };

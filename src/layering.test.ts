@@ -61,6 +61,8 @@ describe('layering (docs/layout.md, .dependency-cruiser.mjs)', () => {
       // Test support: a test may use it, the harness may not.
       'test/support/records.ts': 'export const records = 1;\n',
       'src/results/uses-support.ts': "import { records } from '../../test/support/records.js';\nexport const bad = records;\n",
+      // results/ reaching tfjs (hardware-profile.ts did) or vitest: no longer pure.
+      'src/results/profile.ts': "import * as tf from '@tensorflow/tfjs';\nimport { expect } from 'vitest';\nexport const v = [tf.version, expect];\n",
       'src/results/uses-support.test.ts': "import { records } from '../../test/support/records.js';\nexport const ok = records;\n",
       // A perf file by the package name, and one through ../src.
       'perf/01-good.perf.ts': "import { record } from 'gpu-transfer-perf';\nexport const good = record;\n",
@@ -97,6 +99,13 @@ describe('layering (docs/layout.md, .dependency-cruiser.mjs)', () => {
     it('the harness importing test/support breaks test-support-for-tests-only; a test importing it passes', () => {
       expect(lines.filter((l) => l.startsWith('test-support-'))).toEqual([
         'test-support-for-tests-only: src/results/uses-support.ts -> test/support/records.ts',
+      ]);
+    });
+
+    it('results/ importing tfjs or vitest breaks results-pure', () => {
+      expect(lines.filter((l) => l.startsWith('results-pure:'))).toEqual([
+        'results-pure: src/results/profile.ts -> @tensorflow/tfjs',
+        'results-pure: src/results/profile.ts -> vitest',
       ]);
     });
 

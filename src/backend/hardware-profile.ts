@@ -1,10 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
-import { profileId } from '../backend/fingerprint.js';
-import type { BackendContext } from '../backend/types.js';
-import { describeCapabilities } from '../transfer/capabilities.js';
-import type { RunProfile } from './schema.js';
+import { profileId } from './fingerprint.js';
+import type { AdapterDescription, BackendContext, BackendName } from './types.js';
 
 const require = createRequire(import.meta.url);
 
@@ -21,8 +19,30 @@ function packageVersions(): Record<string, string> {
   return versions;
 }
 
-/** The hardware/software profile of a running backend, as stored in every run record; measured once, at backend start. */
-export function describeHardwareProfile(context: BackendContext): RunProfile {
+/** What a backend can do that the article's advice depends on, by name (transfer/capabilities.ts describes them). */
+export type CapabilityTable = Readonly<Record<string, { readonly supported: boolean; readonly detail: string }>>;
+
+/** The hardware and software a run measured on: the run record's `profile` (results/schema.ts checks it is this shape). */
+export interface HardwareProfile {
+  readonly id: string;
+  readonly backend: BackendName;
+  readonly backendReason: string;
+  readonly adapter: (Omit<AdapterDescription, 'features'> & { features: string[] }) | null;
+  readonly isUsingGpuDevice: boolean | null;
+  readonly cpu: { readonly model: string; readonly cores: number };
+  readonly os: string;
+  readonly node: string;
+  readonly versions: Record<string, string>;
+  readonly transferBoundary: string;
+  readonly capabilities: CapabilityTable;
+}
+
+/**
+ * The hardware/software profile of a running backend, as stored in every run record; measured
+ * once, at backend start. `capabilities` come from the layer above (transfer/capabilities.ts),
+ * which knows the kernels.
+ */
+export function describeHardwareProfile(context: BackendContext, capabilities: CapabilityTable): HardwareProfile {
   const cpus = os.cpus();
   const cpuModel = cpus[0]?.model.trim() ?? 'unknown';
   return {
@@ -36,6 +56,6 @@ export function describeHardwareProfile(context: BackendContext): RunProfile {
     node: process.version,
     versions: packageVersions(),
     transferBoundary: context.transfers.boundary,
-    capabilities: describeCapabilities(context),
+    capabilities,
   };
 }

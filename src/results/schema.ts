@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { HardwareProfile } from '../backend/hardware-profile.js';
 import { BACKEND_NAMES } from '../backend/types.js';
 
 /**
@@ -144,6 +145,9 @@ const runProfileSchema = z
   })
   .strict();
 export type RunProfile = z.infer<typeof runProfileSchema>;
+/** Compiles only while the backend's description (backend/hardware-profile.ts) and the stored profile are one shape, each assignable to the other. */
+export type ProfileShapesAgree = AssertTrue<[RunProfile] extends [HardwareProfile] ? ([HardwareProfile] extends [RunProfile] ? true : false) : false>;
+type AssertTrue<T extends true> = T;
 
 export type KernelTableRecord = z.infer<typeof kernelTableSchema>;
 const kernelTableSchema = z

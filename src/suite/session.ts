@@ -11,7 +11,8 @@ import type { DatasetSource } from '../data/source.js';
 import { type RunConfig, sourceContext } from '../run-config.js';
 import type { RunProfile } from '../results/schema.js';
 import { SIZES, type MediaSizes, type ScaleSizes } from './sizes.js';
-import { describeHardwareProfile } from '../results/hardware-profile.js';
+import { describeHardwareProfile } from '../backend/hardware-profile.js';
+import { describeCapabilities } from '../transfer/capabilities.js';
 
 /** The started backend of this run and the hardware profile measured once, at its start. */
 export interface RunBackend {
@@ -77,7 +78,7 @@ export function useRunBackend(): Promise<RunBackend> {
   const config = useConfig();
   s.backend ??= startBackend(config.backend, config.requireBackend).then((context) => {
     console.info(`[gpu-transfer-perf] ${describeBackend(context)}`);
-    return { context, profile: describeHardwareProfile(context) };
+    return { context, profile: describeHardwareProfile(context, describeCapabilities(context)) };
   });
   return s.backend;
 }
