@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { judgeProcesses } from './process-verdict.js';
+import { mean, studentTCdf, studentTQuantile } from '../measure/statistics.js';
+import { FAMILY_FALSE_ALARM, judgeOneProcess, judgeProcesses, oneProcessAlpha, processCountProblem } from './process-verdict.js';
 
 // Eight per-process speedups around 1.05 with a ~3% spread between processes (as measured).
 const base = [1.04, 1.07, 1.02, 1.06, 1.05, 1.08, 1.03, 1.05];
@@ -46,5 +47,90 @@ describe('judgeProcesses', () => {
       const fast = judgeProcesses({ id: 'x', kind: 'ratio', base, head }, options, { interval: false });
       expect(fast.verdict).toBe(full.verdict);
     }
+  });
+});
+
+describe('judgeOneProcess (prediction interval for one new process, on logs)', () => {
+  const alpha = oneProcessAlpha(22);
+  const o = { tolerance: 0.1, alpha };
+  const logs = base.map(Math.log);
+  const m = mean(logs);
+  const sd = Math.sqrt(logs.reduce((t, x) => t + (x - m) ** 2, 0) / 7);
+  // The bound: mean - t(1 - alpha; 7) * s * sqrt(1 + 1/8), on logs.
+  const bound = Math.exp(m - studentTQuantile(1 - alpha, 7) * sd * Math.sqrt(1 + 1 / 8));
+
+  it('is held to 1% over the family of judged metrics, Bonferroni', () => {
+    expect(FAMILY_FALSE_ALARM).toBe(0.01);
+    expect(oneProcessAlpha(22)).toBe(0.01 / 22);
+    expect(oneProcessAlpha(1)).toBe(0.01);
+    expect(() => oneProcessAlpha(0)).toThrow(RangeError);
+  });
+
+  it('regresses a value just below mean - t(K-1) s sqrt(1 + 1/K) that is beyond the tolerance, not one just above', () => {
+    // A tolerance of 0 isolates the interval's edge.
+    const at = (x: number) => judgeOneProcess({ id: 'x', kind: 'ratio', base, head: [x] }, { tolerance: 0, alpha }).verdict;
+    expect(at(bound * 0.999)).toBe('regressed');
+    expect(at(bound * 1.001)).toBe('inconclusive');
+    const v = judgeOneProcess({ id: 'x', kind: 'ratio', base, head: [bound] }, o);
+    expect(v.p).toBeCloseTo(alpha, 10);
+    expect(v).toMatchObject({ method: 'prediction', processes: [8, 1], confidence: 1 - 2 * alpha });
+  });
+
+  it('a -63% ratio, the issue case, regresses; an unchanged one passes; 12% lower but within process noise is inconclusive', () => {
+    const gm = Math.exp(m);
+    const gross = judgeOneProcess({ id: 'x', kind: 'ratio', base, head: [gm * 0.37] }, o);
+    expect(gross.verdict).toBe('regressed');
+    expect(gross.change).toBeCloseTo(-0.63, 10);
+    expect(gross.reason).toMatch(
+      /^-63\.0% \(1 vs 8 processes; one-sided 99\.95% prediction bound -\d+\.\d% = t\(7\) \d\.\d\d x s = \d\.\d% between the 8 baseline processes x sqrt\(1 \+ 1\/8\)\), p = /,
+    );
+    expect(judgeOneProcess({ id: 'x', kind: 'ratio', base, head: [gm * 1.01] }, o).verdict).toBe('pass');
+    const noisy = [0.7, 1.3, 0.8, 1.2, 0.9, 1.1, 1.0, 1.25];
+    expect(judgeOneProcess({ id: 'x', kind: 'ratio', base: noisy, head: [0.85] }, o).verdict).toBe('inconclusive');
+  });
+
+  it('judges times the other way: longer is worse', () => {
+    const ms = [0.5, 0.52, 0.49, 0.51, 0.5, 0.53, 0.48, 0.5];
+    expect(judgeOneProcess({ id: 't', kind: 'time', base: ms, head: [1.0] }, o).verdict).toBe('regressed');
+    expect(judgeOneProcess({ id: 't', kind: 'time', base: ms, head: [0.25] }, o).verdict).toBe('improved');
+  });
+
+  it('K processes against a one-process baseline use the same formula, the run giving s', () => {
+    const one = judgeOneProcess({ id: 'x', kind: 'ratio', base: [1.05], head: base.map((x) => x * 0.5) }, o);
+    // T = (mean(log head) - log 1.05) / (s * sqrt(1 + 1/8)), s the run's (the baseline's logs shifted): p = P(T_7 >= -T).
+    const t = (m + Math.log(0.5) - Math.log(1.05)) / (sd * Math.sqrt(1 + 1 / 8));
+    expect(one.verdict).toBe('regressed');
+    expect(one.p / (1 - studentTCdf(-t, 7))).toBeCloseTo(1, 9);
+    expect(one.processes).toEqual([1, 8]);
+  });
+
+  it('one against one needs the calibrated spread, and then uses s * sqrt(2) with its degrees of freedom', () => {
+    expect(() => judgeOneProcess({ id: 'x', kind: 'ratio', base: [1], head: [0.5] }, o)).toThrow(/known between-process spread/);
+    const spread = { sd: 0.093, df: 118, source: 'calibration' };
+    const edge = Math.exp(-studentTQuantile(1 - alpha, 118) * 0.093 * Math.SQRT2);
+    expect(judgeOneProcess({ id: 'x', kind: 'ratio', base: [1], head: [edge * 0.999] }, o, spread).verdict).toBe('regressed');
+    expect(judgeOneProcess({ id: 'x', kind: 'ratio', base: [1], head: [edge * 1.001] }, o, spread).verdict).toBe('inconclusive');
+  });
+
+  it('refuses what it cannot judge', () => {
+    expect(() => judgeOneProcess({ id: 'x', kind: 'ratio', base, head: base }, o)).toThrow(/judgeProcesses/);
+    expect(() => judgeOneProcess({ id: 'x', kind: 'time', base: [1, 1, 1], head: [2] }, o)).toThrow(/SD 0/);
+    expect(() => judgeOneProcess({ id: 'x', kind: 'time', base: [0, 1, 1], head: [2] }, o)).toThrow(/positive/);
+  });
+});
+
+describe('processCountProblem (--processes K must be able to decide at its first look)', () => {
+  it('refuses 2 to 5 per arm at alpha 0.005, saying why; allows 1 and 6 or more', () => {
+    expect(processCountProblem(4)).toBe(
+      '--processes 4: an exact permutation test of 4 + 4 per-process values cannot reach p < 0.005 (its smallest p is 2/70 = 0.029), so every ratio would be inconclusive and measured again; use --processes 6 or more (8 recommended), or 1 (one process judged with a prediction interval)',
+    );
+    expect([2, 3, 5].map((k) => processCountProblem(k) !== null)).toEqual([true, true, true]);
+    expect([1, 6, 8, 16].map((k) => processCountProblem(k))).toEqual([null, null, null, null]);
+  });
+
+  it('a judgement of 4 + 4 says that no data could make it significant', () => {
+    const v = judgeProcesses({ id: 'x', kind: 'ratio', base: base.slice(0, 4), head: base.slice(0, 4).map((x) => x * 0.5) }, options);
+    expect(v.verdict).toBe('inconclusive');
+    expect(v.reason).toContain('4 + 4 processes cannot reach p < 0.005 whatever they measure: at least 6 per arm');
   });
 });

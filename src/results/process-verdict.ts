@@ -1,5 +1,6 @@
 import { seededRng } from '../base/random.js';
-import { permutationPValue, shiftWithInterval } from '../measure/permutation.js';
+import { permutationPValue, shiftWithInterval, smallestDecidingGroupSize, smallestPermutationP } from '../measure/permutation.js';
+import { mean, studentTCdf, studentTQuantile } from '../measure/statistics.js';
 import type { MetricKind } from './schema.js';
 
 /**
@@ -35,6 +36,12 @@ export interface ProcessVerdict {
   readonly processes: readonly [number, number];
   readonly tolerance: number;
   readonly reason: string;
+  /**
+   * How it was judged: an exact permutation test of K + K processes (absent: the default), or a
+   * prediction interval for one process (`judgeOneProcess`): then `ci` is the change's interval
+   * at `confidence` two-sided, `p` the one-sided predictive p-value in the bad direction.
+   */
+  readonly method?: 'prediction';
 }
 
 export interface ProcessJudgeOptions {
@@ -89,6 +96,11 @@ export function judgeProcesses(s: ProcessSamples, o: ProcessJudgeOptions, detail
       2 * o.alpha;
   const badBound = detail.interval ? (s.kind === 'ratio' ? -ci[0] : ci[1]) : ruledOut ? 0 : Number.POSITIVE_INFINITY;
   const significant = shift.p < o.alpha;
+  // Below smallestDecidingGroupSize per arm no split is rare enough: said, so K is not blamed on the data.
+  const unreachable =
+    smallestPermutationP(a.length, b.length) >= o.alpha
+      ? ` (${a.length} + ${b.length} processes cannot reach p < ${o.alpha} whatever they measure: at least ${smallestDecidingGroupSize(o.alpha)} per arm)`
+      : '';
   const head = `${pct(change)} [${pct(ci[0])}, ${pct(ci[1])}] (${Math.round(100 * (1 - 2 * o.alpha))}% interval), p = ${shift.p.toPrecision(2)}`;
   let verdict: ProcessVerdictName;
   let why: string;
@@ -103,7 +115,7 @@ export function judgeProcesses(s: ProcessSamples, o: ProcessJudgeOptions, detail
     why = `the interval rules out a change of twice the tolerance (${pct(2 * o.tolerance).slice(1)}) for the worse`;
   } else {
     verdict = 'inconclusive';
-    why = `not significant, but the interval does not rule out ${pct(2 * o.tolerance).slice(1)} for the worse: measure more processes`;
+    why = `not significant${unreachable}, but the interval does not rule out ${pct(2 * o.tolerance).slice(1)} for the worse: measure more processes`;
   }
   return {
     id: s.id,
@@ -119,4 +131,119 @@ export function judgeProcesses(s: ProcessSamples, o: ProcessJudgeOptions, detail
     tolerance: o.tolerance,
     reason: `${head}: ${why}`,
   };
+}
+
+/**
+ * The family-wise false-alarm rate the one-process rule is held to: at most 1% of unchanged runs
+ * fail on any of their judged metrics (Bonferroni over the metrics judged by `judgeOneProcess`
+ * in one comparison: `oneProcessAlpha`).
+ */
+export const FAMILY_FALSE_ALARM = 0.01;
+
+/**
+ * The one-sided level of each of `family` prediction-interval verdicts of one comparison so that
+ * P(any false alarm) <= FAMILY_FALSE_ALARM whatever their dependence (Bonferroni: Boole's
+ * inequality; metrics of one process are correlated, so Sidak's independence is not assumed).
+ */
+export function oneProcessAlpha(family: number): number {
+  if (!Number.isInteger(family) || family < 1) throw new RangeError(`the family of judged metrics must be a whole number >= 1, got ${family}`);
+  return FAMILY_FALSE_ALARM / family;
+}
+
+/** A between-process spread of log values from elsewhere (the profile's calibration): its SD and degrees of freedom. */
+export interface KnownSpread {
+  readonly sd: number;
+  readonly df: number;
+  /** Where it comes from, for the reason ('baselines/x.calibration.json, 120 processes'). */
+  readonly source: string;
+}
+
+/**
+ * One new process against K per-process values, judged with the prediction interval for one
+ * future observation of a normal sample, on logs (Hahn & Meeker, "Statistical Intervals: A Guide
+ * for Practitioners", Wiley 1991, ch. 4; NIST/SEMATECH e-Handbook of Statistical Methods; its
+ * Bonferroni use for several futures: Hahn, JASA 65:1668, 1970):
+ *
+ *   x_new lies in  mean(x) +/- t(1 - alpha; K - 1) * s * sqrt(1 + 1/K)   with probability 1 - 2 alpha,
+ *
+ * x the K baseline logs, s their SD. In general, with n_b and n_h values on the two sides and the
+ * spread s from the side with several (or `spread`, the profile's calibration, when both have one):
+ * T = (mean(head) - mean(base)) / (s * sqrt(1/n_b + 1/n_h)) ~ t(df) under no change. So the same
+ * rule judges one process against a K-process baseline, K processes against a one-process
+ * baseline, and one against one with the calibrated spread.
+ *
+ * 'regressed' when T lies beyond the one-sided (1 - alpha) quantile in the bad direction (a lower
+ * ratio, a longer time) AND the change is beyond the tolerance; 'improved' likewise the other way;
+ * 'pass' when the change is within the tolerance; else 'inconclusive' (beyond the tolerance but
+ * within what one process moves by: one process cannot tell).
+ */
+export function judgeOneProcess(s: ProcessSamples, o: ProcessJudgeOptions, spread: KnownSpread | null = null): ProcessVerdict {
+  const [nb, nh] = [s.base.length, s.head.length];
+  if (nb < 1 || nh < 1) throw new RangeError(`${s.id}: a prediction needs values on both sides`);
+  if (nb >= 2 && nh >= 2) throw new RangeError(`${s.id}: ${nb} + ${nh} processes are judged by judgeProcesses, not a prediction interval`);
+  if ([...s.base, ...s.head].some((x) => !(x > 0))) throw new RangeError(`${s.id}: per-process values must be positive`);
+  const [a, b] = [s.base.map(Math.log), s.head.map(Math.log)];
+  const many = nb >= 2 ? a : nh >= 2 ? b : null;
+  const sd = many ? Math.sqrt(many.reduce((t, x) => t + (x - mean(many)) ** 2, 0) / (many.length - 1)) : spread?.sd;
+  const df = many ? many.length - 1 : spread?.df;
+  if (sd === undefined || df === undefined) throw new RangeError(`${s.id}: one process on each side needs a known between-process spread`);
+  if (!(sd > 0)) throw new RangeError(`${s.id}: the per-process values do not vary (SD 0): no prediction interval`);
+  const d = mean(b) - mean(a);
+  const scale = sd * Math.sqrt(1 / nb + 1 / nh);
+  const bad = s.kind === 'ratio' ? -1 : 1;
+  const tCrit = studentTQuantile(1 - o.alpha, df);
+  // One-sided predictive p-value of "no change" in the bad direction.
+  const p = 1 - studentTCdf((bad * d) / scale, df);
+  const pGood = studentTCdf((bad * d) / scale, df);
+  const change = Math.exp(d) - 1;
+  const ci = [Math.exp(d - tCrit * scale) - 1, Math.exp(d + tCrit * scale) - 1] as const;
+  const badChange = bad * change;
+  const from = many
+    ? `s = ${pct(sd).slice(1)} between the ${many.length} ${nb >= 2 ? 'baseline' : 'run'} processes`
+    : `s = ${pct(sd).slice(1)} between processes from ${spread!.source}`;
+  const shape = nb === 1 && nh === 1 ? 'sqrt(1 + 1)' : `sqrt(1 + 1/${Math.max(nb, nh)})`;
+  // The bound a regression must cross: the no-change edge of the interval in the bad direction.
+  const edge = Math.exp(bad * tCrit * scale) - 1;
+  const head = `${pct(change)} (${nh} vs ${nb} process${nb === 1 ? '' : 'es'}; one-sided ${(100 * (1 - o.alpha)).toPrecision(4)}% prediction bound ${pct(edge)} = t(${df}) ${tCrit.toFixed(2)} x ${from} x ${shape}), p = ${p.toPrecision(2)}`;
+  let verdict: ProcessVerdictName;
+  let why: string;
+  if (p < o.alpha && badChange > o.tolerance) {
+    verdict = 'regressed';
+    why = `beyond the prediction bound and the ${pct(o.tolerance).slice(1)} tolerance: more than processes move by`;
+  } else if (pGood < o.alpha && -badChange > o.tolerance) {
+    verdict = 'improved';
+    why = 'beyond the prediction bound in the good direction: the baseline is stale';
+  } else if (badChange <= o.tolerance) {
+    verdict = 'pass';
+    why = `within the ${pct(o.tolerance).slice(1)} tolerance`;
+  } else {
+    verdict = 'inconclusive';
+    why = `beyond the ${pct(o.tolerance).slice(1)} tolerance but within what one process moves by: measure more processes (--processes ${smallestDecidingGroupSize(DEFAULT_PROCESS_ALPHA)} or more)`;
+  }
+  return {
+    id: s.id,
+    kind: s.kind,
+    verdict,
+    base: Math.exp(mean(a)),
+    head: Math.exp(mean(b)),
+    change,
+    ci,
+    confidence: 1 - 2 * o.alpha,
+    p,
+    processes: [nb, nh],
+    tolerance: o.tolerance,
+    reason: `${head}: ${why}`,
+    method: 'prediction',
+  };
+}
+
+/**
+ * Why `--processes K` cannot be used, or null: K + K processes must be able to reach p < alpha
+ * at the first look (`smallestDecidingGroupSize`); 1 is one process, judged by `judgeOneProcess`.
+ */
+export function processCountProblem(k: number, alpha: number = DEFAULT_PROCESS_ALPHA): string | null {
+  const least = smallestDecidingGroupSize(alpha);
+  if (k === 1 || k >= least) return null;
+  const arrangements = Math.round(2 / smallestPermutationP(k, k));
+  return `--processes ${k}: an exact permutation test of ${k} + ${k} per-process values cannot reach p < ${alpha} (its smallest p is 2/${arrangements} = ${smallestPermutationP(k, k).toPrecision(2)}), so every ratio would be inconclusive and measured again; use --processes ${least} or more (8 recommended), or 1 (one process judged with a prediction interval)`;
 }
