@@ -12,7 +12,7 @@ import {
   type Baseline,
 } from '../results/baseline.js';
 import { FileWriteError, readRunRecord, RecordFileError, writeJsonAtomic } from '../results/storage.js';
-import { appendedLine, appendToHistory } from '../history/store.js';
+import { appendedLine, appendToHistory, historyRefusal } from '../history/store.js';
 import { defaultRunConfig } from '../run-config.js';
 import { UsageError } from './args.js';
 import { latestRunPath } from './compare.js';
@@ -26,7 +26,7 @@ function valueDiff(existing: Baseline | null, next: Baseline): string {
 
 /**
  * `npm run perf:baseline`: accepts a run as its profile's baseline. Refuses runs with errors,
- * from a dirty tree, of another profile or scale, or of only some scenarios; shows the change;
+ * from a dirty tree or with no commit, of another profile or scale, or of only some scenarios; shows the change;
  * keeps the previous baseline as <file>.prev; writes atomically; then appends the run's record
  * to the history (<history>/<profile>/<commit>-<time>.json).
  */
@@ -70,6 +70,12 @@ export async function baselineCommand(args: {
     );
   }
   console.log(`Wrote ${target}${existing ? ` (previous kept as ${target}.prev)` : ''}.`);
+  // --allow-dirty accepted a run with no commit: a baseline, but no place in the commit-ordered history.
+  const noHistory = historyRefusal(run);
+  if (noHistory) {
+    console.log(`History: not appended to ${args.history}: ${noHistory}.`);
+    return EXIT.pass;
+  }
   try {
     const appended = await appendToHistory(args.history, run);
     console.log(appendedLine(appended));

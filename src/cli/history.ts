@@ -144,6 +144,13 @@ export async function historyCommand(args: HistoryArgs, cwd = process.cwd()): Pr
     ...(read.skipped.length > 0
       ? [`Skipped ${read.skipped.length} file(s) that could not be used:`, ...read.skipped.map((s) => `  ${s.path}: ${s.reason}`)]
       : []),
+    // A copied file would weigh its commit double in the change-point search.
+    ...(read.duplicates.length > 0
+      ? [
+          `Counted once: ${read.duplicates.length} file(s) with the same bytes as another record:`,
+          ...read.duplicates.map((d) => `  ${d.path}: a copy of ${d.sameAs}`),
+        ]
+      : []),
   ];
   console.log(`History of ${profile}: ${read.entries.length} records in ${join(args.history, profile)}.`);
   for (const n of notes) console.log(n);

@@ -2,6 +2,7 @@
 import { BackendUnavailableError } from '../backend/errors.js';
 import { BaselineRefusedError } from '../results/baseline.js';
 import { FileWriteError, RecordFileError } from '../results/storage.js';
+import { HistoryRefusedError } from '../history/store.js';
 import { RunInputError } from '../runner/perf.js';
 import { parseCommandLine, USAGE, UsageError, type CommandLine } from './args.js';
 import { abCommand } from './ab.js';
@@ -61,7 +62,8 @@ async function main(argv: readonly string[]): Promise<number> {
       error instanceof BaselineRefusedError ||
       error instanceof RunInputError ||
       error instanceof OutputPathError ||
-      error instanceof FileWriteError
+      error instanceof FileWriteError ||
+      error instanceof HistoryRefusedError
     ) {
       console.error(`error: ${error.message}`);
       return EXIT.badInput;

@@ -1,8 +1,9 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { copyFile, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exactMetric, gitRepoWithCommits, recordAt, tempDir } from '../../test/support/history.js';
-import { appendToHistory, historyFileName, historyProfiles, orderByCommits, readHistory } from './store.js';
+import { appendToHistory, historyFileName, historyProfiles, HistoryRefusedError, orderByCommits, readHistory } from './store.js';
 
 let dir: string;
 let commits: string[];
@@ -32,7 +33,9 @@ describe('history store', () => {
     // Made in reverse time order: commit 4's record is the oldest.
     for (const [i, c] of commits.entries()) await appendToHistory(history, recordAt(c, 100 - i, bytes(i)));
     await appendToHistory(history, recordAt('f'.repeat(40), 5, bytes(90)));
-    await appendToHistory(history, recordAt(null, 1, bytes(91)));
+    // No longer written (see below), but an older history may hold one: read, and ordered last.
+    const noCommit = recordAt(null, 1, bytes(91));
+    await writeFile(join(history, 'webgpu-lavapipe-x64', 'no-commit-2026-12-01T00-01-00-000Z.json'), JSON.stringify(noCommit));
     await appendToHistory(history, recordAt(commits[1]!, 200, bytes(11)));
     const read = await readHistory(history, 'webgpu-lavapipe-x64', dir);
     expect(read.gitLog).toBe(true);
@@ -57,6 +60,53 @@ describe('history store', () => {
       ['other.json', 'a record of profile cpu-x64, not webgpu-lavapipe-x64'],
       ['truncated.json', expect.stringMatching(/^not valid JSON/)],
     ]);
+  });
+
+  it('passes over a FIFO, a dangling link and a folder unopened, counting each with its reason (issue 30)', async () => {
+    const history = join(dir, 'h-special');
+    const folder = join(history, 'webgpu-lavapipe-x64');
+    await appendToHistory(history, recordAt(commits[0]!, 0, bytes(1)));
+    execFileSync('mkfifo', [join(folder, 'fifo.json')]);
+    await symlink('removed.json', join(folder, 'dangling.json'));
+    await mkdir(join(folder, 'sub.json'));
+    const read = await readHistory(history, 'webgpu-lavapipe-x64', dir);
+    expect(read.entries).toHaveLength(1);
+    expect(read.skipped.map((s) => [s.path.slice(folder.length + 1), s.reason])).toEqual([
+      ['dangling.json', 'a dangling symbolic link (to removed.json, which does not exist); not opened'],
+      ['fifo.json', 'a FIFO (named pipe), not a regular file; not opened'],
+      ['sub.json', 'a directory, not a regular file; not opened'],
+    ]);
+  });
+
+  it('counts a byte-identical copy of a record once, with a note, keeping the file of its own name (issue 30)', async () => {
+    const history = join(dir, 'h-copy');
+    const folder = join(history, 'webgpu-lavapipe-x64');
+    const { path } = await appendToHistory(history, recordAt(commits[1]!, 0, bytes(1)));
+    await appendToHistory(history, recordAt(commits[2]!, 1, bytes(2)));
+    // ' (copy)' sorts before '.json': the copy is met first, and the record's own name still wins.
+    const copy = path.replace(/\.json$/, ' (copy).json');
+    await copyFile(path, copy);
+    // The same record re-serialized (other bytes) is not a byte copy: both count, as before.
+    const reformatted = join(folder, 'reformatted.json');
+    await writeFile(reformatted, JSON.stringify(JSON.parse(await readFile(path, 'utf8'))));
+    const read = await readHistory(history, 'webgpu-lavapipe-x64', dir);
+    expect(read.duplicates).toEqual([{ path: copy, sameAs: path }]);
+    expect(read.entries.map((e) => e.path)).toEqual([path, reformatted, join(folder, historyFileName(recordAt(commits[2]!, 1, [])))]);
+    expect(read.skipped).toEqual([]);
+  });
+
+  it('never writes a no-commit file: a run with no commit is refused, one line, nothing written (issue 25 #5)', async () => {
+    const history = join(dir, 'h-no-commit');
+    const refused = appendToHistory(history, recordAt(null, 0, bytes(1)));
+    await expect(refused).rejects.toBeInstanceOf(HistoryRefusedError);
+    await expect(refused).rejects.toThrow(
+      `not appending the run to the history ${history}: the run was made outside a git repository or before its first commit, and the history is ordered by commit; commit first and run again`,
+    );
+    expect(await readdir(history).catch(() => [])).toEqual([]);
+    expect(() => historyFileName(recordAt(null, 0, []))).toThrow(HistoryRefusedError);
+    // A dirty run has a commit to order it by: kept.
+    const dirty = recordAt(commits[0]!, 0, bytes(1));
+    expect((await appendToHistory(history, { ...dirty, git: { commit: commits[0]!, dirty: true } })).written).toBe(true);
   });
 
   it('orders by time alone outside a git checkout', () => {

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { link, readdir, rm, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { link, readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { FileWriteError, readRunRecord, writeJsonAtomic } from '../results/storage.js';
+import { FileWriteError, parseRunRecord, readRegularFile, regularFilesOf, writeJsonAtomic } from '../results/storage.js';
 import type { RunRecord } from '../results/schema.js';
 
 /**
@@ -13,17 +14,36 @@ import type { RunRecord } from '../results/schema.js';
 /** The folder history goes to by default. */
 export const HISTORY_DIR = 'history';
 
-/** The commit part of a file name when the record has none (run outside a git checkout). */
-const NO_COMMIT = 'no-commit';
-
-/** A record's file name in its profile's folder: <commit>-<createdAt with ':' and '.' as '-'>.json. */
+/**
+ * A record's file name in its profile's folder: <commit>-<createdAt with ':' and '.' as '-'>.json.
+ * A record with no commit has none: HistoryRefusedError (see historyRefusal).
+ */
 export function historyFileName(record: Pick<RunRecord, 'git' | 'createdAt'>): string {
-  return `${record.git.commit ?? NO_COMMIT}-${record.createdAt.replace(/[:.]/g, '-')}.json`;
+  const refusal = historyRefusal(record);
+  if (refusal !== null) throw new HistoryRefusedError(`the run has no place in the history: ${refusal}`);
+  return `${record.git.commit}-${record.createdAt.replace(/[:.]/g, '-')}.json`;
 }
 
 /** Where a record goes in the history at `dir`: <dir>/<profile>/<file name>. */
 export function historyPath(dir: string, record: Pick<RunRecord, 'git' | 'createdAt' | 'profile'>): string {
   return join(dir, record.profile.id, historyFileName(record));
+}
+
+/** A run the history must not hold: one made outside a git repository or before its first commit. */
+export class HistoryRefusedError extends Error {
+  override readonly name = 'HistoryRefusedError';
+}
+
+/**
+ * Why a run cannot go to the history, or null when it can. The history is ordered by the
+ * first-parent git log: a run with no commit has no place in it (it used to be written as
+ * no-commit-*.json and shown last, out of order), so it is refused, as perf:baseline refuses a
+ * dirty run. Dirty runs are kept (marked * on the console): their commit still orders them.
+ */
+export function historyRefusal(record: Pick<RunRecord, 'git'>): string | null {
+  return record.git.commit === null
+    ? 'the run was made outside a git repository or before its first commit, and the history is ordered by commit; commit first and run again'
+    : null;
 }
 
 /** What an append did: wrote the file, or found that record's file already there (left as it is). */
@@ -41,6 +61,8 @@ export const appendedLine = (a: AppendResult) => (a.written ? `History: ${a.path
  * there (no check-then-write race), then the temp name removed.
  */
 export async function appendToHistory(dir: string, record: RunRecord): Promise<AppendResult> {
+  const refusal = historyRefusal(record);
+  if (refusal !== null) throw new HistoryRefusedError(`not appending the run to the history ${dir}: ${refusal}`);
   const path = historyPath(dir, record);
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.pending`);
   await writeJsonAtomic(temp, record);
@@ -68,11 +90,20 @@ export interface SkippedFile {
   readonly reason: string;
 }
 
+/** A file with the same bytes as one already read: counted once. */
+export interface DuplicateFile {
+  readonly path: string;
+  /** The file that is counted. */
+  readonly sameAs: string;
+}
+
 /** What was read from one profile's folder of the history. */
 export interface HistoryRead {
   /** Oldest first: git first-parent order, then the records whose commit is not in the log, by createdAt. */
   readonly entries: readonly HistoryEntry[];
   readonly skipped: readonly SkippedFile[];
+  /** Byte-identical copies of a record (a copied file under another name): not counted again. */
+  readonly duplicates: readonly DuplicateFile[];
   /** How many entries (at the end) have a commit that is not in the first-parent log, or none. */
   readonly outsideLog: number;
   /** Whether a git log could be read at all (false: everything is ordered by createdAt). */
@@ -128,29 +159,48 @@ export async function historyProfiles(dir: string): Promise<string[]> {
 
 /**
  * Reads every record of one profile's history (schema-validated), skipping and counting files
- * that cannot be used, with the reason (not JSON, invalid, another profile's record); orders
- * them by the first-parent git log of `gitDir` (see orderByCommits).
+ * that cannot be used, with the reason (not JSON, invalid, another profile's record; a FIFO,
+ * socket, device or dangling link, never opened); counts a byte-identical copy of a record
+ * once (a copy would weigh its commit double in the change-point search), keeping the file
+ * with the record's own name (historyFileName) else the first by name; orders them by the
+ * first-parent git log of `gitDir` (see orderByCommits).
  */
 export async function readHistory(dir: string, profile: string, gitDir: string): Promise<HistoryRead> {
   const folder = join(dir, profile);
   const names = (await readdir(folder).catch(() => [] as string[])).filter((n) => !n.startsWith('.')).sort();
-  const entries: HistoryEntry[] = [];
-  const skipped: SkippedFile[] = [];
-  for (const name of names) {
-    const path = join(folder, name);
-    if (!name.endsWith('.json') || !(await stat(path)).isFile()) {
+  const { files, skipped } = await regularFilesOf(folder, names);
+  const read: Array<HistoryEntry & { digest: string }> = [];
+  for (const { path } of files) {
+    if (!path.endsWith('.json')) {
       skipped.push({ path, reason: 'not a .json file' });
       continue;
     }
     try {
-      const record = await readRunRecord(path);
+      const bytes = await readRegularFile(path);
+      const record = parseRunRecord(path, bytes.toString('utf8'));
       if (record.profile.id !== profile) skipped.push({ path, reason: `a record of profile ${record.profile.id}, not ${profile}` });
-      else entries.push({ path, record });
+      else read.push({ path, record, digest: createHash('sha256').update(bytes).digest('hex') });
     } catch (error) {
-      skipped.push({ path, reason: (error as Error).message.startsWith(path) ? (error as Error).message.slice(path.length + 2) : (error as Error).message });
+      const message = (error as Error).message;
+      skipped.push({ path, reason: message.startsWith(path) ? message.slice(path.length + 2) : message });
     }
   }
+  skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const { kept, duplicates } = onceEach(read);
   const commits = firstParentCommits(gitDir);
-  const { ordered, outsideLog } = orderByCommits(entries, commits ?? []);
-  return { entries: ordered, skipped, outsideLog, gitLog: commits !== null };
+  const { ordered, outsideLog } = orderByCommits(kept, commits ?? []);
+  return { entries: ordered.map(({ path, record }) => ({ path, record })), skipped, duplicates, outsideLog, gitLog: commits !== null };
+}
+
+/** One entry per distinct content: the copy named as the record's own file name wins, else the first by name. */
+function onceEach<T extends HistoryEntry & { digest: string }>(read: readonly T[]): { kept: T[]; duplicates: DuplicateFile[] } {
+  const own = (e: T) => historyRefusal(e.record) === null && basename(e.path) === historyFileName(e.record);
+  const chosen = new Map<string, T>();
+  for (const e of read) {
+    const other = chosen.get(e.digest);
+    if (!other || (own(e) && !own(other))) chosen.set(e.digest, e);
+  }
+  const kept = read.filter((e) => chosen.get(e.digest) === e);
+  const duplicates = read.filter((e) => chosen.get(e.digest) !== e).map((e) => ({ path: e.path, sameAs: chosen.get(e.digest)!.path }));
+  return { kept, duplicates };
 }

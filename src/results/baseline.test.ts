@@ -25,6 +25,11 @@ describe('refusalReason (what perf:baseline will not accept)', () => {
     );
     expect(refusalReason(run({ git: { commit: 'abc', dirty: true } }), existing, allow)).toMatch(/uncommitted changes/);
     expect(refusalReason(run({ git: { commit: 'abc', dirty: true } }), existing, { ...allow, dirty: true })).toBeNull();
+    // No commit (outside git, or before the first commit) is refused as a dirty tree is (issue 25 #5).
+    expect(refusalReason(run({ git: { commit: null, dirty: null } }), existing, allow)).toBe(
+      'the run was made outside a git repository or before its first commit, so no commit says what it measured; commit first and run again, or pass --allow-dirty',
+    );
+    expect(refusalReason(run({ git: { commit: null, dirty: null } }), existing, { ...allow, dirty: true })).toBeNull();
     expect(refusalReason(run({ profile: { ...run().profile, id: 'wasm-amd-epyc-x64' } }), existing, allow)).toMatch(/for profile webgpu-lavapipe-x64/);
     expect(refusalReason(run({ scale: 'full' }), existing, allow)).toMatch(/quick scale/);
   });

@@ -100,6 +100,9 @@ export function refusalReason(
   if (run.errors.length > 0)
     return `the run has ${run.errors.length} error(s) (first: [${run.errors[0]!.scenario}] ${run.errors[0]!.message.split('\n')[0]}); fix them and run again`;
   if (run.git.dirty && !allow.dirty) return 'the run was made from a working tree with uncommitted changes; commit first, or pass --allow-dirty';
+  // No commit says even less than a dirty tree of what was measured; it cannot go to the history either.
+  if (run.git.commit === null && !allow.dirty)
+    return 'the run was made outside a git repository or before its first commit, so no commit says what it measured; commit first and run again, or pass --allow-dirty';
   if (existing && existing.profile.id !== run.profile.id) return `the baseline there is for profile ${existing.profile.id}, the run is ${run.profile.id}`;
   if (existing && existing.scale !== run.scale) return `the baseline there is for the ${existing.scale} scale, the run is ${run.scale}`;
   const otherData = existing ? datasetMismatch(existing.datasets, run.datasets) : defaultTargetData ? datasetMismatch(defaultTargetData, run.datasets) : null;
