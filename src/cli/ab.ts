@@ -3,7 +3,7 @@ import { appendJobSummary } from '../report/write-exports.js';
 import { writeJsonAtomic, writeTextAtomic } from '../results/storage.js';
 import { abMeasureOptions, runAb } from '../runner/ab.js';
 import type { CommandLine } from './args.js';
-import { checkOutputs } from '../results/output-guard.js';
+import { checkJobSummary, checkOutputs } from '../results/output-guard.js';
 import { requireHarnessCheckout } from './harness-checkout.js';
 
 /** `npm run perf:ab -- --base REF`: A/B of two commits on this machine, judged per process. */
@@ -17,6 +17,7 @@ export async function abCommand(args: Extract<CommandLine, { command: 'ab' }>): 
     ],
     args,
   );
+  await checkJobSummary(args.jobSummary, {});
   const result = await runAb({ base: args.base, head: args.head, ...measure });
   console.log(`\n${renderAb(result)}`);
   if (args.json) await writeJsonAtomic(args.json, result);

@@ -5,7 +5,7 @@ import { renderComparison } from '../report/comparison.js';
 import { writeExports } from '../report/write-exports.js';
 import { exportOutputs, exportTargets } from '../report/exporters.js';
 import { UsageError, type CompareArgs } from './args.js';
-import { checkOutputs } from '../results/output-guard.js';
+import { checkJobSummary, checkOutputs } from '../results/output-guard.js';
 
 /**
  * The latest run record in results/ (compare's and baseline's default), saying which entries
@@ -24,6 +24,7 @@ export async function compareCommand(args: CompareArgs & { run: string | null })
   const run = await readRunRecord(runPath);
   const targets = exportTargets('compare', args.exports, null);
   await checkOutputs(exportOutputs(targets), args);
+  await checkJobSummary(args.jobSummary, args);
   console.log(`Run: ${runPath} (profile ${run.profile.id}, ${run.scale}, ${run.createdAt})`);
   const { path, baseline } = await findBaseline(run, args.baseline, args.baselines);
   if (!baseline) {

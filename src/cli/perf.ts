@@ -9,10 +9,11 @@ import { type Question, sourceContext } from '../run-config.js';
 import { describeQuestion, questionFile } from '../runner/questions.js';
 import { checkBackendChoice, describeDatasets, RunInputError, runPerfSuite, scenarioFiles } from '../runner/perf.js';
 import { besideRecord, FileWriteError, RESULTS_DIR } from '../results/storage.js';
-import { appendedLine, appendToHistory } from '../history/store.js';
+import { appendedLine, appendToHistory, HistoryRefusedError, historyRefusal } from '../history/store.js';
+import { gitState } from '../runner/git.js';
 import { perfRunConfig, UsageError, type CommandLine } from './args.js';
 import { checkBaselinesReadable } from './baselines-check.js';
-import { checkOutputs, checkWritableDir } from '../results/output-guard.js';
+import { checkJobSummary, checkOutputs, checkWritableDir } from '../results/output-guard.js';
 
 type PerfArgs = Extract<CommandLine, { command: 'perf' }>;
 
@@ -48,7 +49,12 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
     await checkWritableDir(RESULTS_DIR, 'the run record');
     await checkOutputs(exportOutputs(exportTargets('perf', args.exports, null)), args);
   }
-  if (args.history) await checkWritableDir(args.history, '--history');
+  await checkJobSummary(args.jobSummary, args);
+  if (args.history) {
+    await checkWritableDir(args.history, '--history');
+    const refusal = historyRefusal({ git: gitState() });
+    if (refusal) throw new HistoryRefusedError(`--history ${args.history}: ${refusal}, or drop --history`);
+  }
   await checkBaselinesReadable(args.baseline, args.scale, args.baselines);
   const config = perfRunConfig(args, files, datasets);
 

@@ -1,14 +1,39 @@
-import { appendFile } from 'node:fs/promises';
-import { writeTextAtomic } from '../results/storage.js';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { FileWriteError, writeTextAtomic } from '../results/storage.js';
 import type { ReportInput } from './exporter.js';
 import { EXPORTERS, type ExporterEntry, type ExportingCommand, type ExportTarget } from './exporters.js';
 
 /**
  * Appends `text` to the CI job summary: `jobSummary` is the file GitHub Actions names in
- * $GITHUB_STEP_SUMMARY (read by src/cli/args.ts), null outside CI (nothing written).
+ * $GITHUB_STEP_SUMMARY (read by src/cli/args.ts, checked before measuring by checkJobSummary),
+ * null outside CI (nothing written). Opened non-blocking and appended only if it is a regular
+ * file (something swapped in since the check, a FIFO with no reader, cannot block the command);
+ * any failure (disk full, folder gone) is a FileWriteError naming the file.
  */
 export async function appendJobSummary(jobSummary: string | null, text: string): Promise<void> {
-  if (jobSummary) await appendFile(jobSummary, text);
+  if (!jobSummary) return;
+  const fail = (code: string) => {
+    const error = new FileWriteError(jobSummary, code);
+    // An append cut short may have written part of the text: say so, not "unchanged".
+    error.message = `GITHUB_STEP_SUMMARY=${jobSummary}: cannot append the job summary to it (${code})`;
+    return error;
+  };
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(jobSummary, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, 0o666);
+  } catch (error) {
+    throw fail((error as NodeJS.ErrnoException).code ?? String(error));
+  }
+  try {
+    if (!(await handle.stat()).isFile()) throw fail('not a regular file');
+    await handle.appendFile(text);
+  } catch (error) {
+    if (error instanceof FileWriteError) throw error;
+    throw fail((error as NodeJS.ErrnoException).code ?? String(error));
+  } finally {
+    await handle.close();
+  }
 }
 
 /**

@@ -1,9 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeBaseline } from './baseline.js';
-import { checkOutput, checkOutputs, OutputPathError, type OutputKind } from './output-guard.js';
+import { checkJobSummary, checkOutput, checkOutputs, OutputPathError, type OutputKind } from './output-guard.js';
 import { testRunRecord } from '../../test/support/run-record.js';
 
 let dir: string;
@@ -72,5 +73,55 @@ describe('checkOutput', () => {
       { path: at('./same.json'), kind: 'JSON verdict file', flag: '--json' },
     ] as const;
     await expect(checkOutputs(targets, { force: false })).rejects.toThrow(/--json .*same.json is also --out/);
+  });
+});
+
+/**
+ * GITHUB_STEP_SUMMARY (issue 30): it used to be appended to whatever it named (README.md got
+ * 450 lines) and a missing folder or a directory crashed the command after measuring.
+ */
+describe('checkJobSummary', () => {
+  const summary = (path: string) => checkJobSummary(path, {}, async () => 1e9);
+  const message = async (path: string) => (await summary(path).catch((e: unknown) => e)) as Error;
+
+  it("allows no summary, a new file, an empty file, GitHub step_summary_* files with other tools' Markdown, and one this tool began", async () => {
+    await expect(checkJobSummary(null)).resolves.toBeUndefined();
+    await expect(summary(at('new-summary.md'))).resolves.toBeUndefined();
+    await mkdir(at('_runner_file_commands'));
+    await expect(summary(await file('_runner_file_commands/step_summary_1f0e', ''))).resolves.toBeUndefined();
+    await expect(summary(await file('_runner_file_commands/step_summary_2a9c', '## Unit tests\n\n42 passed\n'))).resolves.toBeUndefined();
+    await expect(summary(await file('summary.md', '### gpu-transfer-perf: all 12 metrics pass\n'))).resolves.toBeUndefined();
+    await expect(summary(await file('empty.md', ''))).resolves.toBeUndefined();
+  });
+
+  it('refuses README.md and any other file of another kind, in one line, leaving it as it was', async () => {
+    const readme = await file('README.md', '# My project\n\nPrecious text.\n');
+    const error = await message(readme);
+    expect(error).toBeInstanceOf(OutputPathError);
+    expect(error.message).toBe(
+      `GITHUB_STEP_SUMMARY=${readme} is an existing file that is not a job summary (not empty, not GitHub's step_summary_* file, not begun by gpu-transfer-perf): refusing to append to it; unset it to write no job summary, or name a new or empty file`,
+    );
+    expect((await message(await file('run.json', JSON.stringify(record)))).message).toMatch(/is an existing file that is not a job summary/);
+  });
+
+  it('refuses a directory, a missing folder, a FIFO, a dangling link, the baselines folder and a full disk', async () => {
+    await mkdir(at('summary-dir'));
+    expect((await message(at('summary-dir'))).message).toBe(
+      `GITHUB_STEP_SUMMARY=${at('summary-dir')} is a directory, not a job summary file; unset it to write no job summary, or name a file`,
+    );
+    expect((await message(at('no-such-folder/summary.md'))).message).toBe(
+      `GITHUB_STEP_SUMMARY=${at('no-such-folder/summary.md')}: its folder ${at('no-such-folder')} does not exist (GitHub Actions creates it for each step); unset it to write no job summary, or name a file in an existing folder`,
+    );
+    execFileSync('mkfifo', [at('summary-fifo')]);
+    expect((await message(at('summary-fifo'))).message).toMatch(/summary-fifo is a FIFO \(named pipe\), not a job summary file/);
+    await symlink('gone.md', at('summary-link.md'));
+    expect((await message(at('summary-link.md'))).message).toMatch(/summary-link.md is a dangling symbolic link: appending would create its target/);
+    await expect(checkJobSummary(resolve('baselines/summary.md'), {}, async () => 1e9)).rejects.toThrow(/inside baselines\/, the baselines folder/);
+    await expect(checkJobSummary(at('full.md'), {}, async () => 4096)).rejects.toThrow(
+      `GITHUB_STEP_SUMMARY=${at('full.md')}: no space left on its file system (4096 bytes free); free some space, or unset it to write no job summary`,
+    );
+    for (const path of [at('summary-dir'), at('no-such-folder/summary.md'), at('summary-fifo')]) {
+      expect((await message(path)).message.split('\n')).toHaveLength(1);
+    }
   });
 });

@@ -1,7 +1,8 @@
-import { readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, lstat, readFile, realpath, rm, stat, statfs, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { BASELINE_DIR } from './baseline.js';
-import { ensureDir } from './storage.js';
+import { ensureDir, entryKind } from './storage.js';
 
 /** An output path that must not or cannot be written: exit 2, found before anything is measured. */
 export class OutputPathError extends Error {
@@ -173,4 +174,85 @@ export async function checkOutputs(targets: ReadonlyArray<OutputTarget | null>, 
     seen.set(key, target);
     await checkOutput(target, options);
   }
+}
+
+/** GitHub's name for a step's summary file: <runner temp>/_runner_file_commands/step_summary_<guid> (actions/runner FileCommandManager.cs). */
+const GITHUB_SUMMARY_NAME = /^step_summary_/;
+/** What this tool's Markdown (report/markdown.ts, report/ab.ts) starts with. */
+const OWN_SUMMARY_HEADING = '### gpu-transfer-perf';
+/** Free space below which a summary is refused up front: far more than one summary (GitHub uploads at most 128 KiB a step). */
+const SUMMARY_MIN_FREE_BYTES = 1024 * 1024;
+
+/** How checkJobSummary reads the file system's free space (a test passes a full disk). */
+export type FreeBytes = (dir: string) => Promise<number>;
+const freeBytes: FreeBytes = async (dir) => {
+  const fs = await statfs(dir);
+  return fs.bavail * fs.bsize;
+};
+
+/**
+ * Checks, before anything is measured, that the CI job summary file (`$GITHUB_STEP_SUMMARY`,
+ * appended to, never replaced) is one: its folder exists (GitHub Actions creates the folder and
+ * an empty file for each step, so a missing folder means the variable is wrong: nothing is
+ * created), it is not inside the baselines folder, and its file system has room. An existing
+ * path must be a regular file (not a folder, FIFO, device or dangling link) that is a job summary:
+ *   - empty (how GitHub hands it to each step), or
+ *   - named as GitHub names it (step_summary_<id>: other steps' tools may have appended their
+ *     Markdown to it first), or
+ *   - starting with this tool's heading (an earlier gtp command of the same step, or a local
+ *     file gtp started).
+ * Anything else (README.md, notes, a JSON file) is another kind of file: refused, with exit 2,
+ * never appended to. --force does not change this: the variable comes from the environment, not
+ * from the command line. A new file in an existing, writable folder is allowed.
+ */
+export async function checkJobSummary(path: string | null, options: Pick<OutputOptions, 'baselines'> = {}, free: FreeBytes = freeBytes): Promise<void> {
+  if (path === null) return;
+  const what = `GITHUB_STEP_SUMMARY=${path}`;
+  const unset = 'unset it to write no job summary';
+  const folder = dirname(resolve(path));
+  const folderStats = await stat(folder).catch(() => null);
+  if (!folderStats?.isDirectory()) {
+    throw new OutputPathError(
+      `${what}: its folder ${folder} does not exist (GitHub Actions creates it for each step); ${unset}, or name a file in an existing folder`,
+    );
+  }
+  const real = await realFolder(folder);
+  for (const dir of new Set([BASELINE_DIR, options.baselines ?? BASELINE_DIR])) {
+    const protectedDir = await realFolder(dir);
+    if (real === protectedDir || real.startsWith(protectedDir + sep)) throw new OutputPathError(`${what} is inside ${dir}/, the baselines folder; ${unset}`);
+  }
+  const link = await lstat(path).catch(() => null);
+  const existing = await stat(path).catch(() => null);
+  if (link && !existing) throw new OutputPathError(`${what} is a dangling symbolic link: appending would create its target; ${unset}`);
+  if (existing && !existing.isFile()) {
+    throw new OutputPathError(`${what} is ${entryKind(existing)}, not a job summary file; ${unset}, or name a file`);
+  }
+  if (existing && existing.size > 0 && !GITHUB_SUMMARY_NAME.test(basename(path))) {
+    let head: string;
+    try {
+      head = (await readFile(path)).subarray(0, OWN_SUMMARY_HEADING.length).toString('utf8');
+    } catch (error) {
+      throw new OutputPathError(`${what}: it exists and cannot be read (${errorCode(error)}), so it is not appended to; ${unset}`);
+    }
+    if (head !== OWN_SUMMARY_HEADING) {
+      throw new OutputPathError(
+        `${what} is an existing file that is not a job summary (not empty, not GitHub's step_summary_* file, not begun by gpu-transfer-perf): refusing to append to it; ${unset}, or name a new or empty file`,
+      );
+    }
+  }
+  if (existing) {
+    await access(path, constants.W_OK).catch((error: unknown) => {
+      throw new OutputPathError(`${what}: cannot append to it (${errorCode(error)}); ${unset}`);
+    });
+  } else {
+    const probe = join(folder, `.gtp-write-probe-${process.pid}-${Date.now()}`);
+    try {
+      await writeFile(probe, '', { flag: 'wx' });
+      await rm(probe, { force: true });
+    } catch (error) {
+      throw new OutputPathError(`${what}: cannot create a file in ${folder} (${errorCode(error)}); ${unset}`);
+    }
+  }
+  const room = await free(folder).catch(() => Number.POSITIVE_INFINITY);
+  if (room < SUMMARY_MIN_FREE_BYTES) throw new OutputPathError(`${what}: no space left on its file system (${room} bytes free); free some space, or ${unset}`);
 }

@@ -1,0 +1,28 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FileWriteError } from '../results/storage.js';
+import { appendJobSummary } from './write-exports.js';
+
+let dir: string;
+const at = (name: string) => join(dir, name);
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'gtp-summary-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('appendJobSummary', () => {
+  it('appends to a regular file; a failure is a FileWriteError naming the variable, not a stack', async () => {
+    const path = at('appended.md');
+    await writeFile(path, '### gpu-transfer-perf: first\n');
+    await appendJobSummary(path, 'second\n');
+    expect(await readFile(path, 'utf8')).toBe('### gpu-transfer-perf: first\nsecond\n');
+    const missing = at('gone-folder/summary.md');
+    await expect(appendJobSummary(missing, 'x')).rejects.toBeInstanceOf(FileWriteError);
+    await expect(appendJobSummary(missing, 'x')).rejects.toThrow(`GITHUB_STEP_SUMMARY=${missing}: cannot append the job summary to it (ENOENT)`);
+    // A disk that fills after the check: /dev/full answers every write with ENOSPC (a device, so refused unopened up front).
+    await expect(appendJobSummary('/dev/full', 'x')).rejects.toThrow('GITHUB_STEP_SUMMARY=/dev/full: cannot append the job summary to it (not a regular file)');
+    await expect(appendJobSummary(null, 'x')).resolves.toBeUndefined();
+  });
+});
