@@ -57,17 +57,18 @@ export {
 // --- Measuring --------------------------------------------------------------------------------
 
 export type { TransferCounter, TransferTotals } from './backend/transfer-counter.js';
-export type { PairedOptions, PairedSamples } from './measure/paired.js';
+export type { Measured, PairedOptions, PairedSamples, SampledVariant } from './measure/paired.js';
+export type { CountSource } from './backend/synced-transfers.js';
 export type { StageInput, StageOptions } from './suite/stage-breakdown.js';
-export {
-  /** Runs `fn` and returns its result with the host-to-device bytes it caused (`context.transfers`). */
-  countTransfers,
-} from './backend/transfer-counter.js';
 export {
   /** The host-to-device bytes of producing one tensor, counted until the device finished it; disposes the tensor. */
   bytesOfSynced,
   /** The same count, returning the tensor too (the caller disposes it). */
   countSynced,
+  /** Runs `fn` and returns its result with the host-to-device bytes it caused; given the context, its tensors are made resident on the device first. */
+  countTransfers,
+  /** A measured call whose output, made from a host array during the call, crossed 0 B: the message says what to do. */
+  DeviceSkippedError,
 } from './backend/synced-transfers.js';
 export {
   /** Interleaved rounds of any number of variants, rotating which goes first; one timing array per variant. */
@@ -88,7 +89,7 @@ export {
 export {
   /** The clock every timing reads, in words, for a metric's detail. */
   CLOCK,
-  /** Milliseconds until `work`'s output exists on the device (clock stopped after a device sync); disposes the output. */
+  /** Milliseconds until `work`'s output exists on the device (uploaded, then the device synced); disposes the output. */
   timeSynced,
 } from './measure/timer.js';
 export {

@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import { makeResident } from './synced-transfers.js';
 import type { BackendContext } from './types.js';
 import type { WebGpuBackendInternals } from './webgpu.js';
 
@@ -183,9 +184,9 @@ export async function webgpuOps(context: BackendContext): Promise<DeviceOps> {
 }
 
 /**
- * wasm, cpu and tensorflow, through tfjs: upload = `tf.tensor` of the bytes as float32 plus the
- * backend's upload and sync (wasm copies into its heap; cpu keeps a reference, so its "upload"
- * costs nothing); readback = `await tensor.data()`. No device-to-device copy to time.
+ * wasm, cpu and tensorflow, through tfjs: upload = `tf.tensor` of the bytes as float32 made
+ * resident (makeResident: wasm copies into its heap when the tensor is made; cpu keeps a
+ * reference, so its "upload" costs nothing); readback = `await tensor.data()`. No device-to-device copy to time.
  */
 export function tensorOps(context: BackendContext): DeviceOps {
   return {
@@ -198,8 +199,7 @@ export function tensorOps(context: BackendContext): DeviceOps {
       return repeat(warmup, reps, async () => {
         const start = performance.now();
         const t = tf.tensor1d(values, 'float32');
-        context.upload(t);
-        await context.sync(t);
+        await makeResident(context, [t]);
         const ms = performance.now() - start;
         t.dispose();
         return ms;
@@ -207,8 +207,7 @@ export function tensorOps(context: BackendContext): DeviceOps {
     },
     async readback(size, warmup, reps) {
       const t = tf.tensor1d(new Float32Array(size / 4), 'float32');
-      context.upload(t);
-      await context.sync(t);
+      await makeResident(context, [t]);
       try {
         return await repeat(warmup, reps, async () => {
           const start = performance.now();

@@ -1,3 +1,5 @@
+import * as tf from '@tensorflow/tfjs';
+
 /** Bytes that crossed from the host into a backend, split by what carried them. */
 export interface TransferTotals {
   /** Tensor data written by the host into backend memory (buffers, heap). */
@@ -27,7 +29,7 @@ export class MutableTransferCounter implements TransferCounter {
 }
 
 /** The traffic between two readings of a counter. */
-function transferDelta(before: TransferTotals, after: TransferTotals): TransferTotals {
+export function transferDelta(before: TransferTotals, after: TransferTotals): TransferTotals {
   return {
     dataBytes: after.dataBytes - before.dataBytes,
     uniformBytes: after.uniformBytes - before.uniformBytes,
@@ -35,9 +37,37 @@ function transferDelta(before: TransferTotals, after: TransferTotals): TransferT
   };
 }
 
-/** Runs `fn` and returns its result with the traffic it caused (await it for async work). */
-export async function countTransfers<T>(counter: TransferCounter, fn: () => Promise<T>): Promise<{ result: T; bytes: TransferTotals }> {
-  const before = counter.totals();
-  const result = await fn();
-  return { result, bytes: transferDelta(before, counter.totals()) };
+type Engine = ReturnType<typeof tf.engine>;
+
+/** When each tensor made from host values was made (a sequence number per data id; reshapes share it). */
+const hostMade = new WeakMap<object, number>();
+let nextHostTensor = 0;
+const watchedEngines = new WeakSet<Engine>();
+
+/**
+ * Notes every tensor made from a host array (tfjs's engine.makeTensor: tf.tensor and its kin,
+ * tf.zeros, ...; a GPU buffer wrapped with tf.tensor({buffer}) does not go through it), so a
+ * measurement can tell that its output came fresh from the host. Installed once per engine, on
+ * the first measurement: tensors made before that are not known, which only means no check.
+ * Returns the mark that `madeFromHostSince` compares with.
+ */
+export function hostTensorMark(): number {
+  const engine = tf.engine();
+  if (!watchedEngines.has(engine)) {
+    watchedEngines.add(engine);
+    const makeTensor = engine.makeTensor.bind(engine);
+    engine.makeTensor = (...args: Parameters<Engine['makeTensor']>) => {
+      const t = makeTensor(...args);
+      // String tensors never leave the host on any backend: nothing to upload.
+      if (t.dtype !== 'string') hostMade.set(t.dataId, nextHostTensor++);
+      return t;
+    };
+  }
+  return nextHostTensor;
+}
+
+/** Whether `tensor`'s data was made from a host array after `mark` (hostTensorMark). */
+export function madeFromHostSince(tensor: tf.Tensor, mark: number): boolean {
+  const made = hostMade.get(tensor.dataId);
+  return made !== undefined && made >= mark;
 }

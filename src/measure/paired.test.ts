@@ -1,3 +1,4 @@
+import * as tf from '@tensorflow/tfjs';
 import { describe, expect, it } from 'vitest';
 import { pairRatios, sampleInterleaved, samplePairs } from './paired.js';
 
@@ -34,5 +35,12 @@ describe('interleaved sampling', () => {
     });
     expect(order.join('')).toBe('ABBA');
     expect(pairRatios(pairs)).toEqual([2, 2.5]);
+  });
+
+  it('refuses a tensor from a variant when it has no context to put it on the device with, and disposes it', async () => {
+    const numTensors = tf.memory().numTensors;
+    const sampling = samplePairs({ warmupPairs: 0, pairs: 1, runA: () => tf.tensor1d([1, 2, 3]), runB: async () => 1 });
+    await expect(sampling).rejects.toThrow(/variant A returned a tensor, not a timing: pass the sampler \{ context \}/);
+    expect(tf.memory().numTensors).toBe(numTensors);
   });
 });

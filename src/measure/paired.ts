@@ -1,4 +1,7 @@
+import type * as tf from '@tensorflow/tfjs';
 import { seededRng } from '../base/random.js';
+import { onDevice } from '../backend/synced-transfers.js';
+import type { BackendContext } from '../backend/types.js';
 import { bootstrapCI, median, type ConfidenceInterval } from './statistics.js';
 
 /** Timings of two alternatives measured in interleaved pairs in one process. */
@@ -8,9 +11,36 @@ export interface PairedSamples {
   readonly b: readonly number[];
 }
 
+/**
+ * What one variant returns for a round: its own timing in milliseconds (e.g. `timeSynced(...)`),
+ * or the tensor it made, which the sampler then times from the call until it exists on the
+ * device (uploaded and synced, as timeSynced does) and disposes.
+ */
+export type Measured = number | tf.Tensor;
+export type SampledVariant = (round: number) => Measured | Promise<Measured>;
+
 export interface InterleavedOptions {
   readonly warmupRounds: number;
   readonly rounds: number;
+  /** The backend the variants run on; needed when a variant returns a tensor rather than a timing. */
+  readonly context?: BackendContext;
+}
+
+/** One variant's milliseconds for one round: its own figure, or its tensor timed until resident on the device. */
+async function timeVariant(variant: SampledVariant, round: number, name: string, context: BackendContext | undefined): Promise<number> {
+  if (!context) {
+    const out = await variant(round);
+    if (typeof out === 'number') return out;
+    out.dispose();
+    // Without the context the sampler can neither upload the tensor nor wait for the device.
+    throw new Error(
+      `variant ${name} returned a tensor, not a timing: pass the sampler { context } so it times the tensor until it is on the device, or return timeSynced(context, work)`,
+    );
+  }
+  const { result, ms } = await onDevice(context, `variant ${name}`, () => variant(round));
+  if (typeof result === 'number') return result;
+  result.dispose();
+  return ms;
 }
 
 /**
@@ -18,18 +48,16 @@ export interface InterleavedOptions {
  * for three), so drift, caches and background load hit all alike; warm-up rounds (pipeline
  * compilation, buffer pools) are discarded. Returns one array of timings per variant, index i
  * of each from round i. Each variant is told the round number, so all of a round can work on
- * the same input whatever the order.
+ * the same input whatever the order. A variant returning a tensor is timed here until the tensor
+ * exists on `context`'s device (a fresh host tensor that crossed 0 B is an error).
  */
-export async function sampleInterleaved(
-  variants: ReadonlyArray<(round: number) => Promise<number>>,
-  { warmupRounds, rounds }: InterleavedOptions,
-): Promise<number[][]> {
+export async function sampleInterleaved(variants: readonly SampledVariant[], { warmupRounds, rounds, context }: InterleavedOptions): Promise<number[][]> {
   const samples = variants.map(() => [] as number[]);
   for (let r = 0; r < warmupRounds + rounds; r++) {
     const times = new Array<number>(variants.length);
     for (let k = 0; k < variants.length; k++) {
       const v = (r + k) % variants.length;
-      times[v] = await variants[v]!(r);
+      times[v] = await timeVariant(variants[v]!, r, String.fromCharCode(65 + v), context);
     }
     if (r >= warmupRounds) for (const [v, t] of times.entries()) samples[v]!.push(t);
   }
@@ -39,13 +67,15 @@ export async function sampleInterleaved(
 export interface PairedOptions {
   readonly warmupPairs: number;
   readonly pairs: number;
-  readonly runA: (round: number) => Promise<number>;
-  readonly runB: (round: number) => Promise<number>;
+  readonly runA: SampledVariant;
+  readonly runB: SampledVariant;
+  /** The backend A and B run on; needed when they return tensors rather than timings. */
+  readonly context?: BackendContext;
 }
 
 /** Interleaved A/B pairs, alternating which goes first (ABBA...). */
-export async function samplePairs({ warmupPairs, pairs, runA, runB }: PairedOptions): Promise<PairedSamples> {
-  const [a, b] = await sampleInterleaved([runA, runB], { warmupRounds: warmupPairs, rounds: pairs });
+export async function samplePairs({ warmupPairs, pairs, runA, runB, context }: PairedOptions): Promise<PairedSamples> {
+  const [a, b] = await sampleInterleaved([runA, runB], { warmupRounds: warmupPairs, rounds: pairs, ...(context ? { context } : {}) });
   return { a: a!, b: b! };
 }
 

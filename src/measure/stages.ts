@@ -1,9 +1,10 @@
 import * as tf from '@tensorflow/tfjs';
+import { makeResident, onDevice, type OnDevice } from '../backend/synced-transfers.js';
 import type { BackendContext } from '../backend/types.js';
 import type { StagedTransfer } from '../transfer/strategies/staged-transfer.js';
 import { median } from './statistics.js';
 
-/** One batch's stages, each timed on the host clock and (upload, compute) stopped after a device sync. */
+/** One batch's stages, each timed on the host clock and (upload, compute) stopped once the stage's output is resident on the device. */
 export interface StageSample {
   /** Host preparation: normalize / encode on the CPU (no device work). */
   readonly hostMs: number;
@@ -13,22 +14,28 @@ export interface StageSample {
   readonly computeMs: number;
 }
 
-/** Times the three stages of a staged transfer on one batch, syncing after each; disposes what it made. */
+/**
+ * Times the three stages of a staged transfer on one batch, each until its output is resident on
+ * the device (onDevice: uploaded and synced, so a strategy whose `upload` returns a plain
+ * `tf.tensor(values)` has its upload timed in the upload stage, not in the next one); disposes
+ * what it made. An upload stage whose fresh host tensor crossed 0 B is an error.
+ */
 export async function timeStages(context: BackendContext, t: StagedTransfer, pixels: Uint8Array, shape: readonly number[]): Promise<StageSample> {
-  let start = performance.now();
+  const start = performance.now();
   const payload = t.prepare(pixels);
   const hostMs = performance.now() - start;
-  start = performance.now();
-  const resident = t.upload(payload, shape);
-  await context.sync(resident);
-  const uploadMs = performance.now() - start;
-  start = performance.now();
-  const out = t.compute(resident, shape);
-  await context.sync(out);
-  const computeMs = performance.now() - start;
-  out.dispose();
-  if (out !== resident) resident.dispose();
-  return { hostMs, uploadMs, computeMs };
+  const upload = await onDevice(context, `${t.id} upload stage`, () => t.upload(payload, shape));
+  const resident = upload.result;
+  let compute: OnDevice<tf.Tensor>;
+  try {
+    compute = await onDevice(context, `${t.id} compute stage`, () => t.compute(resident, shape));
+  } catch (error) {
+    if (!resident.isDisposed) resident.dispose();
+    throw error;
+  }
+  compute.result.dispose();
+  if (compute.result !== resident) resident.dispose();
+  return { hostMs, uploadMs: upload.ms, computeMs: compute.ms };
 }
 
 /**
@@ -39,7 +46,7 @@ export async function timeStages(context: BackendContext, t: StagedTransfer, pix
 export async function computeKernelMs(context: BackendContext, t: StagedTransfer, pixels: Uint8Array, shape: readonly number[]): Promise<number | null> {
   if (!context.capabilities.gpuTimestamps) return null;
   const resident = t.upload(t.prepare(pixels), shape);
-  await context.sync(resident);
+  await makeResident(context, [resident]);
   let out: tf.Tensor | null = null;
   const info = await tf.time(() => {
     out = t.compute(resident, shape);
@@ -56,8 +63,7 @@ export async function computeKernelMs(context: BackendContext, t: StagedTransfer
  */
 export async function syncFloorMs(context: BackendContext, repeats = 50): Promise<number> {
   const probe = tf.scalar(0);
-  context.upload(probe);
-  await context.sync(probe);
+  await makeResident(context, [probe]);
   const times: number[] = [];
   for (let i = 0; i < repeats; i++) {
     const start = performance.now();
