@@ -1,4 +1,5 @@
 import type * as tf from '@tensorflow/tfjs';
+import { makeResident } from '../backend/synced-transfers.js';
 import type { BackendContext } from '../backend/types.js';
 
 /**
@@ -18,12 +19,12 @@ export function bytesPerOpOf(name: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
-/** A bench body that sends the next input and stops only after the device finished (no enqueue-only timing). */
+/** A bench body that sends the next input and stops only after the output is resident and the device finished (no enqueue-only timing, no lazy upload left out). */
 export function syncedBench<T>(context: BackendContext, inputs: readonly T[], send: (input: T) => tf.Tensor): () => Promise<void> {
   let i = 0;
   return async () => {
     const out = send(inputs[i++ % inputs.length]!);
-    await context.sync(out);
+    await makeResident(context, [out]);
     out.dispose();
   };
 }
