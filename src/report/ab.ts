@@ -54,7 +54,8 @@ export function renderBisect(r: BisectResult): string {
   return [
     `Bisect: good ${r.good.slice(0, 12)}, bad ${r.bad.slice(0, 12)}; ${r.commits} first-parent commits; each probe an ABBA A/B against the good end, judged per process; ${r.minutes.toFixed(1)} min`,
     table.toString(),
-    ...r.probes.flatMap((p) => p.errors.map((e) => `ERROR ${p.commit.slice(0, 12)}: ${e}`)),
+    // A skipped probe's one error is why it was skipped (its harness did not start), not a failed measurement.
+    ...r.probes.flatMap((p) => p.errors.map((e) => `${p.outcome === 'skip' ? 'SKIP' : 'ERROR'} ${p.commit.slice(0, 12)}: ${e}`)),
     found,
   ].join('\n');
 }

@@ -20,8 +20,11 @@ export interface AbResult {
 export interface BisectProbe {
   readonly commit: string;
   readonly subject: string;
-  /** worse: the metric is worse than at the good end; same: not worse; unknown: inconclusive after the second look. */
-  readonly outcome: 'worse' | 'same' | 'unknown';
+  /**
+   * worse: the metric is worse than at the good end; same: not worse; unknown: inconclusive after
+   * the second look; skip: the commit's harness did not start (its cause in `errors`), passed over as `git bisect skip`.
+   */
+  readonly outcome: 'worse' | 'same' | 'unknown' | 'skip';
   /** The verdicts that decided it (the metric's, or every judged metric's). */
   readonly verdicts: readonly ProcessVerdict[];
   readonly processes: readonly [number, number];

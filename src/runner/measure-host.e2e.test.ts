@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HarnessStartError } from './harness-start.js';
 import { startMeasureHost } from './measure-host.js';
 
 /** A perf file that records which process ran it. */
@@ -43,4 +44,27 @@ describe('measure host', () => {
     }
     expect(host.child.exitCode).toBe(0);
   }, 120_000);
+
+  it('names the cause when its harness cannot start (a checkout without its perf files), measuring nothing (issue 30)', async () => {
+    // As a bisect probe of a commit without perf/: the host ends before its first record.
+    const missing = join(dir, 'no-perf-files');
+    const host = startMeasureHost(
+      process.cwd(),
+      ['--dir', missing, '--backend', 'cpu'],
+      { ...process.env, PERF_REQUIRE_BACKEND: '' },
+      'probe-1 (0123456789ab)',
+    );
+    try {
+      const failed = (await host.measure(join(dir, 'never.json')).catch((e: unknown) => e)) as Error;
+      expect(failed).toBeInstanceOf(HarnessStartError);
+      expect(failed.message).toMatch(
+        new RegExp(`^probe-1 \\(0123456789ab\\): its harness did not start: .*${missing}: no such folder of perf files here .*\\(exit code \\d+\\)$`),
+      );
+      expect(failed.message).not.toContain('\n');
+      // Asked again, the ended host says the same, not "not running".
+      await expect(host.measure(join(dir, 'never.json'))).rejects.toThrow(/its harness did not start: .*no such folder of perf files/);
+    } finally {
+      await host.close();
+    }
+  }, 60_000);
 });

@@ -5,6 +5,7 @@ import { EXIT, signalExitCode } from '../results/exit.js';
 import type { RunRecord } from '../results/schema.js';
 import { readRunRecord, writeJsonAtomic } from '../results/storage.js';
 import type { RunConfig } from '../run-config.js';
+import { HarnessStartError, startCause } from './harness-start.js';
 import { openScenarioSession } from './run-scenarios.js';
 import type { ScenarioFile } from './scenarios.js';
 
@@ -93,30 +94,42 @@ export function startMeasureHost(dir: string, perfArgs: readonly string[], env: 
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
   let stderr = '';
+  // Enough for a whole Node stack: a host that fails to start names its cause above the frames.
   child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000);
+    stderr = (stderr + chunk.toString()).slice(-16_000);
   });
   const tail = () => stderr.split('\n').slice(-5).join(' | ');
+  // Replies that brought a record: before the first, a host that ends never started measuring.
+  let answered = 0;
+  const ended = (status: string) =>
+    answered === 0
+      ? new HarnessStartError(label, startCause(stderr, status))
+      : new Error(`${label}: the measure host exited (${status}); its stderr ended: ${tail()}`);
   let pending: { done: () => void; fail: (error: Error) => void } | null = null;
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   child.on('message', (reply: MeasureReply) => {
     const waiting = pending;
     pending = null;
     if (!waiting) return;
-    if (reply.ok) waiting.done();
-    else waiting.fail(new Error(`${label}: the process failed (${reply.error})`));
+    if (reply.ok) {
+      answered++;
+      waiting.done();
+    } else waiting.fail(new Error(`${label}: the process failed (${reply.error})`));
   });
   child.once('exit', (code, signal) => {
-    pending?.fail(new Error(`${label}: the measure host exited (${signal ?? `code ${code}`}); its stderr ended: ${tail()}`));
+    pending?.fail(ended(signal ?? `exit code ${code}`));
     pending = null;
   });
   return {
     child,
     async measure(out) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${label}: the measure host is not running; its stderr ended: ${tail()}`);
+      if (child.exitCode !== null || child.signalCode !== null) throw ended(child.signalCode ?? `exit code ${child.exitCode}`);
       await new Promise<void>((done, fail) => {
         pending = { done, fail };
-        child.send({ out } satisfies MeasureRequest);
+        // A channel closed by an exit in between fails here, not as an unhandled 'error' event; the exit handler names the cause.
+        child.send({ out } satisfies MeasureRequest, (error) => {
+          if (error && child.exitCode === null && child.signalCode === null) fail(error);
+        });
       });
       try {
         return await readRunRecord(out);
