@@ -1,4 +1,5 @@
 import { findBaseline, noBaselineMessage } from '../results/baseline.js';
+import { readCalibratedSpread } from '../results/calibration.js';
 import { compareWithBaseline, EXIT } from '../results/compare.js';
 import { latestRecord, readRunRecord, RESULTS_DIR, skippedNote } from '../results/storage.js';
 import { renderComparison } from '../report/comparison.js';
@@ -32,7 +33,7 @@ export async function compareCommand(args: CompareArgs & { run: string | null })
     return EXIT.noBaseline;
   }
   console.log(`Baseline: ${path} (accepted from ${baseline.accepted.from} at ${baseline.accepted.at})`);
-  const comparison = compareWithBaseline(run, baseline, args);
+  const comparison = compareWithBaseline(run, baseline, { ...args, spread: await readCalibratedSpread(path, baseline.profile.id) });
   const input = { record: run, recordPath: runPath, comparison };
   console.log(`\n${renderComparison(comparison, process.stdout.isTTY === true)}`);
   await writeExports(input, 'compare', targets, args.jobSummary);

@@ -3,7 +3,7 @@ import { diffString } from 'json-diff';
 import { styleText } from 'node:util';
 import { failingVerdicts, ranScenario, type Comparison } from '../results/compare.js';
 import type { Metric, RunRecord } from '../results/schema.js';
-import { fromOneProcess, type Verdict, type VerdictName } from '../results/verdict.js';
+import { beyondBand, flagged, informational, type Verdict, type VerdictName } from '../results/verdict.js';
 import { formatCI, formatValue } from './format.js';
 
 type Color = Parameters<typeof styleText>[0];
@@ -16,9 +16,9 @@ const COLOR: Record<VerdictName, Color> = {
   missing: 'magenta',
 };
 
-/** A ratio or time of one process that does not fail the run: plain information, with no verdict word. */
+/** A ratio or time shown as information, not judged (`informational`): no verdict word, never failing. */
 export function informationOnly(v: Verdict): boolean {
-  return fromOneProcess(v) && !(v.gates && v.verdict === 'regressed');
+  return informational(v);
 }
 
 /** A verdict's colour: information is grey. */
@@ -41,22 +41,25 @@ export function relativeChange(v: Pick<Verdict, 'baseline' | 'current'>): string
   return `${change >= 0 ? '+' : ''}${(100 * change).toFixed(1)}%`;
 }
 
-/** What would judge a ratio measured in one process: said once, in the summary. */
-export const ACROSS_PROCESSES = '`npm run perf:ab -- --base <ref>` judges ratios across processes';
-
 /**
- * The verdict as a report shows it. A ratio or time of one process is information, whatever its
- * in-process CI did (`fromOneProcess`): under --gate-timing it still fails the run when outside
- * its tolerance, and says so. Every other verdict keeps its word, '(info)' when it does not gate.
+ * The verdict as a report shows it. A ratio or time that nothing judged is information whatever
+ * its in-process CI did (`informational`): 'info (one process)' for a ratio, 'info (not judged)'
+ * for a time. A judged verdict keeps its word, '(info)' when it does not gate.
  */
 export function verdictLabel(v: Verdict): string {
-  if (fromOneProcess(v)) return v.gates ? (v.verdict === 'regressed' ? 'fails (--gate-timing)' : 'passes (--gate-timing)') : 'info (one process)';
+  if (informational(v)) return v.kind === 'ratio' ? 'info (one process)' : 'info (not judged)';
   return v.gates ? v.verdict : `${v.verdict} (info)`;
 }
 
-/** Whether a reason line is worth printing: information has its change in the table. */
+/** 'baseline 0.777x, now 0.288x (-63.0%)': what a flagged or failing metric is printed with, before its reason. */
+export function changeLine(v: Verdict): string {
+  if (!v.baseline || !v.current) return '';
+  return `baseline ${formatValue(v.baseline)}, now ${formatValue(v.current)} (${relativeChange(v)})`;
+}
+
+/** Whether a reason line is worth printing: a judged verdict that did not pass, or anything flagged (information beyond its band included). */
 export function saysMore(v: Verdict): boolean {
-  return v.verdict !== 'pass' && v.verdict !== 'new' && !informationOnly(v);
+  return (v.verdict !== 'pass' && v.verdict !== 'new' && !informationOnly(v)) || flagged(v);
 }
 
 /** The exact metrics that differ, as a json-diff of { id: value } maps; '' when none differ. */
@@ -79,25 +82,25 @@ export function renderComparison(c: Comparison, color: boolean): string {
   // Shown row by row: what can fail the run and did not pass, and every ratio (the headline
   // figures, informational or not). The rest is counted in one line each (issue 8: a fresh
   // machine must not see a wall of informational verdicts on absolute times).
-  const shown = c.verdicts.filter((v) => v.current !== null && ((v.gates && v.verdict !== 'pass') || v.kind === 'ratio'));
+  const shown = c.verdicts.filter((v) => v.current !== null && ((v.gates && v.verdict !== 'pass') || v.kind === 'ratio' || flagged(v)));
   const table = new Table({ head: ['metric', 'baseline', 'new', 'change', 'verdict'], style: { head: [], border: [] } });
   for (const v of shown) table.push([v.id, valueWithCI(v.baseline), valueWithCI(v.current), relativeChange(v), paint(v, verdictLabel(v))]);
   const lines = [...errors, `Compared with baseline ${c.baselineProfile} (${c.scale} scale):`];
   if (shown.length > 0) lines.push(table.toString());
-  for (const v of shown.filter(saysMore)) lines.push(`  ${paint(v, verdictLabel(v))} ${v.id}: ${v.reason}`);
+  for (const v of shown.filter(saysMore)) lines.push(`  ${paint(v, verdictLabel(v))} ${v.id}: ${changeLine(v)}: ${v.reason}`);
   const missingGating = c.verdicts.filter((v) => v.verdict === 'missing' && v.gates);
   for (const v of missingGating.filter((v) => c.exitCode !== 0 && (v.baseline?.kind === 'exact' || v.baseline?.kind === 'quality')))
     lines.push(`  ${paint(v, 'missing')} ${v.id}: ${v.reason}`);
   const count = (pick: (v: Verdict) => boolean) => c.verdicts.filter(pick).length;
   const passed = count((v) => (v.kind === 'exact' || v.kind === 'quality') && v.verdict === 'pass');
-  const times = count((v) => v.kind === 'time' && !v.gates && v.current !== null);
+  const notJudged = c.verdicts.filter((v) => v.kind === 'time' && informational(v));
+  const times = notJudged.length;
+  const timesOut = notJudged.filter(beyondBand).length;
+  const timesJudged = c.verdicts.some((v) => v.kind === 'time' && v.gates);
   const notRun = count((v) => v.current === null);
   const added = count((v) => v.verdict === 'new' && v.kind !== 'ratio');
   if (passed > 0) lines.push(`${passed} exact and quality metrics equal to the baseline or within their bounds.`);
-  if (times > 0)
-    lines.push(
-      `${times} absolute times not judged: they differ by 50-100% between processes and machines of one kind; judge them with npm run perf:ab (same machine, one job).`,
-    );
+  if (times > 0) lines.push(`${timesLine(times, timesOut, timesJudged)}.`);
   if (notRun > 0)
     lines.push(`${notRun} baseline metrics not in this run${c.verdicts.some((v) => v.current === null && v.gates) ? '' : ' (scenarios not selected)'}.`);
   if (added > 0) lines.push(`${added} metrics not in the baseline yet (accept a new baseline to judge them).`);
@@ -119,12 +122,13 @@ export function renderComparisonBrief(c: Comparison, selection: RunRecord['selec
   if (c.refused) return `Baseline comparison refused: ${c.refused}.`;
   const paint = (v: Verdict, text: string) => (color ? styleText(colorOf(v), text) : text);
   const failing = failingVerdicts(c.verdicts, selection);
-  const open = c.verdicts.filter((v) => v.gates && !failing.includes(v) && !fromOneProcess(v) && (v.verdict === 'inconclusive' || v.verdict === 'improved'));
+  const open = c.verdicts.filter((v) => !failing.includes(v) && ((v.gates && (v.verdict === 'inconclusive' || v.verdict === 'improved')) || flagged(v)));
   const attention = [...failing, ...open];
   const lines = [
     `Compared with baseline ${c.baselineProfile} (${c.scale} scale)${attention.length > 0 ? `: ${failing.length} failing${open.length > 0 ? `, ${open.length} to look at` : ''}` : '.'}`,
   ];
-  for (const v of attention.slice(0, limit)) lines.push(`  ${paint(v, verdictLabel(v))} ${v.id}: ${v.reason}`);
+  for (const v of attention.slice(0, limit))
+    lines.push(`  ${paint(v, verdictLabel(v))} ${v.id}: ${v.baseline && v.current ? `${changeLine(v)}: ` : ''}${v.reason}`);
   if (attention.length > limit) lines.push(`  ... and ${attention.length - limit} more (npm run perf:compare lists them all; the HTML report too)`);
   for (const n of c.notes) lines.push(`NOTE: ${n}`);
   lines.push(summaryLine(c, selection));
@@ -142,34 +146,38 @@ export function errorLines(c: Pick<Comparison, 'errors'>): string[] {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** How the absolute times that were not judged are counted: how many, how many beyond their band, and what would judge them. */
+function timesLine(times: number, beyond: number, judgedSome: boolean): string {
+  const out = beyond > 0 ? ` (${beyond} beyond their tolerance)` : '';
+  return judgedSome
+    ? `${plural(times, 'absolute time')} not judged${out}: one process on each side, nothing to judge them with`
+    : `${plural(times, 'absolute time')} not judged${out}: information; --gate-timing (PERF_GATE_TIMING=1) judges and gates them across processes of this profile`;
+}
+
 /**
- * One line: how many of each verdict among those judged (exact, quality, and ratios or times
- * judged on per-process values), how many ratios and times of one process were shown as
- * information, what gates, the exit code; and, once, what would judge those ratios. Given the
- * run's selection, metrics of scenarios it did not select are counted as such, not as missing.
+ * One line: how many of each verdict among those judged (exact, quality, ratios and times judged
+ * across processes), how many ratios and times were information (not judged, not counted), what
+ * gates, the exit code. Given the run's selection, metrics of scenarios it did not select are
+ * counted as such, not as missing. What would make information gate is said once, in the notes.
  */
 export function summaryLine(c: Comparison, selection?: RunRecord['selection']): string {
-  const info = c.verdicts.filter(fromOneProcess);
+  const info = c.verdicts.filter(informational);
   const notSelected = (v: Verdict) => selection !== undefined && v.verdict === 'missing' && v.baseline !== null && !ranScenario(selection, v.baseline.scenario);
   const counts = new Map<VerdictName, number>();
-  for (const v of c.verdicts) if (!fromOneProcess(v) && !notSelected(v)) counts.set(v.verdict, (counts.get(v.verdict) ?? 0) + 1);
+  for (const v of c.verdicts) if (!informational(v) && !notSelected(v)) counts.set(v.verdict, (counts.get(v.verdict) ?? 0) + 1);
   const skipped = c.verdicts.filter(notSelected).length;
   const parts = [...[...counts.entries()].map(([k, n]) => `${n} ${k}`), ...(skipped > 0 ? [`${skipped} of scenarios not selected`] : [])].join(', ');
   const ratios = info.filter((v) => v.kind === 'ratio').length;
-  const what = [ratios > 0 ? plural(ratios, 'ratio') : '', info.length > ratios ? plural(info.length - ratios, 'time') : ''].filter(Boolean).join(' and ');
-  const gated = info.filter((v) => v.gates);
-  const oneProcess =
-    info.length === 0
-      ? ''
-      : gated.length > 0
-        ? `; ${what} measured in one process, held to their tolerance by --gate-timing (an in-process CI does not carry to the next process): ${gated.filter((v) => v.verdict === 'regressed').length} outside it`
-        : `; ${what} measured in one process: information, not judged`;
+  const what = [ratios > 0 ? `${plural(ratios, 'ratio')} of one process` : '', info.length > ratios ? plural(info.length - ratios, 'absolute time') : '']
+    .filter(Boolean)
+    .join(' and ');
+  const oneProcess = info.length === 0 ? '' : `; ${what}: information, not judged`;
+  const judged = (kind: Verdict['kind']) => c.verdicts.some((v) => v.kind === kind && v.process && v.gates);
   const gates = [
     'exact and quality metrics',
-    c.verdicts.some((v) => v.process && v.gates) ? 'ratios judged across processes' : '',
-    gated.length > 0 ? 'one-process ratios and times (--gate-timing)' : '',
+    judged('ratio') ? 'ratios judged across processes' : '',
+    judged('time') ? 'absolute times judged across processes (--gate-timing)' : '',
   ].filter(Boolean);
   const errors = c.errors.length > 0 ? `${c.errors.length} run error(s); ` : '';
-  const hint = ratios > 0 ? ` ${ACROSS_PROCESSES}.` : '';
-  return `Verdicts: ${errors}${parts || 'none'}${oneProcess}; ${gates.join(', ')} gate; exit ${c.exitCode}.${hint}`;
+  return `Verdicts: ${errors}${parts || 'none'}${oneProcess}; ${gates.join(', ')} gate; exit ${c.exitCode}.`;
 }

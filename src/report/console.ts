@@ -2,7 +2,7 @@ import Table from 'cli-table3';
 import { styleText } from 'node:util';
 import type { Comparison } from '../results/compare.js';
 import type { Metric, RunRecord } from '../results/schema.js';
-import { fromOneProcess } from '../results/verdict.js';
+import { informational } from '../results/verdict.js';
 import { relativeChange, renderComparison, renderComparisonBrief, verdictLabel } from './comparison.js';
 import { renderDtypeSection } from './dtype-table.js';
 import type { Exporter } from './exporter.js';
@@ -73,15 +73,15 @@ const ERROR_LINES = 10;
 
 /**
  * ' (baseline 0.78x, -3.8%)' beside a headline's lead ratio, with the verdict's word only when
- * it was judged across processes; '' for other kinds (exact ones that change fail and are listed;
- * times are not judged) and without a baseline.
+ * it was judged across processes (or by a prediction interval); '' for other kinds (exact ones
+ * that change fail and are listed; times are listed when judged) and without a baseline.
  */
 function besideBaseline(comparison: Comparison | null): (m: Metric) => string {
   const verdicts = new Map((comparison?.verdicts ?? []).map((v) => [v.id, v]));
   return (m) => {
     const v = verdicts.get(m.id);
     if (m.kind !== 'ratio' || !v?.baseline || !v.current) return '';
-    return ` (baseline ${formatValue(v.baseline)}, ${relativeChange(v)}${fromOneProcess(v) ? '' : `: ${verdictLabel(v)}`})`;
+    return ` (baseline ${formatValue(v.baseline)}, ${relativeChange(v)}${informational(v) ? '' : `: ${verdictLabel(v)}`})`;
   };
 }
 
@@ -97,11 +97,14 @@ function renderBrief(record: RunRecord, recordPath: string | null, comparison: C
   const scenarios = summary.scenarios;
   if (scenarios.length > 0) {
     const width = Math.max(...scenarios.map((s) => s.id.length));
-    const mark = (failed: boolean) => (failed ? (color ? styleText('red', '✗') : '✗') : color ? styleText('green', '✓') : '✓');
-    lines.push('', `Scenarios (${scenarios.length}; 95% CIs in brackets; a lead ratio beside its baseline):`);
-    for (const { id, headline, failed } of scenarios) {
+    // ✗ fails the run; ! has a metric regressed or beyond its band that does not (information, or
+    // inconclusive): listed below with its baseline, value, change and why; ✓ only when neither.
+    const paint = (c: 'red' | 'yellow' | 'green', mark: string) => (color ? styleText(c, mark) : mark);
+    const mark = (failed: boolean, flagged: boolean) => (failed ? paint('red', '✗') : flagged ? paint('yellow', '!') : paint('green', '✓'));
+    lines.push('', `Scenarios (${scenarios.length}; 95% CIs in brackets; a lead ratio beside its baseline; ✗ fails, ! needs a look):`);
+    for (const { id, headline, failed, flagged } of scenarios) {
       const text = headline?.text ?? 'no figures (see the errors below)';
-      lines.push(`  ${mark(failed)} ${id.padEnd(width)}  ${text}`);
+      lines.push(`  ${mark(failed, flagged)} ${id.padEnd(width)}  ${text}`);
     }
   }
   if (record.errors.length > 0) {

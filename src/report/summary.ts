@@ -1,4 +1,5 @@
 import { failingVerdicts, type Comparison } from '../results/compare.js';
+import { flagged } from '../results/verdict.js';
 import type { Metric, RunRecord } from '../results/schema.js';
 import { ciDirection, type Direction, speedupSentence } from './format.js';
 import { type Annotate, type Headline, scenarioHeadline } from './headline.js';
@@ -38,6 +39,8 @@ export interface ScenarioSummary {
   readonly speedup: { readonly metric: Metric; readonly ci: Metric['ci'] | null; readonly direction: Direction } | null;
   /** An error of the run, or a failing verdict on one of its metrics. */
   readonly failed: boolean;
+  /** A metric of it regressed or beyond its band (`flagged`), failing or not: never shown as passing. */
+  readonly flagged: boolean;
 }
 
 /** What every report says first, built once: the console and the HTML page render it. */
@@ -55,6 +58,12 @@ export interface RunSummary {
 /** The scenarios of the run in the order their metrics (then errors) appear. */
 export function scenariosOf(record: RunRecord): string[] {
   return [...new Set([...record.metrics.map((m) => m.scenario), ...record.errors.map((e) => e.scenario)])];
+}
+
+/** Whether a scenario has a metric regressed or beyond its band against the baseline (results/verdict.ts: `flagged`). */
+function scenarioFlagged(scenario: string, comparison: Comparison | null): boolean {
+  if (!comparison || comparison.refused) return false;
+  return comparison.verdicts.some((v) => flagged(v) && (v.current ?? v.baseline)?.scenario === scenario);
 }
 
 /** Whether a scenario has anything that fails the run: an error, or a failing verdict on one of its metrics. */
@@ -124,6 +133,7 @@ export function runSummary(record: RunRecord, comparison: Comparison | null, ann
       headline,
       speedup: lead ? { metric: lead, ci: lead.ci ?? null, direction: ciDirection(lead) } : null,
       failed: scenarioFailed(id, record, comparison),
+      flagged: scenarioFlagged(id, comparison),
     };
   });
   const claims = claimRatios(record);

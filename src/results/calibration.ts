@@ -1,6 +1,10 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
 import type { Rng } from '../base/random.js';
 import { mean } from '../measure/statistics.js';
-import { judgeProcesses, type ProcessVerdictName } from './process-verdict.js';
+import { judgeOneProcess, judgeProcesses, type KnownSpread, oneProcessAlpha, type ProcessVerdictName } from './process-verdict.js';
+import { parseJsonText } from './storage.js';
 
 /**
  * Calibration of the cross-process verdicts (npm run perf:calibrate): pools of real per-process
@@ -89,4 +93,94 @@ export function betweenProcessSd(values: readonly number[]): number {
   const logs = values.map(Math.log);
   const m = mean(logs);
   return Math.sqrt(logs.reduce((s, x) => s + (x - m) ** 2, 0) / (logs.length - 1));
+}
+
+/** The calibration's conditions whose processes ran unchanged code (perf:calibrate's A and A'). */
+export const UNCHANGED_POOLS = ['A', "A'"] as const;
+
+/**
+ * The between-process spread of unchanged processes: the pooled SD of log values over the
+ * unchanged pools (each about its own mean, so a shift between pools does not count), with
+ * N - (number of pools) degrees of freedom. Null when no unchanged pool has 2 values.
+ */
+export function spreadOfPools(pools: Readonly<Record<string, readonly number[]>>, source: string): KnownSpread | null {
+  const unchanged = UNCHANGED_POOLS.flatMap((name) => (pools[name] && pools[name].length >= 2 ? [pools[name].map(Math.log)] : []));
+  if (unchanged.length === 0) return null;
+  const squares = unchanged.reduce((t, logs) => t + logs.reduce((u, x) => u + (x - mean(logs)) ** 2, 0), 0);
+  const df = unchanged.reduce((t, logs) => t + logs.length, 0) - unchanged.length;
+  return { sd: Math.sqrt(squares / df), df, source: `${source} (${df + unchanged.length} unchanged processes)` };
+}
+
+/** The profile's calibration file beside a baseline: `<dir>/<profile>.calibration.json` (perf:calibrate's pools). */
+export function calibrationPathFor(baselinePath: string, profileId: string): string {
+  return join(dirname(baselinePath), `${profileId}.calibration.json`);
+}
+
+const calibrationFileSchema = z.object({ pools: z.record(z.string(), z.array(z.number().positive())) });
+
+/**
+ * The calibrated between-process spread of the profile whose baseline is at `baselinePath`, or
+ * null when it has no calibration file (a file that exists but is not a calibration is an error).
+ */
+export async function readCalibratedSpread(baselinePath: string, profileId: string): Promise<KnownSpread | null> {
+  const path = calibrationPathFor(baselinePath, profileId);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  return spreadOfPools(parseJsonText(path, text, calibrationFileSchema, 'calibration file (perf:calibrate)', { versioned: false }).pools, path);
+}
+
+/** A resampled check of the one-process rule: how many runs, each judging `metrics` metrics at once. */
+export interface OneProcessPlan {
+  /** The gated metrics of one run: the Bonferroni family (`oneProcessAlpha`). */
+  readonly metrics: number;
+  /** Per-process values on each side: 8 and 1 (a K-process baseline, one new process), 1 and 1 (with `spread`), 1 and 8. */
+  readonly baseProcesses: number;
+  readonly headProcesses: number;
+  readonly tolerance: number;
+  readonly runs: number;
+  /** Each head value is divided by this (1: as measured; 2: a ratio halved). */
+  readonly divide: number;
+  /** The calibrated spread, for one process on each side. */
+  readonly spread: KnownSpread | null;
+}
+
+/** Runs with any metric regressed (the family-wise rate), and metrics regressed among all judged. */
+export interface OneProcessOutcome {
+  readonly runs: number;
+  readonly runsWithAlarm: number;
+  readonly metricsJudged: number;
+  readonly metricsRegressed: number;
+}
+
+/**
+ * Resamples `plan.runs` runs of `plan.metrics` metrics each from real per-process values: each
+ * metric's base and head values drawn without replacement (within the metric) from the pools,
+ * every metric of a run drawn independently (Bonferroni's worst case: correlated metrics alarm
+ * together, which only lowers the chance of any alarm), and judged by `judgeOneProcess` at the
+ * level of a family of `plan.metrics`.
+ */
+export function resampleOneProcess(basePool: readonly number[], headPool: readonly number[], plan: OneProcessPlan, rng: Rng): OneProcessOutcome {
+  const options = { tolerance: plan.tolerance, alpha: oneProcessAlpha(plan.metrics) };
+  let runsWithAlarm = 0;
+  let metricsRegressed = 0;
+  for (let run = 0; run < plan.runs; run++) {
+    let alarm = false;
+    for (let k = 0; k < plan.metrics; k++) {
+      const takenBase = new Set<number>();
+      const takenHead = basePool === headPool ? takenBase : new Set<number>();
+      const base = draw(basePool, plan.baseProcesses, takenBase, rng);
+      const head = draw(headPool, plan.headProcesses, takenHead, rng).map((x) => x / plan.divide);
+      if (judgeOneProcess({ id: 'calibration', kind: 'ratio', base, head }, options, plan.spread).verdict === 'regressed') {
+        metricsRegressed++;
+        alarm = true;
+      }
+    }
+    if (alarm) runsWithAlarm++;
+  }
+  return { runs: plan.runs, runsWithAlarm, metricsJudged: plan.runs * plan.metrics, metricsRegressed };
 }

@@ -34,10 +34,35 @@ describe('compareWithBaseline', () => {
     expect(worse.verdicts.find((v) => v.id === 'x.up')?.verdict).toBe('regressed');
   });
 
-  it('prints but does not gate a timing regression unless asked', () => {
-    const slow = record([bytes('x.up', 50_176), speedup(1.0, [0.9, 1.1]), ms(0.9)]);
-    expect(compareWithBaseline(slow, base, { allowProfileMismatch: false, gateTiming: false }).exitCode).toBe(EXIT.pass);
-    expect(compareWithBaseline(slow, base, { allowProfileMismatch: false, gateTiming: true }).exitCode).toBe(EXIT.regression);
+  it('gates a timing regression only when asked, and only where processes can judge it', () => {
+    const perProcess = (m: Metric, values: number[]): Metric => ({ ...m, value: values[0]!, processes: values });
+    const eight = (x: number) => [1, 1.02, 0.98, 1.01, 0.99, 1.03, 0.97, 1].map((v) => v * x);
+    const baseK = makeBaseline(record([bytes('x.up', 50_176), perProcess(ms(0.5), eight(0.5))]), 'run.json', {});
+    const slowK = record([bytes('x.up', 50_176), perProcess(ms(0.9), eight(0.9))]);
+    expect(compareWithBaseline(slowK, baseK, { allowProfileMismatch: false, gateTiming: false }).exitCode).toBe(EXIT.pass);
+    expect(compareWithBaseline(slowK, baseK, { allowProfileMismatch: false, gateTiming: true }).exitCode).toBe(EXIT.regression);
+    // One process against one: nothing to judge a time with, said in a note.
+    const slow = record([bytes('x.up', 50_176), speedup(1.5, [1.4, 1.6]), ms(0.9)]);
+    const asked = compareWithBaseline(slow, base, { allowProfileMismatch: false, gateTiming: true });
+    expect(asked.exitCode).toBe(EXIT.pass);
+    expect(asked.notes).toContain(
+      '--gate-timing: 1 absolute time(s) cannot be judged: one process on each side and no calibrated spread for times; accept a baseline from --processes 8 to judge them',
+    );
+  });
+
+  it('a ratio of one process against one: information without a calibration file, judged with one', () => {
+    const gross = record([bytes('x.up', 50_176), speedup(0.55, [0.5, 0.6]), ms(0.5)]);
+    const without = compareWithBaseline(gross, base, { allowProfileMismatch: false, gateTiming: false, spread: null });
+    expect(without.exitCode).toBe(EXIT.pass);
+    expect(without.notes).toEqual([
+      "1 ratio(s) cannot gate: this run and the baseline hold one process each and there is no webgpu-lavapipe-x64.calibration.json beside the baseline, and one process's CI says nothing about the next. To gate them, accept a baseline measured in several processes: gtp perf --processes 8 --out results/timing.json, then gtp baseline results/timing.json --merge (npm run perf / npm run perf:baseline in this repository)",
+    ]);
+    const spread = { sd: 0.09, df: 118, source: 'calibration' };
+    const judged = compareWithBaseline(gross, base, { allowProfileMismatch: false, gateTiming: false, spread });
+    expect(judged.exitCode).toBe(EXIT.regression);
+    expect(judged.verdicts.find((v) => v.kind === 'ratio')).toMatchObject({ verdict: 'regressed', gates: true, process: { method: 'prediction' } });
+    // The family: one metric judged by prediction, so its level is the whole 1%.
+    expect(judged.verdicts.find((v) => v.kind === 'ratio')!.process!.confidence).toBeCloseTo(0.98, 12);
   });
 
   it('refuses another scale, and another profile unless allowed (then ratio and exact only)', () => {

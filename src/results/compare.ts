@@ -1,6 +1,7 @@
 import { type Baseline, datasetMismatch } from './baseline.js';
 import type { Metric, RunError, RunRecord } from './schema.js';
-import { judgeMetric, type Verdict } from './verdict.js';
+import { judgingBasis, judgeMetric, isJudged, type Verdict } from './verdict.js';
+import { oneProcessAlpha, type KnownSpread } from './process-verdict.js';
 import { EXIT } from './exit.js';
 
 /** Exit codes of a comparison (and of every command: results/exit.ts). */
@@ -9,8 +10,13 @@ export { EXIT } from './exit.js';
 export interface CompareOptions {
   /** Compare with a baseline of another hardware profile: then only ratio and exact metrics. */
   readonly allowProfileMismatch: boolean;
-  /** Let ratio and time verdicts fail the run (PERF_GATE_TIMING=1). */
+  /** Judge absolute times across processes too, and let them fail the run (--gate-timing, PERF_GATE_TIMING=1). */
   readonly gateTiming: boolean;
+  /**
+   * The baseline profile's calibrated between-process spread of a ratio (readCalibratedSpread:
+   * `<profile>.calibration.json` beside the baseline), or null when it has none; undefined: not looked for.
+   */
+  readonly spread?: KnownSpread | null;
 }
 
 /** The outcome of comparing one run with one baseline. */
@@ -65,17 +71,36 @@ export function compareWithBaseline(run: RunRecord, baseline: Baseline, options:
       `the baseline is for profile ${baseline.profile.id} and this run is ${run.profile.id}; pass --allow-profile-mismatch to compare ratio and exact metrics anyway`,
     );
   }
-  const notes = mismatch ? [`profile mismatch allowed: ${run.profile.id} judged against ${baseline.profile.id}, ratio and exact metrics only`] : [];
+  const notes: string[] = mismatch ? [`profile mismatch allowed: ${run.profile.id} judged against ${baseline.profile.id}, ratio and exact metrics only`] : [];
   const comparable = (m: Metric) => !mismatch || m.kind === 'ratio' || m.kind === 'exact';
   const current = new Map(run.metrics.filter(comparable).map((m) => [m.id, m]));
   const base = new Map(baseline.metrics.filter(comparable).map((m) => [m.id, m]));
   const ids = [...new Set([...base.keys(), ...current.keys()])];
-  const verdicts = ids.map((id) => {
-    const b = base.get(id) ?? null;
-    const c = current.get(id) ?? null;
+  const pairs = ids.map((id) => [base.get(id) ?? null, current.get(id) ?? null] as const);
+  const judging = { gateTiming: options.gateTiming, spread: options.spread ?? null };
+  const both = pairs.flatMap(([b, c]) => (b && c ? [[b, c] as const] : []));
+  // The family of one-process verdicts: each at FAMILY_FALSE_ALARM / family (Bonferroni), so
+  // an unchanged run fails on any of them at most 1% of the time.
+  const predicted = both.filter(([b, c]) => isJudged(b, c, judging) && judgingBasis(b, c, b.kind === 'ratio' ? judging.spread : null) === 'prediction');
+  const predictionAlpha = oneProcessAlpha(Math.max(1, predicted.length));
+  const verdicts = pairs.map(([b, c]) => {
     const tolerance = (b as { tolerance?: number } | null)?.tolerance ?? 0;
-    return judgeMetric(b, c, { tolerance, gateTiming: options.gateTiming });
+    return judgeMetric(b, c, { tolerance, ...judging, predictionAlpha });
   });
+  if (predicted.length > 0)
+    notes.push(
+      `${predicted.length} metric(s) of one process against several (or with the calibrated spread) judged by a prediction interval, each at one-sided level ${predictionAlpha.toPrecision(2)} = 1% / ${predicted.length}: an unchanged run fails on any of them at most 1% of the time (docs/baselines.md)`,
+    );
+  const unjudgedRatios = both.filter(([b, c]) => b.kind === 'ratio' && c.kind === 'ratio' && !isJudged(b, c, judging)).length;
+  if (unjudgedRatios > 0)
+    notes.push(
+      `${unjudgedRatios} ratio(s) cannot gate: this run and the baseline hold one process each${options.spread === null ? ` and there is no ${baseline.profile.id}.calibration.json beside the baseline` : ''}, and one process's CI says nothing about the next. To gate them, accept a baseline measured in several processes: gtp perf --processes 8 --out results/timing.json, then gtp baseline results/timing.json --merge (npm run perf / npm run perf:baseline in this repository)`,
+    );
+  const unjudgedTimes = both.filter(([b, c]) => b.kind === 'time' && c.kind === 'time' && !isJudged(b, c, judging)).length;
+  if (options.gateTiming && unjudgedTimes > 0)
+    notes.push(
+      `--gate-timing: ${unjudgedTimes} absolute time(s) cannot be judged: one process on each side and no calibrated spread for times; accept a baseline from --processes 8 to judge them`,
+    );
   const failing = failingVerdicts(verdicts, run.selection);
   const failed = failing.length > 0 || run.errors.length > 0;
   return { ...head, verdicts, refused: null, notes, exitCode: failed ? EXIT.regression : EXIT.pass };

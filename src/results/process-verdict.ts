@@ -150,6 +150,18 @@ export function oneProcessAlpha(family: number): number {
   return FAMILY_FALSE_ALARM / family;
 }
 
+const criticalTs = new Map<string, number>();
+/** t(1 - alpha; df), remembered: resampled calibrations judge thousands of metrics at one level. */
+function criticalT(alpha: number, df: number): number {
+  const key = `${alpha}/${df}`;
+  let t = criticalTs.get(key);
+  if (t === undefined) {
+    t = studentTQuantile(1 - alpha, df);
+    criticalTs.set(key, t);
+  }
+  return t;
+}
+
 /** A between-process spread of log values from elsewhere (the profile's calibration): its SD and degrees of freedom. */
 export interface KnownSpread {
   readonly sd: number;
@@ -170,7 +182,8 @@ export interface KnownSpread {
  * spread s from the side with several (or `spread`, the profile's calibration, when both have one):
  * T = (mean(head) - mean(base)) / (s * sqrt(1/n_b + 1/n_h)) ~ t(df) under no change. So the same
  * rule judges one process against a K-process baseline, K processes against a one-process
- * baseline, and one against one with the calibrated spread.
+ * baseline, and one against one with the calibrated spread. Where both exist, s is the larger of
+ * the K processes' SD and the calibrated one (a floor), with K - 1 degrees of freedom.
  *
  * 'regressed' when T lies beyond the one-sided (1 - alpha) quantile in the bad direction (a lower
  * ratio, a longer time) AND the change is beyond the tolerance; 'improved' likewise the other way;
@@ -184,23 +197,30 @@ export function judgeOneProcess(s: ProcessSamples, o: ProcessJudgeOptions, sprea
   if ([...s.base, ...s.head].some((x) => !(x > 0))) throw new RangeError(`${s.id}: per-process values must be positive`);
   const [a, b] = [s.base.map(Math.log), s.head.map(Math.log)];
   const many = nb >= 2 ? a : nh >= 2 ? b : null;
-  const sd = many ? Math.sqrt(many.reduce((t, x) => t + (x - mean(many)) ** 2, 0) / (many.length - 1)) : spread?.sd;
+  const own = many ? Math.sqrt(many.reduce((t, x) => t + (x - mean(many)) ** 2, 0) / (many.length - 1)) : undefined;
+  // The calibrated spread is a floor: K processes that happened to agree closely do not make the
+  // next one move less (on this machine's two-cluster pools 8 baseline processes alone gave ~1.2%
+  // family-wise false alarms over 22 ratios, with the floor none in 2,000 runs: docs/baselines.md).
+  const floored = own !== undefined && spread !== null && spread.sd > own;
+  const sd = own === undefined ? spread?.sd : floored ? spread!.sd : own;
   const df = many ? many.length - 1 : spread?.df;
   if (sd === undefined || df === undefined) throw new RangeError(`${s.id}: one process on each side needs a known between-process spread`);
   if (!(sd > 0)) throw new RangeError(`${s.id}: the per-process values do not vary (SD 0): no prediction interval`);
   const d = mean(b) - mean(a);
   const scale = sd * Math.sqrt(1 / nb + 1 / nh);
   const bad = s.kind === 'ratio' ? -1 : 1;
-  const tCrit = studentTQuantile(1 - o.alpha, df);
+  const tCrit = criticalT(o.alpha, df);
   // One-sided predictive p-value of "no change" in the bad direction.
   const p = 1 - studentTCdf((bad * d) / scale, df);
   const pGood = studentTCdf((bad * d) / scale, df);
   const change = Math.exp(d) - 1;
   const ci = [Math.exp(d - tCrit * scale) - 1, Math.exp(d + tCrit * scale) - 1] as const;
   const badChange = bad * change;
-  const from = many
-    ? `s = ${pct(sd).slice(1)} between the ${many.length} ${nb >= 2 ? 'baseline' : 'run'} processes`
-    : `s = ${pct(sd).slice(1)} between processes from ${spread!.source}`;
+  const from = !many
+    ? `s = ${pct(sd).slice(1)} between processes from ${spread!.source}`
+    : floored
+      ? `s = ${pct(sd).slice(1)} from ${spread!.source}, the floor over ${pct(own!).slice(1)} between the ${many.length} ${nb >= 2 ? 'baseline' : 'run'} processes`
+      : `s = ${pct(sd).slice(1)} between the ${many.length} ${nb >= 2 ? 'baseline' : 'run'} processes`;
   const shape = nb === 1 && nh === 1 ? 'sqrt(1 + 1)' : `sqrt(1 + 1/${Math.max(nb, nh)})`;
   // The bound a regression must cross: the no-change edge of the interval in the bad direction.
   const edge = Math.exp(bad * tCrit * scale) - 1;

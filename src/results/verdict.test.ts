@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Metric } from './schema.js';
-import { fromOneProcess, judgeMetric } from './verdict.js';
+import { beyondBand, flagged, informational, judgeMetric, judgingBasis } from './verdict.js';
 
 const exact = (value: number): Metric => ({ id: 'x.bytes', scenario: 's', kind: 'exact', value, unit: 'B' });
 const ratio = (value: number, ci?: [number, number]): Metric => ({ id: 'x.speedup', scenario: 's', kind: 'ratio', value, unit: 'x', ci, n: 30 });
@@ -23,8 +23,53 @@ describe('judgeMetric', () => {
     expect(judgeMetric(ratio(1.5), ratio(1.3, [1.2, 1.4]), opts).verdict).toBe('inconclusive');
     expect(judgeMetric(ratio(1.5), ratio(1.45, [1.2, 1.7]), opts).verdict).toBe('pass');
     expect(judgeMetric(ratio(1.5), ratio(1.9, [1.7, 2.1]), opts).verdict).toBe('improved');
+    // One process against one, no calibrated spread: nothing can judge it, --gate-timing or not.
     expect(judgeMetric(ratio(1.5), ratio(1.2, [1.1, 1.3]), opts).gates).toBe(false);
-    expect(judgeMetric(ratio(1.5), ratio(1.2, [1.1, 1.3]), { ...opts, gateTiming: true }).gates).toBe(true);
+    expect(judgeMetric(ratio(1.5), ratio(1.2, [1.1, 1.3]), { ...opts, gateTiming: true }).gates).toBe(false);
+  });
+
+  it('one rule for ratios and times: permutation for K + K, prediction for one against K or with the calibrated spread, else not judged', () => {
+    const many = (m: Metric, values: number[]): Metric => ({ ...m, value: values[0]!, processes: values });
+    const spread = { sd: 0.09, df: 118, source: 'calibration' };
+    const eight = [1.48, 1.52, 1.5, 1.49, 1.51, 1.53, 1.47, 1.5];
+    expect(judgingBasis(many(ratio(1.5), eight), many(ratio(1.5), eight), null)).toBe('permutation');
+    expect(judgingBasis(many(ratio(1.5), eight), ratio(1.5), null)).toBe('prediction');
+    expect(judgingBasis(ratio(1.5), many(ratio(1.5), eight), null)).toBe('prediction');
+    expect(judgingBasis(ratio(1.5), ratio(1.4), spread)).toBe('prediction');
+    expect(judgingBasis(ratio(1.5), ratio(1.4), null)).toBeNull();
+    // The calibration is of a ratio's spread: times of one process each stay unjudged.
+    expect(judgingBasis(time(1), time(2), spread)).toBeNull();
+    expect(judgingBasis(many(time(1), [1, 1.1, 0.9]), time(2), null)).toBe('prediction');
+    // No logarithm of a 0 ms time; no spread in identical values.
+    expect(judgingBasis(many(time(1), [0, 1, 1]), time(2), null)).toBeNull();
+    expect(judgingBasis(many(time(1), [1, 1, 1]), time(2), null)).toBeNull();
+    // A gross drop of one process against an 8-process baseline gates and regresses.
+    const v = judgeMetric(many(ratio(1.5), eight), ratio(0.55, [0.5, 0.6]), { ...opts, predictionAlpha: 0.01 / 22 });
+    expect(v).toMatchObject({ verdict: 'regressed', gates: true, process: { method: 'prediction', processes: [8, 1] } });
+    expect(v.reason).toMatch(/^prediction interval: -63\.3% \(1 vs 8 processes; one-sided 99\.95% prediction bound/);
+  });
+
+  it('times are judged, and gate, only under --gate-timing, by the same rule as ratios', () => {
+    const many = (values: number[]): Metric => ({ ...time(values[0]!), processes: values });
+    const base = many([1, 1.02, 0.98, 1.01, 0.99, 1.03, 0.97, 1]);
+    const slower = many([2, 2.04, 1.96, 2.02, 1.98, 2.06, 1.94, 2]);
+    const off = judgeMetric(base, slower, { ...opts, tolerance: 0.5 });
+    expect(off).toMatchObject({ verdict: 'regressed', gates: false });
+    expect(off.process).toBeUndefined();
+    expect(informational(off)).toBe(true);
+    const on = judgeMetric(base, slower, { ...opts, tolerance: 0.5, gateTiming: true });
+    expect(on).toMatchObject({ verdict: 'regressed', gates: true, process: { processes: [8, 8] } });
+    expect(informational(on)).toBe(false);
+  });
+
+  it('beyondBand and flagged: regressed, or beyond the tolerance the bad way; a time not judged is never flagged', () => {
+    expect(flagged(judgeMetric(ratio(1.5), ratio(1.3, [1.2, 1.4]), opts))).toBe(true); // inconclusive, -13%
+    expect(beyondBand(judgeMetric(ratio(1.5), ratio(1.3, [1.2, 1.4]), opts))).toBe(true);
+    expect(flagged(judgeMetric(ratio(1.5), ratio(1.9, [1.7, 2.1]), opts))).toBe(false); // better
+    expect(flagged(judgeMetric(ratio(1.5), ratio(1.45, [1.2, 1.7]), opts))).toBe(false);
+    expect(flagged(judgeMetric(exact(1), exact(2), opts))).toBe(true);
+    expect(beyondBand(judgeMetric(time(1), time(2), opts))).toBe(true);
+    expect(flagged(judgeMetric(time(1), time(2), opts))).toBe(false);
   });
 
   it('time: lower is better, informational by default', () => {
@@ -49,13 +94,13 @@ describe('judgeMetric', () => {
     const above = judgeMetric(ratio(1.5), ratio(1.9, [1.7, 2.1]), opts);
     const below = judgeMetric(ratio(1.5), ratio(1.2, [1.1, 1.3]), opts);
     for (const v of [above, below]) {
-      expect(fromOneProcess(v)).toBe(true);
+      expect(informational(v)).toBe(true);
       expect(v.reason).toMatch(/in this one process lies wholly (above|below) baseline 1\.500/);
       expect(v.reason).not.toMatch(/stale|accept|regress|improve/);
     }
     const perProcess = (values: number[]): Metric => ({ ...ratio(values[0]!), processes: values });
-    expect(fromOneProcess(judgeMetric(perProcess([1.5, 1.5, 1.6]), perProcess([1.5, 1.4, 1.5]), opts))).toBe(false);
-    expect(fromOneProcess(judgeMetric(exact(1), exact(1), opts))).toBe(false);
-    expect(fromOneProcess(judgeMetric(null, ratio(1.5), opts))).toBe(false);
+    expect(informational(judgeMetric(perProcess([1.5, 1.5, 1.6]), perProcess([1.5, 1.4, 1.5]), opts))).toBe(false);
+    expect(informational(judgeMetric(exact(1), exact(1), opts))).toBe(false);
+    expect(informational(judgeMetric(null, ratio(1.5), opts))).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { DEFAULT_PROCESS_ALPHA, judgeProcesses, type ProcessVerdict } from './process-verdict.js';
+import { DEFAULT_PROCESS_ALPHA, FAMILY_FALSE_ALARM, judgeOneProcess, judgeProcesses, type KnownSpread, type ProcessVerdict } from './process-verdict.js';
 import type { Metric, MetricKind } from './schema.js';
 
 const VERDICTS = ['pass', 'regressed', 'improved', 'inconclusive', 'new', 'missing'] as const;
@@ -13,40 +13,70 @@ export interface Verdict {
   readonly current: Metric | null;
   /** Relative tolerance (ratio, time) or absolute bound (quality) it was judged with. */
   readonly tolerance: number;
-  /** Whether this verdict can fail the run (exact and quality always; ratio and time when gating timing). */
+  /** Whether this verdict can fail the run: exact and quality always; ratios judged across processes; times so judged under --gate-timing. */
   readonly gates: boolean;
   /** One sentence: why this verdict. */
   readonly reason: string;
-  /** The cross-process test behind it, when both sides carry one value per process. */
+  /** The cross-process test behind it (a permutation test of K + K processes, or a prediction interval for one): absent when not judged. */
   readonly process?: ProcessVerdict;
 }
 
 /**
- * A ratio or time of one process judged against its baseline: not on one value per process
- * (`--processes K`, perf:ab), so its in-process CI says nothing about the next process (the
- * process is the unit of replication). Its verdict is information, shown with its change and
- * worded as such; it fails the run only under --gate-timing. New and missing metrics are not this.
+ * A ratio or time shown as information, not judged: a ratio with no cross-process basis (one
+ * process on each side and no calibrated spread: `judgingBasis` null), or an absolute time when
+ * timing is not gated (--gate-timing off) or has no basis. It never fails the run, is not counted
+ * among the verdicts, and is worded as information with its change. New and missing metrics are not this.
  */
-export function fromOneProcess(v: Verdict): boolean {
+export function informational(v: Verdict): boolean {
   return (v.kind === 'ratio' || v.kind === 'time') && v.process === undefined && v.baseline?.kind === v.kind && v.current?.kind === v.kind;
 }
 
-/** Both sides measured in several processes (`--processes K`): judged on per-process values. */
-function perProcess(b: Metric, c: Metric): boolean {
-  return (b.kind === 'ratio' || b.kind === 'time') && (b.processes?.length ?? 0) >= 2 && (c.processes?.length ?? 0) >= 2;
+/** The per-process values of a ratio or time: its `processes`, or its one value. */
+function perProcessValues(m: Metric): readonly number[] {
+  return m.processes && m.processes.length >= 1 ? m.processes : [m.value];
 }
+
+const varies = (xs: readonly number[]) => xs.length >= 2 && xs.some((x) => x !== xs[0]);
+
+/**
+ * How a ratio or time can be judged across processes, one rule for both kinds: 'permutation'
+ * when both sides hold >= 2 per-process values (an exact permutation test, judgeProcesses);
+ * 'prediction' when one side holds several (varying) values and the other one, or both one and
+ * a calibrated spread is known (ratios only: the calibration measures a ratio's spread;
+ * judgeOneProcess); null when nothing can judge it (one process each and no calibration, or a
+ * value <= 0 that has no logarithm).
+ */
+export function judgingBasis(b: Metric, c: Metric, spread: KnownSpread | null): 'permutation' | 'prediction' | null {
+  if (b.kind !== c.kind || (b.kind !== 'ratio' && b.kind !== 'time')) return null;
+  const [base, head] = [perProcessValues(b), perProcessValues(c)];
+  if (![...base, ...head].every((x) => x > 0)) return null;
+  if (base.length >= 2 && head.length >= 2) return 'permutation';
+  if (base.length >= 2 || head.length >= 2) return varies(base) || varies(head) || spread ? 'prediction' : null;
+  return b.kind === 'ratio' && spread ? 'prediction' : null;
+}
+
+/** Whether a metric pair is judged, and so gates: ratios with a basis; times with one only under --gate-timing. */
+export function isJudged(b: Metric, c: Metric, options: Pick<JudgeOptions, 'gateTiming' | 'spread'>): boolean {
+  return judgingBasis(b, c, spread(b, options)) !== null && (b.kind === 'ratio' || options.gateTiming);
+}
+
+const spread = (m: Metric, options: Pick<JudgeOptions, 'spread'>) => (m.kind === 'ratio' ? (options.spread ?? null) : null);
 
 /**
  * Default tolerances by kind: exact has no noise; ratios get 10% (npm run perf:calibrate);
  * times 50%, since absolute times of separate processes on the CI's software device differ by
- * up to ~50% (medians of the same scenario across runs, 2026-12), and they are informational.
+ * up to ~50% (medians of the same scenario across runs, 2026-12); judged only under --gate-timing.
  */
 export const DEFAULT_TOLERANCE: Record<MetricKind, number> = { exact: 0, ratio: 0.1, time: 0.5, quality: 0 };
 
 export interface JudgeOptions {
   readonly tolerance: number;
-  /** Ratio and time verdicts fail the run only when asked (PERF_GATE_TIMING=1). */
+  /** Absolute times are judged, and gate, only when asked (--gate-timing, PERF_GATE_TIMING=1). */
   readonly gateTiming: boolean;
+  /** The profile's calibrated between-process spread of a ratio (its calibration file), if any. */
+  readonly spread?: KnownSpread | null;
+  /** The one-sided level of a prediction-interval verdict: FAMILY_FALSE_ALARM / (such verdicts in the comparison). */
+  readonly predictionAlpha?: number;
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
@@ -60,9 +90,9 @@ function judgeExact(b: Metric, c: Metric): Pick<Verdict, 'verdict' | 'reason'> {
 /**
  * A ratio (higher is better) measured in one process, against the band baseline x (1 +/- tol):
  * 'regressed' when its whole 95% CI lies below it, 'improved' when wholly above, 'pass' when the
- * estimate is inside, else 'inconclusive'. These names only sort it (and gate it under
- * --gate-timing, and pick suspects to measure again); an in-process CI says nothing about the
- * next process, so the reason states where the CI lies and no more (see `fromOneProcess`).
+ * estimate is inside, else 'inconclusive'. Only for a ratio that nothing can judge across
+ * processes (`judgingBasis` null): these names only sort it, it never gates; an in-process CI
+ * says nothing about the next process, so the reason states where the CI lies and no more.
  */
 function judgeRatio(b: Metric, c: Metric, tol: number): Pick<Verdict, 'verdict' | 'reason'> {
   const lo = b.value * (1 - tol);
@@ -77,7 +107,7 @@ function judgeRatio(b: Metric, c: Metric, tol: number): Pick<Verdict, 'verdict' 
   return { verdict: 'inconclusive', reason: `estimate ${c.value.toFixed(3)} ${where} outside ${band}, its ${ci} reaching it` };
 }
 
-/** A time (lower is better): informational; outside baseline x (1 +/- tol) it is marked, not proven. */
+/** A time not judged (lower is better): information; outside baseline x (1 +/- tol) it is marked, not proven. */
 function judgeTime(b: Metric, c: Metric, tol: number): Pick<Verdict, 'verdict' | 'reason'> {
   const change = c.value / b.value - 1;
   const text = `${c.value.toPrecision(3)} ${c.unit} vs baseline ${b.value.toPrecision(3)} (${change >= 0 ? '+' : ''}${pct(change)}, tolerance ${pct(tol)})`;
@@ -100,24 +130,26 @@ export function judgeMetric(baseline: Metric | null, current: Metric | null, opt
   const metric = current ?? baseline;
   if (!metric) throw new Error('judgeMetric needs a baseline or a current metric');
   const kind = metric.kind;
-  // Ratios judged across processes gate: that verdict holds from one process to the next
-  // (README, calibration). Absolute times do not: they differ between machines of a kind.
-  const crossProcess = baseline !== null && current !== null && baseline.kind === current.kind && perProcess(baseline, current);
-  const gates = kind === 'exact' || kind === 'quality' || options.gateTiming || (crossProcess && kind === 'ratio');
+  // One rule for ratios and times: judged across processes (judgingBasis) and then gating;
+  // absolute times only under --gate-timing (they differ between machines of one kind).
+  const judged = baseline !== null && current !== null && isJudged(baseline, current, options);
+  const gates = kind === 'exact' || kind === 'quality' || judged;
   const base = { id: metric.id, kind, baseline, current, tolerance: options.tolerance, gates };
   if (!baseline) return { ...base, verdict: 'new', reason: 'not in the baseline' };
   if (!current) return { ...base, verdict: 'missing', reason: 'in the baseline, not in this run' };
   if (baseline.kind !== current.kind) {
-    return { ...base, verdict: 'regressed', reason: `kind changed from ${baseline.kind} to ${current.kind}` };
+    return { ...base, gates: true, verdict: 'regressed', reason: `kind changed from ${baseline.kind} to ${current.kind}` };
   }
-  if (crossProcess && (kind === 'ratio' || kind === 'time')) {
-    const process = judgeProcesses(
-      { id: metric.id, kind, base: baseline.processes!, head: current.processes! },
-      { tolerance: options.tolerance, alpha: DEFAULT_PROCESS_ALPHA },
-    );
-    return { ...base, verdict: process.verdict, reason: `across processes (${process.processes[0]} vs ${process.processes[1]}): ${process.reason}`, process };
+  if (judged && (kind === 'ratio' || kind === 'time')) {
+    const samples = { id: metric.id, kind, base: perProcessValues(baseline), head: perProcessValues(current) };
+    if (judgingBasis(baseline, current, spread(baseline, options)) === 'permutation') {
+      const process = judgeProcesses(samples, { tolerance: options.tolerance, alpha: DEFAULT_PROCESS_ALPHA });
+      return { ...base, verdict: process.verdict, reason: `across processes (${process.processes[0]} vs ${process.processes[1]}): ${process.reason}`, process };
+    }
+    const process = judgeOneProcess(samples, { tolerance: options.tolerance, alpha: options.predictionAlpha ?? FAMILY_FALSE_ALARM }, spread(baseline, options));
+    return { ...base, verdict: process.verdict, reason: `prediction interval: ${process.reason}`, process };
   }
-  const judged =
+  const judgedInfo =
     kind === 'exact'
       ? judgeExact(baseline, current)
       : kind === 'ratio'
@@ -125,5 +157,30 @@ export function judgeMetric(baseline: Metric | null, current: Metric | null, opt
         : kind === 'time'
           ? judgeTime(baseline, current, options.tolerance)
           : judgeQuality(baseline, current);
-  return { ...base, ...judged };
+  return { ...base, ...judgedInfo };
+}
+
+/**
+ * Whether a ratio or time lies beyond its tolerance band in the bad direction (a lower ratio, a
+ * longer time), judged or not: what the console marks beside a scenario. Across processes the
+ * geometric means are compared.
+ */
+export function beyondBand(v: Verdict): boolean {
+  if (!v.baseline || !v.current || v.baseline.kind !== v.current.kind) return false;
+  if (v.kind !== 'ratio' && v.kind !== 'time') return false;
+  const [b, c] = v.process ? [v.process.base, v.process.head] : [v.baseline.value, v.current.value];
+  if (!(b > 0)) return false;
+  const change = c / b - 1;
+  return v.kind === 'ratio' ? change < -v.tolerance : change > v.tolerance;
+}
+
+/**
+ * What a report must never pass over with a tick: a regressed verdict (judged or information) or
+ * a ratio or judged time beyond its band in the bad direction. An absolute time that is not
+ * judged (no --gate-timing) is counted as information instead, not flagged one by one.
+ */
+export function flagged(v: Verdict): boolean {
+  if (!v.current || !v.baseline) return false;
+  if (v.kind === 'time' && !v.gates) return false;
+  return v.verdict === 'regressed' || beyondBand(v);
 }

@@ -7,12 +7,13 @@ import type { AnyDatasetSource, SourceContext } from '../data/source.js';
 import { DATASET_SOURCES, sourcesOf } from '../data/sources.js';
 import { findBaseline } from '../results/baseline.js';
 import { compareWithBaseline, type Comparison, type CompareOptions } from '../results/compare.js';
+import { readCalibratedSpread } from '../results/calibration.js';
 import { combineProcessRecords } from '../results/combine.js';
 import type { RunRecord } from '../results/schema.js';
 import { defaultRecordPath, FileWriteError, writeJsonAtomic } from '../results/storage.js';
 import { canonicalData, type DataSources, type RunConfig } from '../run-config.js';
 import { judgeWithSecondLook, type Remeasure } from './remeasure.js';
-import { openScenarioSession, runScenarios } from './run-scenarios.js';
+import { openScenarioSession } from './run-scenarios.js';
 import { DEFAULT_SCENARIO_DIR, listScenarios, selectScenarios, type ScenarioFile } from './scenarios.js';
 
 /** Input the user must fix (unknown scenario, bad data folder, bad --out): exit 2, nothing started. */
@@ -120,12 +121,11 @@ export async function measureInProcesses(files: readonly ScenarioFile[], config:
 
 /**
  * The second measurement a first judgement asked for (remeasure.ts), among the files of this run
- * (its perf folder, or the question's file): one process to pool the pairs, or K more processes.
+ * (its perf folder, or the question's file): K more processes.
  */
 function remeasure(plan: Remeasure, all: readonly ScenarioFile[], config: RunConfig): Promise<RunRecord | null> {
   const files = all.filter((f) => plan.scenarios.includes(f.id));
-  const again = { ...config, selection: files.map((f) => f.path) };
-  return plan.how === 'pool' ? runScenarios(files, again) : measureInProcesses(files, again, plan.processes);
+  return measureInProcesses(files, { ...config, selection: files.map((f) => f.path) }, plan.processes);
 }
 
 /** What one `npm run perf` produced. */
@@ -174,9 +174,11 @@ export async function runPerfSuite(
   const { path: baselinePath, baseline } = await keepingRecord(recordPath, measured, () => findBaseline(measured, options.baseline, options.baselines));
   let comparison: Comparison | null = null;
   if (baseline) {
+    // The profile's calibrated between-process spread, beside the baseline: what judges one process against one.
+    const spread = await keepingRecord(recordPath, measured, () => readCalibratedSpread(baselinePath, baseline.profile.id));
     const judged = await keepingRecord(recordPath, measured, () =>
       judgeWithSecondLook(measured, options.processes, {
-        judge: (r) => compareWithBaseline(r, baseline, options),
+        judge: (r) => compareWithBaseline(r, baseline, { ...options, spread }),
         measure: (plan) => remeasure(plan, files, config),
       }),
     );

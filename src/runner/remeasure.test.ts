@@ -3,7 +3,7 @@ import { makeBaseline } from '../results/baseline.js';
 import { combineProcessRecords } from '../results/combine.js';
 import { compareWithBaseline } from '../results/compare.js';
 import { ratioFromPairs } from '../results/metrics.js';
-import { testDiagnostics as diagnostics, testRatio, testRunRecord } from '../../test/support/run-record.js';
+import { testRatio, testRunRecord } from '../../test/support/run-record.js';
 import type { Metric, RunError, RunRecord } from '../results/schema.js';
 import { judgeWithSecondLook, type Remeasure } from './remeasure.js';
 
@@ -31,11 +31,15 @@ const baselineOf = (record: RunRecord) => makeBaseline(record, 'test', {}, '2026
  * answering from `answers` in turn (null once they run out): what it asked, printed and decided.
  */
 async function loop(first: RunRecord, k: number, base: RunRecord, ...answers: Array<RunRecord | null>) {
+  return loopWith({ gateTiming: false }, first, k, base, ...answers);
+}
+
+async function loopWith(options: { gateTiming: boolean }, first: RunRecord, k: number, base: RunRecord, ...answers: Array<RunRecord | null>) {
   const baseline = baselineOf(base);
   const asked: Remeasure[] = [];
   const lines: string[] = [];
   const out = await judgeWithSecondLook(first, k, {
-    judge: (r) => compareWithBaseline(r, baseline, { allowProfileMismatch: false, gateTiming: false }),
+    judge: (r) => compareWithBaseline(r, baseline, { allowProfileMismatch: false, ...options }),
     measure: async (plan) => {
       asked.push(plan);
       return answers.shift() ?? null;
@@ -46,7 +50,7 @@ async function loop(first: RunRecord, k: number, base: RunRecord, ...answers: Ar
   return { ...out, asked, lines, verdict };
 }
 
-describe('judge / re-measure loop, one process (pooled pairs)', () => {
+describe('judge / re-measure loop, one process: one look', () => {
   it('measures nothing again when all pass', async () => {
     const first = testRunRecord([paired(times(4, 2)), exact(8)]);
     const out = await loop(first, 1, first, testRunRecord([paired(times(4, 2))]));
@@ -56,37 +60,25 @@ describe('judge / re-measure loop, one process (pooled pairs)', () => {
     expect(out.comparison.verdicts.map((v) => v.verdict)).toEqual(['pass', 'pass']);
   });
 
-  it('measures a ratio whose CI lies below the band once more, in one process of its scenario, and judges the pooled pairs', async () => {
-    const base = testRunRecord([paired(times(4, 2)), paired(times(4, 3), 'speedup.other'), exact(8)]);
-    const first = testRunRecord([paired(times(4, 1.5)), paired(times(4, 3), 'speedup.other'), exact(8)]);
-    const out = await loop(first, 1, base, testRunRecord([paired(times(12, 2))]));
-    expect(out.asked).toEqual([{ how: 'pool', ids: [ID], scenarios: ['speedup'], processes: 1 }]);
-    expect(out.lines).toEqual([
-      "\nspeedup.ratio: 95% CI below the baseline's band in this process; measuring scenario(s) speedup once more and pooling the pairs.",
-    ]);
-    expect(out.verdict().verdict).toBe('pass');
-    expect(out.verdict().current).toMatchObject({ value: 2, n: 16 });
-    expect(out.verdict().current!.detail).toMatch(/re-measured once .* 16 pooled pairs: first 1\.500, second 2\.000/);
-    // The other metrics are the first measurement's.
-    expect(out.record.metrics.slice(1)).toEqual(first.metrics.slice(1));
+  it('against a K-process baseline, a ratio far outside the prediction interval regresses at once, gates, and is not measured again', async () => {
+    const out = await loop(testRunRecord([paired(times(4, 1.5))]), 1, processes(BASE), testRunRecord([paired(times(12, 2))]));
+    expect(out.asked).toEqual([]);
+    expect(out.verdict()).toMatchObject({ verdict: 'regressed', gates: true, process: { method: 'prediction', processes: [8, 1] } });
+    expect(out.comparison.exitCode).toBe(1);
   });
 
-  it('keeps a ratio that stays below after pooling regressed, and never measures a third time', async () => {
-    const first = testRunRecord([paired(times(4, 1.5))]);
-    const out = await loop(first, 1, testRunRecord([paired(times(4, 2))]), testRunRecord([paired(times(4, 1.5))]), testRunRecord([paired(times(40, 2))]));
-    expect(out.asked).toHaveLength(1);
-    expect(out.verdict()).toMatchObject({ verdict: 'regressed', current: { n: 8 } });
+  it('against a one-process baseline with no calibration, a ratio whose CI lies below the band is information: not measured again, not gating', async () => {
+    const out = await loop(testRunRecord([paired(times(4, 1.5))]), 1, testRunRecord([paired(times(4, 2))]), testRunRecord([paired(times(12, 2))]));
+    expect(out.asked).toEqual([]);
+    expect(out.verdict()).toMatchObject({ verdict: 'regressed', gates: false });
+    expect(out.verdict().process).toBeUndefined();
+    expect(out.comparison.exitCode).toBe(0);
   });
 
-  it('does not measure again what it cannot pool or what is not suspected: no samples, an inconclusive CI', async () => {
-    const bare = testRunRecord([testRatio(ID, 1.5, [1.4, 1.6])]);
-    const noSamples = await loop(bare, 1, testRunRecord([testRatio(ID, 2, [1.9, 2.1])]));
-    expect(noSamples.verdict().verdict).toBe('regressed');
-    expect(noSamples.asked).toEqual([]);
-    // Estimate below the band, CI reaching into it.
-    const open = await loop(testRunRecord([paired([1.5, 1.6, 1.7, 1.9, 2.3])]), 1, testRunRecord([paired(times(4, 2))]));
-    expect(open.verdict().verdict).toBe('inconclusive');
-    expect(open.asked).toEqual([]);
+  it('K processes against a one-process baseline: a prediction verdict, one look, even when inconclusive', async () => {
+    const out = await loop(processes(OPEN), 8, testRunRecord([testRatio(ID, 2, [1.9, 2.1])]), processes(STEADY));
+    expect(out.verdict()).toMatchObject({ verdict: 'inconclusive', process: { method: 'prediction', processes: [1, 8] } });
+    expect(out.asked).toEqual([]);
   });
 });
 
@@ -127,7 +119,7 @@ describe('judge / re-measure loop, K processes (the second look)', () => {
 });
 
 describe('judge / re-measure loop, what is never measured again', () => {
-  it('never measures an exact metric again (no noise), in either mode, and measures only the open ratio beside one', async () => {
+  it('never measures an exact metric again (no noise), with one process or K, and measures only the open ratio beside one', async () => {
     const single = await loop(testRunRecord([paired(times(4, 2)), exact(9)]), 1, testRunRecord([paired(times(4, 2)), exact(8)]));
     expect(single.asked).toEqual([]);
     expect(single.verdict('memory.bytes').verdict).toBe('regressed');
@@ -140,39 +132,27 @@ describe('judge / re-measure loop, what is never measured again', () => {
     expect(beside.verdict('memory.bytes').verdict).toBe('regressed');
   });
 
-  it('never measures a time again, though it is judged across processes too', async () => {
+  it('never measures a time again, though under --gate-timing it is judged across processes too', async () => {
     const time = (v: number): Metric => ({ id: 'speedup.upload', scenario: 'speedup', kind: 'time', value: v, unit: 'ms' });
     const perProcess = (values: number[]) => combineProcessRecords(values.map((v) => testRunRecord([time(v)])));
     // Noisy enough that the interval does not rule out the time's 2 x 50% for the worse.
-    const out = await loop(perProcess([1, 6, 1.2, 5.5, 1.4, 5, 1.6, 4.5]), 8, perProcess(BASE));
-    expect(out.verdict('speedup.upload').verdict).toBe('inconclusive');
+    const out = await loopWith({ gateTiming: true }, perProcess([1, 6, 1.2, 5.5, 1.4, 5, 1.6, 4.5]), 8, perProcess(BASE));
+    expect(out.verdict('speedup.upload')).toMatchObject({ verdict: 'inconclusive', gates: true });
     expect(out.asked).toEqual([]);
+    // Without --gate-timing the time is not judged: information, no cross-process test.
+    const info = await loop(perProcess([1, 6, 1.2, 5.5, 1.4, 5, 1.6, 4.5]), 8, perProcess(BASE));
+    expect(info.verdict('speedup.upload')).toMatchObject({ gates: false });
+    expect(info.verdict('speedup.upload').process).toBeUndefined();
   });
 });
 
 describe('judge / re-measure loop, a failed second measurement', () => {
   it('says in the record that the second measurement produced no record, and judges the first alone', async () => {
-    const single = await loop(testRunRecord([paired(times(4, 1.5))]), 1, testRunRecord([paired(times(4, 2))]), null);
-    expect(single.asked).toHaveLength(1);
-    expect(single.verdict()).toMatchObject({ verdict: 'regressed', current: { n: 4 } });
-    expect(single.record.notes).toEqual([
-      'Re-measuring speedup.ratio: the second measurement produced no run record (no scenario reached a backend); judged on the first measurement alone.',
-    ]);
     const many = await loop(processes(OPEN), 8, processes(BASE), null);
     expect(many.verdict()).toMatchObject({ verdict: 'inconclusive', process: { processes: [8, 8] } });
     expect(many.record.notes).toEqual([
       'Re-measuring speedup.ratio: one of the 8 more processes produced no run record (no scenario reached a backend); judged on the first measurement alone.',
     ]);
-  });
-
-  it("keeps a one-process re-measure's failed tests (named as such) and its diagnostics: the run fails", async () => {
-    const first = testRunRecord([paired(times(4, 1.5))], { diagnostics: [diagnostics(1)] });
-    const again = testRunRecord([paired(times(12, 2))], { errors: [failure], diagnostics: [diagnostics(2)] });
-    const out = await loop(first, 1, testRunRecord([paired(times(4, 2))]), again);
-    expect(out.verdict().verdict).toBe('pass');
-    expect(out.record.errors).toEqual([{ ...failure, test: 'pairs (re-measure)' }]);
-    expect(out.record.diagnostics!.map((d) => d.involuntaryContextSwitches)).toEqual([1, 2]);
-    expect(out.comparison.exitCode).toBe(1);
   });
 
   it("keeps the second look's failed processes: the run fails", async () => {

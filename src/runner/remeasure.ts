@@ -1,6 +1,5 @@
 import type { Comparison } from '../results/compare.js';
 import { extendProcesses } from '../results/combine.js';
-import { poolRatioMetric } from '../results/metrics.js';
 import type { RunRecord } from '../results/schema.js';
 
 /**
@@ -8,68 +7,51 @@ import type { RunRecord } from '../results/schema.js';
  * which ratio metrics a first judgement sends to a second measurement, in how many processes,
  * how the two measurements make one record, and that it happens once at most.
  *
- * - One process (`--processes 1`): a ratio whose in-process 95% CI lies wholly below the
- *   baseline's band ('regressed', with paired samples) is measured once more in one process and
- *   re-judged on the pooled pairs of both measurements.
- * - K processes: a ratio judged 'inconclusive' across processes gets K more processes once and is
- *   judged on all 2K (the sequential design's second look). A 'regressed' one is final there.
+ * - K processes: a ratio judged 'inconclusive' by the permutation test of K + K processes gets K
+ *   more processes once and is judged on all 2K (the sequential design's second look, alpha 0.005
+ *   per look). A 'regressed' one is final there.
+ * - One process (`--processes 1`): one look. Its ratios are judged by a prediction interval at a
+ *   family-wise level fixed for that one look (results/process-verdict.ts: judgeOneProcess), or
+ *   are information when nothing can judge them; measuring again after seeing the value would be
+ *   a second look that level does not allow for, and information is not worth minutes.
+ * - Prediction-interval verdicts of K processes against a one-process baseline: one look too.
  * - Exact, quality and time metrics are never re-measured: exact ones have no noise.
  */
-export type Remeasure =
-  | { readonly how: 'pool'; readonly ids: readonly string[]; readonly scenarios: readonly string[]; readonly processes: 1 }
-  | { readonly how: 'extend'; readonly ids: readonly string[]; readonly scenarios: readonly string[]; readonly processes: number };
+export interface Remeasure {
+  readonly how: 'extend';
+  readonly ids: readonly string[];
+  readonly scenarios: readonly string[];
+  readonly processes: number;
+}
 
 /** What a first judgement asks to measure again (`processes`: the run's K), or null when nothing. */
 export function remeasurePlan(comparison: Comparison, processes: number): Remeasure | null {
-  const chosen =
-    processes > 1
-      ? comparison.verdicts.filter((v) => v.process && v.kind === 'ratio' && v.verdict === 'inconclusive')
-      : comparison.verdicts.filter((v) => v.kind === 'ratio' && v.verdict === 'regressed' && v.current?.samples);
+  if (processes < 2) return null;
+  const chosen = comparison.verdicts.filter((v) => v.process && v.process.method === undefined && v.kind === 'ratio' && v.verdict === 'inconclusive');
   if (chosen.length === 0) return null;
-  const ids = chosen.map((v) => v.id);
-  const scenarios = [...new Set(chosen.map((v) => v.current!.scenario))];
-  return processes > 1 ? { how: 'extend', ids, scenarios, processes } : { how: 'pool', ids, scenarios, processes: 1 };
+  return { how: 'extend', ids: chosen.map((v) => v.id), scenarios: [...new Set(chosen.map((v) => v.current!.scenario))], processes };
 }
 
 /** The line printed before the second measurement starts. */
 export function remeasureMessage(plan: Remeasure): string {
-  return plan.how === 'pool'
-    ? `\n${plan.ids.join(', ')}: 95% CI below the baseline's band in this process; measuring scenario(s) ${plan.scenarios.join(', ')} once more and pooling the pairs.`
-    : `\nInconclusive across processes: ${plan.ids.join(', ')}; measuring ${plan.processes} more processes of ${plan.scenarios.join(', ')} once.`;
+  return `\nInconclusive across processes: ${plan.ids.join(', ')}; measuring ${plan.processes} more processes of ${plan.scenarios.join(', ')} once.`;
 }
 
 /**
- * The record judged again: `first` with the second measurement `again` (null: it produced no
- * record, which the record's notes then say). Pooling replaces each planned ratio by one judged
- * on the pairs of both measurements and keeps the second measurement's errors (named as such)
- * and diagnostics; extending appends the K more per-process values (results/combine.ts).
+ * The record judged again: `first` with the K more per-process values of `again` appended
+ * (results/combine.ts); when `again` is null (it produced no record), `first` with a note saying so.
  */
 export function combineLooks(first: RunRecord, plan: Remeasure, again: RunRecord | null): RunRecord {
   if (!again) {
-    const what = plan.how === 'pool' ? 'the second measurement' : `one of the ${plan.processes} more processes`;
     return {
       ...first,
       notes: [
         ...first.notes,
-        `Re-measuring ${plan.ids.join(', ')}: ${what} produced no run record (no scenario reached a backend); judged on the first measurement alone.`,
+        `Re-measuring ${plan.ids.join(', ')}: one of the ${plan.processes} more processes produced no run record (no scenario reached a backend); judged on the first measurement alone.`,
       ],
     };
   }
-  if (plan.how === 'extend') return extendProcesses(first, again);
-  const pooled = new Map(
-    plan.ids.flatMap((id) => {
-      const current = first.metrics.find((m) => m.id === id && m.samples);
-      const second = again.metrics.find((m) => m.id === id && m.samples);
-      return current && second ? [[id, poolRatioMetric(current, second)] as const] : [];
-    }),
-  );
-  const diagnostics = [...(first.diagnostics ?? []), ...(again.diagnostics ?? [])];
-  return {
-    ...first,
-    metrics: first.metrics.map((m) => pooled.get(m.id) ?? m),
-    errors: [...first.errors, ...again.errors.map((e) => ({ ...e, test: `${e.test} (re-measure)` }))],
-    ...(diagnostics.length > 0 ? { diagnostics } : {}),
-  };
+  return extendProcesses(first, again);
 }
 
 /** The two impure steps of the loop: judging a record against the baseline, and measuring. */
