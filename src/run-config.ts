@@ -69,6 +69,10 @@ export type Question =
       readonly size: { readonly height: number; readonly width: number };
       readonly fit: 'resize' | 'letterbox';
       readonly batchSize: number;
+      /** --resample: torchvision's antialiased PIL bilinear (default) or plain bilinear. */
+      readonly resample?: 'antialias' | 'bilinear-no-antialias';
+      /** --max-pixels: images of more pixels are skipped before decoding (default PIL's MAX_IMAGE_PIXELS). */
+      readonly maxPixels?: number;
     };
 
 /** What a data source needs of the run besides its data (the video tools; none named: on PATH). */

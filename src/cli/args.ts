@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { BACKEND_CHOICES, BACKEND_NAMES, type BackendChoice, type BackendName } from '../backend/types.js';
 import { parseShape, parseSize, ShapeParseError } from '../data/shape.js';
+import { IMAGE_RESAMPLES, PIL_MAX_IMAGE_PIXELS } from '../data/image-folder/options.js';
 import { BASELINE_DIR } from '../results/baseline.js';
 import { HISTORY_DIR } from '../history/store.js';
 import type { HistoryArgs } from './history.js';
@@ -168,6 +169,11 @@ Your own sizes, no code (perf; instead of the perf files):
                           decoded by sharp, end to end as the COCO scenario
   --size HxW              with --image-folder: the size images are fitted to (default 224x224)
   --fit resize|letterbox  with --image-folder: stretch, or keep the aspect and pad (default resize)
+  --resample antialias|bilinear-no-antialias
+                          with --image-folder: torchvision's Resize on a PIL image (PIL bilinear
+                          with antialias, the default), or plain bilinear without antialias
+  --max-pixels N          with --image-folder: skip images of more pixels, read from the header
+                          before decoding (default 89478485, PIL's MAX_IMAGE_PIXELS)
 
 Doctor options:
   --expect-gpu            fail on a software adapter or a CPU fallback
@@ -282,6 +288,8 @@ const OPTIONS_BY_COMMAND = {
     'image-folder': { type: 'string' },
     size: { type: 'string' },
     fit: { type: 'string' },
+    resample: { type: 'string' },
+    'max-pixels': { type: 'string' },
   },
   ab: { ...AB_OPTIONS, base: { type: 'string' }, head: { type: 'string' }, markdown: { type: 'string' } },
   bisect: { ...AB_OPTIONS, good: { type: 'string' }, bad: { type: 'string' }, metric: { type: 'string' } },
@@ -386,6 +394,13 @@ function batches(text: string): number[] {
   return values;
 }
 
+/** --max-pixels N: a whole number of pixels, at least 1. */
+function pixelBudget(text: string): number {
+  const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < 1) throw new UsageError(`--max-pixels ${text}: expected a whole number of pixels >= 1 (default ${PIL_MAX_IMAGE_PIXELS}, PIL's MAX_IMAGE_PIXELS)`);
+  return value;
+}
+
 /**
  * The question asked with --shape or --image-folder (and their --batch, --dtype, --size, --fit),
  * or null; a flag of one kind with the other, or with neither, is a usage error.
@@ -397,10 +412,13 @@ function questionOf(str: (name: string) => string | null): Question | null {
   const dtype = str('dtype');
   const size = str('size');
   const fit = str('fit');
+  const resample = str('resample');
+  const maxPixels = str('max-pixels');
   try {
     if (shape !== null && folder !== null) throw new UsageError('--shape and --image-folder are two questions: ask one per run');
     if (shape !== null) {
-      if (size !== null || fit !== null) throw new UsageError('--size and --fit go with --image-folder; a --shape already has its height and width');
+      if (size !== null || fit !== null || resample !== null || maxPixels !== null)
+        throw new UsageError('--size, --fit, --resample and --max-pixels go with --image-folder; a --shape already has its height and width');
       const [n, h, w, c] = parseShape(shape, 4);
       // Each batch size checked as a whole shape: float32 copies (4 bytes a value) are made of it.
       const shapes = (batch === null ? [n] : batches(batch)).map((b) => parseShape(`${b}x${h}x${w}x${c}`, 4));
@@ -420,13 +438,15 @@ function questionOf(str: (name: string) => string | null): Question | null {
         size: parseSize(size ?? '224x224'),
         fit: oneOf('--fit', fit ?? undefined, ['resize', 'letterbox'] as const, 'resize'),
         batchSize: sizes[0]!,
+        resample: oneOf('--resample', resample ?? undefined, IMAGE_RESAMPLES, 'antialias'),
+        maxPixels: maxPixels === null ? PIL_MAX_IMAGE_PIXELS : pixelBudget(maxPixels),
       };
     }
   } catch (error) {
     if (error instanceof ShapeParseError) throw new UsageError(error.message);
     throw error;
   }
-  const stray = (['batch', 'dtype', 'size', 'fit'] as const).find((_, i) => [batch, dtype, size, fit][i] !== null);
+  const stray = (['batch', 'dtype', 'size', 'fit', 'resample', 'max-pixels'] as const).find((_, i) => [batch, dtype, size, fit, resample, maxPixels][i] !== null);
   if (stray) throw new UsageError(`--${stray} goes with --shape or --image-folder`);
   return null;
 }

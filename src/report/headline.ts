@@ -150,7 +150,10 @@ const BUILT_IN: Record<string, (context: Context) => Headline | null> = {
     const line = transferAndBatch(context);
     const [images, skipped] = [context.find('image-folder.images'), context.find('image-folder.skipped')];
     if (!line || !images) return line;
-    return { ...line, text: `${images.value} images${skipped && skipped.value > 0 ? ` (${skipped.value} skipped)` : ''}; ${line.text}` };
+    // Counts per reason, from the image-folder.skipped.<reason> metrics (each lists every file in the record).
+    const reasons = context.ms.filter((m) => m.id.startsWith('image-folder.skipped.')).map((m) => `${m.value} ${m.id.slice('image-folder.skipped.'.length)}`);
+    const why = reasons.length > 0 ? `: ${reasons.join(', ')}` : '';
+    return { ...line, text: `${images.value} images${skipped && skipped.value > 0 ? ` (${skipped.value} skipped${why})` : ''}; ${line.text}` };
   },
   'best-practices': ({ find }) => {
     const held = find('best-practices.pool.held-before-release');

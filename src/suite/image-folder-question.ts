@@ -1,5 +1,6 @@
 import type { BackendContext } from '../backend/types.js';
 import {
+  IMAGE_FOLDER_SKIP_REASONS,
   imageFolderBatches,
   scanImageFolder,
   type ImageFolderBatchOptions,
@@ -7,6 +8,7 @@ import {
   type ImageFolderSummary,
 } from '../data/image-folder/index.js';
 import type { TimedBatch } from '../data/loader.js';
+import { printable } from '../data/media-errors.js';
 import { exactMetric, timeMetric, type MetricInput } from '../results/metrics.js';
 import type { Question } from '../run-config.js';
 import { IMAGENET_NORMALIZATION } from '../transfer/kernels/crop-mirror-normalize.js';
@@ -40,19 +42,23 @@ async function wholePass(layout: ImageFolderLayout, options: ImageFolderBatchOpt
  */
 export async function measureImageFolder(context: BackendContext, q: ImageFolderQuestion, sizes: MediaSizes['coco']): Promise<MetricInput[]> {
   const layout = await scanImageFolder(q.root);
-  const options: ImageFolderBatchOptions = { size: q.size, fit: q.fit, batchSize: q.batchSize };
+  const options: ImageFolderBatchOptions = {
+    size: q.size,
+    fit: q.fit,
+    batchSize: q.batchSize,
+    ...(q.resample === undefined ? {} : { resample: q.resample }),
+    ...(q.maxPixels === undefined ? {} : { maxPixels: q.maxPixels }),
+  };
   const { summary, ms } = await wholePass(layout, options);
-  const what = `${q.batchSize} images of ${q.root} (${summary.classes.length} classes), ${q.fit === 'letterbox' ? 'letterboxed' : 'resized'} to ${q.size.height}x${q.size.width}`;
+  const resampled = summary.resample === 'antialias' ? "torchvision's antialiased bilinear" : 'bilinear without antialias';
+  const what = `${q.batchSize} images of ${q.root} (${summary.classes.length} classes), ${q.fit === 'letterbox' ? 'letterboxed' : 'resized'} to ${q.size.height}x${q.size.width} (${resampled})`;
   const counts = (id: string, value: number, detail: string) => exactMetric(`image-folder.${id}`, value, 'count', 'measured', { detail });
   const metrics: MetricInput[] = [
     counts('images', summary.images, `images decoded in one whole pass over ${q.root}`),
-    counts(
-      'skipped',
-      summary.skipped.length,
-      `image files skipped in that pass (unreadable, undecodable, or a format sharp cannot read)${skippedList(summary)}`,
-    ),
+    counts('skipped', summary.skipped.length, `files and folders skipped in that pass${skippedCounts(summary)}; each listed in image-folder.skipped.<reason>`),
+    ...skippedByReason(summary, counts),
     timeMetric('image-folder.pass-ms', ms, 1, {
-      detail: `one whole pass over the folder on the host: read, decode (sharp), ${q.fit}, collate into batches of ${q.batchSize}; one measurement; host clock`,
+      detail: `one whole pass over the folder on the host: read, decode (as PIL), ${q.fit} (${resampled}), collate into batches of ${q.batchSize}; one measurement; host clock`,
     }),
   ];
   const timed = await measureMediaTransfer(context, {
@@ -66,10 +72,18 @@ export async function measureImageFolder(context: BackendContext, q: ImageFolder
   return [...metrics, ...timed];
 }
 
-/** The first skipped files with their reasons, for the metric's detail. */
-function skippedList(summary: ImageFolderSummary): string {
-  if (summary.skipped.length === 0) return '';
-  const shown = summary.skipped.slice(0, 3).map((s) => `${s.item}: ${s.reason} (${s.detail})`);
-  const more = summary.skipped.length - shown.length;
-  return `: ${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
+/** `: 2 undecodable-image, 1 not-a-file`: the count of each reason, in the order a pass meets them. */
+function skippedCounts(summary: ImageFolderSummary): string {
+  const parts = IMAGE_FOLDER_SKIP_REASONS.filter((r) => summary.skippedByReason[r]).map((r) => `${summary.skippedByReason[r]} ${r}`);
+  return parts.length === 0 ? '' : `: ${parts.join(', ')}`;
+}
+
+/** One exact metric per reason met, its detail listing EVERY file or folder skipped for it (none left out). */
+function skippedByReason(summary: ImageFolderSummary, counts: (id: string, value: number, detail: string) => MetricInput): MetricInput[] {
+  return IMAGE_FOLDER_SKIP_REASONS.filter((r) => summary.skippedByReason[r]).map((reason) => {
+    const items = summary.skipped.filter((s) => s.reason === reason);
+    // printable with no length cut: a name is shown whole, its control characters escaped.
+    const listed = items.map((s) => `${printable(s.item, Number.POSITIVE_INFINITY)}: ${printable(s.detail, Number.POSITIVE_INFINITY)}`);
+    return counts(`skipped.${reason}`, items.length, `${reason}: ${listed.join('; ')}`);
+  });
 }

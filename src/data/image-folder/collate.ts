@@ -6,15 +6,18 @@
 import type { Collate, PixelBatchOf } from '../dataset.js';
 import type { ImageSize } from '../shape.js';
 import { drawFitted, type ImageFit } from './fit.js';
+import type { ImageResample } from './options.js';
 
 export interface FitOptions {
   readonly size: ImageSize;
   readonly fit: ImageFit;
+  /** Default 'antialias' (torchvision's). */
+  readonly resample?: ImageResample;
 }
 
 /** A Collate from [h, w, 3] images labelled with their class index to [B, H, W, 3] plus labels. */
 export function fitCollate(options: FitOptions): Collate<number, Int32Array> {
-  const { size, fit } = options;
+  const { size, fit, resample = 'antialias' } = options;
   const imageBytes = size.height * size.width * 3;
   return (samples, indices): PixelBatchOf<Int32Array> => {
     if (indices.length !== samples.length) throw new RangeError(`fitCollate: ${samples.length} samples but ${indices.length} indices`);
@@ -26,7 +29,7 @@ export function fitCollate(options: FitOptions): Collate<number, Int32Array> {
       if (sample.shape.length !== 3 || c !== 3 || !h || !w || sample.pixels.length !== h * w * 3) {
         throw new RangeError(`fitCollate: sample ${k} has shape [${sample.shape.join(', ')}] and ${sample.pixels.length} bytes, expected [H, W, 3]`);
       }
-      drawFitted(sample.pixels, h, w, size, fit, pixels, k * imageBytes);
+      drawFitted(sample.pixels, h, w, size, fit, pixels, k * imageBytes, resample);
       labels[k] = sample.target;
     });
     return { pixels, shape: [samples.length, size.height, size.width, 3], targets: labels, indices };

@@ -2,14 +2,18 @@
  * How a decoded image of any size becomes H x W, while still uint8 on the host:
  * - 'resize': stretched to H x W, aspect ratio not kept (torchvision `Resize((H, W))`).
  * - 'letterbox': scaled to fit inside H x W keeping its aspect ratio, centred, the rest 0.
- * Both resample with the COCO collate's bilinear (../coco/resize.ts: half-pixel centres, edge
- * clamp, no antialias filter when shrinking, as tf.image.resize bilinear and cv2 INTER_LINEAR;
- * unlike PIL's BILINEAR, which widens its filter when shrinking). It is not sharp's resize: this
- * one is synchronous and writes straight into the batch buffer, and COCO's batches are made the
- * same way, so the two scenarios' host stages compare.
+ * Both resample as torchvision's `transforms.Resize` on a PIL image by default ('antialias':
+ * PIL's BILINEAR, whose filter widens when shrinking; pil-resize.ts, equal to Pillow byte for
+ * byte). 'bilinear-no-antialias' is the COCO collate's plain bilinear (../coco/resize.ts:
+ * half-pixel centres, edge clamp, no antialias filter, as tf.image.resize bilinear and cv2
+ * INTER_LINEAR): it differs from torchvision's pixels by up to 75 on shrunk images, and is kept
+ * only to compare with the COCO scenario's host stage. Neither is sharp's resize: both are
+ * synchronous and write straight into the batch buffer.
  */
-import type { ImageSize } from '../shape.js';
 import { resizeBilinear } from '../coco/resize.js';
+import type { ImageSize } from '../shape.js';
+import type { ImageResample } from './options.js';
+import { resizePilBilinear } from './pil-resize.js';
 
 export type ImageFit = 'resize' | 'letterbox';
 
@@ -39,9 +43,20 @@ export function placement(height: number, width: number, size: ImageSize, fit: I
  * Only the placed rectangle is written: the letterbox padding keeps what the slot holds, which
  * is 0 in a fresh batch buffer.
  */
-export function drawFitted(pixels: Uint8Array, height: number, width: number, size: ImageSize, fit: ImageFit, dst: Uint8Array, offset: number): Placement {
+export function drawFitted(
+  pixels: Uint8Array,
+  height: number,
+  width: number,
+  size: ImageSize,
+  fit: ImageFit,
+  dst: Uint8Array,
+  offset: number,
+  resample: ImageResample = 'antialias',
+): Placement {
   const box = placement(height, width, size, fit);
   const rowStride = size.width * 3;
-  resizeBilinear(pixels, height, width, 3, box.height, box.width, { dst, offset: offset + box.top * rowStride + box.left * 3, rowStride });
+  const target = { dst, offset: offset + box.top * rowStride + box.left * 3, rowStride };
+  if (resample === 'antialias') resizePilBilinear(pixels, height, width, box.height, box.width, target);
+  else resizeBilinear(pixels, height, width, 3, box.height, box.width, target);
   return box;
 }

@@ -12,7 +12,7 @@ describe('scanImageFolder', () => {
     await mkdir(join(root, path, '..'), { recursive: true });
     await writeFile(join(root, path), '');
   };
-  const relative = (path: string) => path.slice(root.length + 1);
+  const relative = (path: Buffer) => path.toString('utf8').slice(root.length + 1);
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'image-folder-layout-'));

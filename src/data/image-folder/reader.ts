@@ -5,23 +5,24 @@
  * (what was decoded, what was skipped and why) comes out of that same pass. A file that does not
  * decode is skipped and counted, never an error; a folder with no decodable image at all is.
  *
- * Decoding is ../coco/decode-image.ts decodeRgb, the COCO reader's: sharp with failOn 'warning'
- * (a truncated file is an error, not grey blocks), no ICC or EXIF rotation, `removeAlpha()` then
- * `toColourspace('srgb')`: PIL's `convert('RGB')`, grey replicated to R=G=B, alpha dropped (not
- * composited onto a background), palette images expanded. 8-bit images only.
+ * Decoding is decode.ts: PIL's `convert('RGB')` for every format torchvision reads. A file is
+ * opened only if it is a regular file (a FIFO, socket or device named b.png is skipped, never
+ * opened: opening a FIFO blocks until a writer comes), with O_NONBLOCK and a check of what was
+ * opened, so a file swapped for a FIFO between the check and the open cannot block either.
  */
-import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
-import sharp, { type FormatEnum } from 'sharp';
-import { decodeRgb, ImageDecodeError, type RgbImage } from '../coco/decode-image.js';
+import { constants } from 'node:fs';
+import { lstat, open, stat } from 'node:fs/promises';
 import type { PixelBatchOf, Sample } from '../dataset.js';
 import type { TimedBatch } from '../loader.js';
 import { countByReason, describeSkipped, errorMessage, type SkippedItem } from '../media-errors.js';
 import { type ImageSize, MAX_IMAGE_SIDE } from '../shape.js';
 import { fitCollate } from './collate.js';
+import { decodeImage } from './decode.js';
+import type { RgbImage } from '../coco/decode-image.js';
 import { ImageFolderError } from './errors.js';
 import type { ImageFit } from './fit.js';
 import { IMG_EXTENSIONS, type IgnoredEntries, type ImageFile, type ImageFolderLayout, scanImageFolder } from './layout.js';
+import { IMAGE_RESAMPLES, type ImageResample, PIL_MAX_IMAGE_PIXELS } from './options.js';
 
 /** How the pass turns files into batches. */
 export interface ImageFolderBatchOptions {
@@ -29,7 +30,11 @@ export interface ImageFolderBatchOptions {
   readonly size: ImageSize;
   /** 'resize' (stretch) or 'letterbox' (keep aspect, pad with 0); default 'resize'. */
   readonly fit?: ImageFit;
+  /** 'antialias' (torchvision's Resize on a PIL image, the default) or 'bilinear-no-antialias'. */
+  readonly resample?: ImageResample;
   readonly batchSize: number;
+  /** Images of more pixels are skipped before decoding; default PIL's MAX_IMAGE_PIXELS, 89,478,485. */
+  readonly maxPixels?: number;
 }
 
 export interface ImageFolderOptions extends ImageFolderBatchOptions {
@@ -38,10 +43,25 @@ export interface ImageFolderOptions extends ImageFolderBatchOptions {
 }
 
 /**
- * Why a listed file was skipped. 'unsupported-format': its extension is one torchvision lists
- * but this sharp build has no decoder for (its prebuilt libvips reads no PPM, PGM or BMP).
+ * Why a listed file or folder was skipped:
+ * - 'unreadable-folder': a folder under a class that cannot be listed (os.walk skips it silently);
+ * - 'dangling-link': a symbolic link to nothing (torchvision lists it, then fails to open it);
+ * - 'not-a-file': a FIFO, socket or device with an image name (torchvision would block or fail on it);
+ * - 'unreadable-file': open or read failed;
+ * - 'too-many-pixels': the header's size is above the pixel budget (never decoded);
+ * - 'undecodable-image': no decoder takes it, or the data is damaged.
  */
-export type ImageFolderSkipReason = 'unreadable-file' | 'undecodable-image' | 'unsupported-format';
+export type ImageFolderSkipReason = 'unreadable-folder' | 'dangling-link' | 'not-a-file' | 'unreadable-file' | 'too-many-pixels' | 'undecodable-image';
+
+/** Every skip reason, in the order a pass meets them (the record and console list them so). */
+export const IMAGE_FOLDER_SKIP_REASONS: readonly ImageFolderSkipReason[] = [
+  'unreadable-folder',
+  'dangling-link',
+  'not-a-file',
+  'unreadable-file',
+  'too-many-pixels',
+  'undecodable-image',
+];
 
 /** Exact counts of one pass. */
 export interface ImageFolderSummary {
@@ -49,6 +69,8 @@ export interface ImageFolderSummary {
   readonly classes: readonly string[];
   readonly size: ImageSize;
   readonly fit: ImageFit;
+  readonly resample: ImageResample;
+  readonly maxPixels: number;
   /** Files with an image extension in the class folders (torchvision's samples). */
   readonly filesListed: number;
   /** Files decoded and put into batches. */
@@ -56,6 +78,7 @@ export interface ImageFolderSummary {
   /** Images decoded per class, in class index order (0 for a class folder without images). */
   readonly perClass: ReadonlyArray<{ readonly name: string; readonly images: number }>;
   readonly batches: number;
+  /** Every folder and file skipped, each with its reason and what exactly was wrong: folders first, then files in list order. */
   readonly skipped: ReadonlyArray<SkippedItem<ImageFolderSkipReason>>;
   readonly skippedByReason: Readonly<Partial<Record<ImageFolderSkipReason, number>>>;
   /** Not listed at all: hidden entries, files without an image extension, files outside classes. */
@@ -71,43 +94,48 @@ export interface ImageFolder {
   readonly summary: ImageFolderSummary;
 }
 
-/** The sharp input format behind each of torchvision's extensions (BMP would need ImageMagick). */
-const SHARP_FORMAT: Readonly<Record<(typeof IMG_EXTENSIONS)[number], keyof FormatEnum>> = {
-  '.jpg': 'jpeg',
-  '.jpeg': 'jpeg',
-  '.png': 'png',
-  '.ppm': 'ppm',
-  '.pgm': 'ppm',
-  '.bmp': 'magick',
-  '.tif': 'tiff',
-  '.tiff': 'tiff',
-  '.webp': 'webp',
-};
-
-/** Whether this sharp build decodes files with the extension of `path` from memory. */
-function sharpDecodes(path: string): boolean {
-  const format = SHARP_FORMAT[extname(path).toLowerCase() as keyof typeof SHARP_FORMAT];
-  return format === undefined || sharp.format[format].input.buffer;
+/** What kind of thing a stat describes, for the skip detail. */
+function kindOf(s: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isDirectory(): boolean }): string {
+  if (s.isFIFO()) return 'a FIFO (named pipe)';
+  if (s.isSocket()) return 'a socket';
+  if (s.isCharacterDevice()) return 'a character device';
+  if (s.isBlockDevice()) return 'a block device';
+  if (s.isDirectory()) return 'a folder';
+  return 'not a regular file';
 }
 
-/** The decoded RGB image at `path`, or why it is skipped. */
-async function decodeFile(path: string): Promise<RgbImage | SkippedItem<ImageFolderSkipReason>> {
-  let bytes: Uint8Array;
+/** The bytes of a regular file, or why it is skipped; never opens anything else, never blocks. */
+async function readRegularFile(file: ImageFile): Promise<Uint8Array | SkippedItem<ImageFolderSkipReason>> {
+  const item = file.name;
+  const code = (error: unknown) => (error as NodeJS.ErrnoException).code ?? errorMessage(error);
+  let info: Awaited<ReturnType<typeof stat>>;
   try {
-    bytes = await readFile(path);
+    info = await stat(file.path);
   } catch (error) {
-    return { item: path, reason: 'unreadable-file', detail: `cannot be read (${(error as NodeJS.ErrnoException).code ?? errorMessage(error)})` };
+    const link = await lstat(file.path).catch(() => undefined);
+    if (link?.isSymbolicLink()) return { item, reason: 'dangling-link', detail: `a symbolic link to nothing (${code(error)})` };
+    return { item, reason: 'unreadable-file', detail: `cannot be read (${code(error)})` };
   }
+  if (!info.isFile()) return { item, reason: 'not-a-file', detail: `${kindOf(info)}, not opened` };
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
-    return await decodeRgb(bytes);
+    handle = await open(file.path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+    const opened = await handle.stat();
+    if (!opened.isFile()) return { item, reason: 'not-a-file', detail: `${kindOf(opened)} when opened, not read` };
+    return new Uint8Array(await handle.readFile());
   } catch (error) {
-    if (!(error instanceof ImageDecodeError)) throw error;
-    if (!sharpDecodes(path)) {
-      const ext = extname(path).slice(1).toUpperCase();
-      return { item: path, reason: 'unsupported-format', detail: `sharp (libvips ${sharp.versions.vips}) has no ${ext} decoder; convert it to PNG or JPEG` };
-    }
-    return { item: path, reason: 'undecodable-image', detail: error.message };
+    return { item, reason: 'unreadable-file', detail: `cannot be read (${code(error)})` };
+  } finally {
+    await handle?.close();
   }
+}
+
+/** The decoded RGB image of a listed file, or why it is skipped. */
+async function decodeFile(file: ImageFile, maxPixels: number): Promise<RgbImage | SkippedItem<ImageFolderSkipReason>> {
+  const bytes = await readRegularFile(file);
+  if (!(bytes instanceof Uint8Array)) return bytes;
+  const decoded = await decodeImage(bytes, maxPixels);
+  return 'reason' in decoded ? { item: file.name, ...decoded } : decoded;
 }
 
 /** Throws unless the options describe a pass that can run. */
@@ -121,6 +149,9 @@ function checkOptions(options: ImageFolderBatchOptions): void {
       throw new RangeError(`image folder: size.${name} must be an integer in 1..${MAX_IMAGE_SIDE}, got ${side}`);
   }
   if (fit !== 'resize' && fit !== 'letterbox') throw new RangeError(`image folder: fit must be 'resize' or 'letterbox', got ${String(fit)}`);
+  const { resample = 'antialias', maxPixels = PIL_MAX_IMAGE_PIXELS } = options;
+  if (!IMAGE_RESAMPLES.includes(resample)) throw new RangeError(`image folder: resample must be one of ${IMAGE_RESAMPLES.join(', ')}, got ${String(resample)}`);
+  if (!Number.isSafeInteger(maxPixels) || maxPixels < 1) throw new RangeError(`image folder: maxPixels must be an integer >= 1, got ${maxPixels}`);
   if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new RangeError(`image folder: batchSize must be an integer >= 1, got ${batchSize}`);
 }
 
@@ -147,9 +178,9 @@ export async function* imageFolderBatches(
   options: ImageFolderBatchOptions,
 ): AsyncGenerator<TimedBatch<Int32Array>, ImageFolderSummary> {
   checkOptions(options);
-  const { size, fit = 'resize', batchSize } = options;
-  const collate = fitCollate({ size, fit });
-  const skipped: Array<SkippedItem<ImageFolderSkipReason>> = [];
+  const { size, fit = 'resize', resample = 'antialias', batchSize, maxPixels = PIL_MAX_IMAGE_PIXELS } = options;
+  const collate = fitCollate({ size, fit, resample });
+  const skipped: Array<SkippedItem<ImageFolderSkipReason>> = [...layout.skippedFolders];
   const perClass = layout.classes.map(() => 0);
   let images = 0;
   let batches = 0;
@@ -159,8 +190,9 @@ export async function* imageFolderBatches(
     const samples: Array<Sample<number>> = [];
     const indices: number[] = [];
     for (; next < layout.files.length && samples.length < batchSize; next++) {
-      const { path, classIndex } = layout.files[next]!;
-      const decoded = await decodeFile(path);
+      const file = layout.files[next]!;
+      const { classIndex } = file;
+      const decoded = await decodeFile(file, maxPixels);
       if ('reason' in decoded) {
         skipped.push(decoded);
         continue;
@@ -182,6 +214,8 @@ export async function* imageFolderBatches(
     classes: layout.classes,
     size: { height: size.height, width: size.width },
     fit,
+    resample,
+    maxPixels,
     filesListed: layout.files.length,
     images,
     perClass: layout.classes.map((name, c) => ({ name, images: perClass[c]! })),
