@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { testRunRecord } from '../../test/support/run-record.js';
-import { chartPath, chartSpecs, clockOf, clocksBy, limitRows, renderCharts, writeCharts } from './charts.js';
+import { chartPath, chartSpecs, clockOf, clocksBy, drawnByBuiltIn, genericChartSpecs, limitRows, renderCharts, renderSvg, writeCharts } from './charts.js';
 import { reportTestRecord } from '../../test/support/report.js';
+import { shapeTestRecord, userTestRecord } from '../../test/support/user-record.js';
+import type { Metric } from '../results/schema.js';
 
 /** Data marks in vega's SVG: groups of role "mark" holding paths (lines, areas, symbols, bars) or lines (rules). */
 const dataMarks = (svg: string) => (svg.match(/class="mark-(line|area|symbol|rect|rule) role-mark[^"]*"[^>]*>(<path|<line)/g) ?? []).length;
@@ -19,6 +21,8 @@ describe('charts', () => {
       'sweep-speedup',
       'training-curves',
       'training-epoch-time',
+      'ratios',
+      'times-ms',
     ]);
     expect(chartSpecs(testRunRecord([]))).toEqual([]);
   });
@@ -144,7 +148,7 @@ describe('charts', () => {
       expect(skipped).toEqual([]);
       expect(written).toContain(join(dir, 'run.sweep-time.svg'));
       expect(written).toContain(chartPath(record, 'sweep-speedup', 'png'));
-      expect(written).toHaveLength(12);
+      expect(written).toHaveLength(16);
       const png = await sharp(await readFile(chartPath(record, 'sweep-time', 'png'))).metadata();
       expect(png.format).toBe('png');
       expect(png.width).toBeGreaterThan(500);
@@ -153,10 +157,89 @@ describe('charts', () => {
       await writeFile(chartPath(record, 'stages', 'png'), 'my own notes');
       const again = await writeCharts(reportTestRecord(), record);
       expect(again.skipped).toEqual([chartPath(record, 'stages', 'png')]);
-      expect(again.written).toHaveLength(11);
+      expect(again.written).toHaveLength(15);
       expect(await readFile(chartPath(record, 'stages', 'png'), 'utf8')).toBe('my own notes');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  describe("generic charts: the run's own metrics by kind and unit", () => {
+    /** The rows a generic chart draws (every layer's inline data but the rule at 1). */
+    const rowsOf = (spec: unknown): Array<Record<string, unknown>> => {
+      const s = spec as { data?: { values: Array<Record<string, unknown>> }; layer: Array<{ data?: { values: Array<Record<string, unknown>> } }> };
+      const values = s.data?.values ?? s.layer.map((l) => l.data?.values ?? []).find((v) => v.length > 0 && !('one' in v[0]!)) ?? [];
+      return values;
+    };
+
+    it("draws a user's run that no built-in chart knows: every ratio with its CI, every time, one chart per kind and unit", () => {
+      const record = userTestRecord();
+      expect(chartSpecs(record).map((c) => c.name)).toEqual(['ratios', 'times-ms']);
+      const [ratios, times] = genericChartSpecs(record);
+      expect(rowsOf(ratios!.spec).map((r) => [r.metric, r.says])).toEqual([
+        ['rgb-batches.speedup (device-uint8 vs host-float32)', 'CI above 1'],
+        ['resize.speedup.bilinear-vs-nearest (bilinear vs nearest)', 'CI below 1'],
+        ['resize.cache-hit-gain', 'CI includes 1'],
+      ]);
+      const speedup = record.metrics.find((m) => m.id === 'rgb-batches.speedup')!;
+      expect(rowsOf(ratios!.spec)[0]).toMatchObject({ value: speedup.value, lo: speedup.ci![0], hi: speedup.ci![1] });
+      // A dashed rule at 1, whiskers from lo to hi, points coloured by what the CI says.
+      const layers = (ratios!.spec as { layer: Array<{ mark: { type: string; strokeDash?: number[] }; encoding: Record<string, { field?: string }> }> }).layer;
+      expect(layers.map((l) => l.mark.type)).toEqual(['rule', 'rule', 'point']);
+      expect(layers[0]!.mark.strokeDash).toBeDefined();
+      expect([layers[1]!.encoding.x!.field, layers[1]!.encoding.x2!.field]).toEqual(['lo', 'hi']);
+      expect(layers[2]!.encoding.color!.field).toBe('says');
+      expect(ratios!.caption).toContain('clock: performance.now after a device sync');
+      expect(rowsOf(times!.spec).map((r) => [r.metric, r.series])).toEqual([
+        ['rgb-batches.time.host-float32', 'host-float32'],
+        ['rgb-batches.time.device-uint8', 'device-uint8'],
+        ['resize.time.bilinear', 'bilinear'],
+      ]);
+      // Within 20x of each other: bars from zero.
+      expect((times!.spec as { layer: Array<{ mark: { type: string } }> }).layer[0]!.mark.type).toBe('bar');
+    });
+
+    it('groups by unit, goes to a log scale when times span more than 20x, and leaves to the built-in charts what they draw', () => {
+      const t = (id: string, value: number, unit = 'ms'): Metric => ({
+        id,
+        scenario: 'mine',
+        kind: 'time',
+        value,
+        unit,
+        detail: 'median; host clock, no device work',
+      });
+      const record = testRunRecord([
+        t('mine.fast', 0.01),
+        t('mine.slow', 5),
+        t('mine.epoch', 2, 's'),
+        { id: 'mine.per-image', scenario: 'mine', kind: 'ratio', value: 3, unit: 'images/s', ci: [2, 4] },
+      ]);
+      const specs = genericChartSpecs(record);
+      expect(specs.map((c) => c.name)).toEqual(['ratios-images-s', 'times-ms', 'times-s']);
+      const ms = specs.find((c) => c.name === 'times-ms')!.spec as { layer: Array<{ mark: { type: string }; encoding: { x: { scale?: { type?: string } } } }> };
+      expect(ms.layer[0]!.mark.type).toBe('point');
+      expect(ms.layer[0]!.encoding.x.scale?.type).toBe('log');
+      // The article run: stage, sweep and training figures stay with their own charts; the rest are drawn generically.
+      const article = reportTestRecord();
+      const generic = genericChartSpecs(article).flatMap((c) => rowsOf(c.spec).map((r) => String(r.metric).split(' ')[0]));
+      expect(generic).toContain('mnist-transfer.speedup');
+      expect(generic).toContain('coco.speedup.batch');
+      expect(generic).toContain('training.step-time-vs-resident.cpu-normalize');
+      expect(generic.some((id) => /^sweep\.|\.stage-ms\./.test(id!))).toBe(false);
+      for (const m of article.metrics.filter((x) => x.kind === 'ratio' || x.kind === 'time'))
+        expect(generic.includes(m.id) !== drawnByBuiltIn(m), m.id).toBe(true);
+      // A --shape question's stages and limits are the built-in charts'; its ratio is drawn generically.
+      expect(chartSpecs(shapeTestRecord()).map((c) => c.name)).toEqual(['limits', 'stages', 'ratios']);
+    });
+
+    it('renders the generic charts to SVG: one point and one whisker per ratio, the rule at 1', async () => {
+      const [ratios, times] = genericChartSpecs(userTestRecord());
+      const svg = await renderSvg(ratios!.spec);
+      expect((svg.match(/role="graphics-symbol" aria-roledescription="point"/g) ?? []).length).toBe(3);
+      expect((svg.match(/class="mark-rule role-mark/g) ?? []).length).toBe(2);
+      expect(svg).toContain('rgb-batches.speedup (device-uint8 vs host-float32)');
+      expect(svg).toContain('CI below 1');
+      expect(dataMarks(await renderSvg(times!.spec))).toBeGreaterThan(0);
+    });
   });
 });

@@ -4,6 +4,7 @@ import * as vl from 'vega-lite';
 import type { Metric, RunRecord } from '../results/schema.js';
 import { checkOutput, OutputPathError } from '../results/output-guard.js';
 import { besideRecord, writeTextAtomic } from '../results/storage.js';
+import { ciDirection } from './format.js';
 import { limitRows, stageGroup, stageMetrics } from './stage-table.js';
 
 export { type LimitRow, limitRows } from './stage-table.js';
@@ -60,6 +61,9 @@ const CONFIG: vl.Config = {
 type UnitSpec = Extract<vl.TopLevelSpec, { mark: unknown }>;
 type XDef = NonNullable<NonNullable<UnitSpec['encoding']>['x']>;
 type ConcatPanels = Extract<vl.TopLevelSpec, { hconcat: unknown }>['hconcat'];
+type Layers = Extract<vl.TopLevelSpec, { layer: unknown }>['layer'];
+type YDef = NonNullable<NonNullable<UnitSpec['encoding']>['y']>;
+type ColorDef = NonNullable<NonNullable<UnitSpec['encoding']>['color']>;
 
 const labelled = (record: RunRecord, table: string, quantity: string): Metric[] =>
   record.metrics.filter((m) => m.labels?.table === table && m.labels.quantity === quantity);
@@ -378,6 +382,138 @@ function limitsChart(record: RunRecord): ChartSpec | null {
   };
 }
 
+/**
+ * Whether a built-in chart (or the stage table beside it) already shows a metric: stage figures
+ * (the stage and limit charts), the sweep's times and speedups, the training curves and epoch
+ * times. The generic charts draw every other ratio and time.
+ */
+export function drawnByBuiltIn(m: Metric): boolean {
+  const { table, quantity } = m.labels ?? {};
+  if (table === 'stages') return true;
+  if (table === 'sweep') return quantity === 'time' || quantity === 'speedup';
+  if (table === 'training') return quantity === 'time' || quantity === 'held-out-accuracy';
+  return table === 'training-curve' && quantity === 'loss';
+}
+
+/** A unit as part of a chart's name (a file name): 'ms' -> 'ms', 'images/s' -> 'images-s'. */
+const unitSlug = (unit: string) => unit.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'none';
+
+/** The metrics of one kind the generic charts draw, by unit, units in record order. */
+function byUnit(record: RunRecord, kind: Metric['kind']): Map<string, Metric[]> {
+  const units = new Map<string, Metric[]>();
+  for (const m of record.metrics) {
+    if (m.kind !== kind || drawnByBuiltIn(m) || !Number.isFinite(m.value)) continue;
+    units.set(m.unit, [...(units.get(m.unit) ?? []), m]);
+  }
+  return units;
+}
+
+/** A log scale when every value (and CI end) is positive and they span more than `spread` times, else null. */
+function logDomain(values: readonly number[], spread: number): [number, number] | null {
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  return lo > 0 && hi / lo > spread ? [lo / 1.15, hi * 1.15] : null;
+}
+
+/** What a ratio's CI says against 1, as the chart's colour legend says it. */
+const CI_WORDS = { faster: 'CI above 1', slower: 'CI below 1', unclear: 'CI includes 1', none: 'no CI' } as const;
+const CI_COLOR = { faster: '#18794e', slower: '#c62828', unclear: '#a15c00', none: '#79706e' } as const;
+const ciSays = (m: Metric): keyof typeof CI_WORDS => (m.ci ? ciDirection(m) : 'none');
+
+/** One row of a generic chart: a metric's name, its value and its CI's ends (the value where it has none). */
+const metricRow = (m: Metric, metric: string) => ({ metric, value: m.value, lo: m.ci?.[0] ?? m.value, hi: m.ci?.[1] ?? m.value });
+
+/** A generic chart: one row per metric in record order (labels never cut), its layers over them. */
+function perMetricSpec(names: readonly string[], layers: (y: YDef) => Layers): vl.TopLevelSpec {
+  const y: YDef = { field: 'metric', type: 'nominal', title: null, sort: [...names], axis: { labelLimit: 0 } };
+  return { $schema: SCHEMA, config: CONFIG, width: 360, height: { step: 18 }, layer: layers(y) };
+}
+
+/** A metric's row name on a generic chart: its id, and for a paired ratio which strategy it compares with which. */
+const rowName = (m: Metric) => (m.kind === 'ratio' && m.labels?.a && m.labels.b ? `${m.id} (${m.labels.b} vs ${m.labels.a})` : m.id);
+
+/**
+ * Every ratio no built-in chart draws, one chart per unit: each ratio a point, its 95% CI a
+ * whisker, coloured by what the CI says against 1, a dashed rule at 1; one row per metric in
+ * record order; a log scale (ratios are multiplicative) when the values allow one.
+ */
+function genericRatioCharts(record: RunRecord): ChartSpec[] {
+  return [...byUnit(record, 'ratio')].map(([unit, metrics]) => {
+    const rows = metrics.map((m) => ({ ...metricRow(m, rowName(m)), says: CI_WORDS[ciSays(m)] }));
+    const log = logDomain([1, ...rows.flatMap((r) => [r.lo, r.hi])], 0);
+    const says = (Object.keys(CI_WORDS) as Array<keyof typeof CI_WORDS>).filter((k) => rows.some((r) => r.says === CI_WORDS[k]));
+    const axisTitle = `ratio (${unit || 'no unit'}; median, 95% CI${log ? ', log scale' : ''}; 1 = no difference)`;
+    const scale = log ? { type: 'log' as const, domain: log, nice: false } : { zero: false };
+    const x = (field: string): XDef => ({ field, type: 'quantitative', title: axisTitle, scale });
+    const color: ColorDef = {
+      field: 'says',
+      type: 'nominal',
+      title: 'what the CI says',
+      legend: { labelLimit: 0 },
+      scale: { domain: says.map((k) => CI_WORDS[k]), range: says.map((k) => CI_COLOR[k]) },
+    };
+    const layers = (y: YDef): Layers => [
+      { data: { values: [{ one: 1 }] }, mark: { type: 'rule', strokeDash: [4, 4], color: '#666' }, encoding: { x: { field: 'one', type: 'quantitative' } } },
+      { data: { values: rows }, mark: { type: 'rule', strokeWidth: 2 }, encoding: { y, x: x('lo'), x2: { field: 'hi' }, color } },
+      { data: { values: rows }, mark: { type: 'point', filled: true, size: 60, opacity: 1 }, encoding: { y, x: x('value'), color } },
+    ];
+    const where = metrics.every((m) => (m.processes?.length ?? 0) >= 2) ? 'across processes' : 'in the process that measured it';
+    return {
+      name: unit === 'x' ? 'ratios' : `ratios-${unitSlug(unit)}`,
+      title: `Every ratio of the run with its 95% CI${unit === 'x' ? '' : ` (${unit})`}`,
+      caption: `Each ratio (a paired one: median of time(a)/time(b), so above the dashed 1 b is faster) with its 95% CI as a whisker, ${where}; colour: what the CI says against 1; ${clockWords(
+        clocksBy(metrics, (m) => m.scenario),
+      )}.`,
+      spec: perMetricSpec(
+        rows.map((r) => r.metric),
+        layers,
+      ),
+    };
+  });
+}
+
+/**
+ * Every time no built-in chart draws, one chart per unit: one bar per metric from zero (its 95%
+ * CI as a whisker when it has one), or, when the times span more than 20x, one point per metric
+ * on a log scale; coloured by strategy (or wire type, else scenario), one row per metric in
+ * record order.
+ */
+function genericTimeCharts(record: RunRecord): ChartSpec[] {
+  return [...byUnit(record, 'time')].map(([unit, metrics]) => {
+    const rows = metrics.map((m) => ({ ...metricRow(m, m.id), series: m.labels?.strategy ?? m.labels?.dtype ?? m.scenario }));
+    const log = logDomain(
+      rows.flatMap((r) => [r.lo, r.hi]),
+      20,
+    );
+    const title = `time (${unit}${metrics.some((m) => m.ci) ? ', 95% CI where measured' : ''}${log ? ', log scale' : ''})`;
+    const x = (field: string): XDef => ({ field, type: 'quantitative', title, ...(log ? { scale: { type: 'log' as const, domain: log, nice: false } } : {}) });
+    const color: ColorDef = { field: 'series', type: 'nominal', title: 'strategy', scale: strategyScale(rows.map((r) => r.series)) };
+    const data = { values: rows };
+    const layers = (y: YDef): Layers => [
+      log
+        ? { data, mark: { type: 'point', filled: true, size: 60, opacity: 1 }, encoding: { y, x: x('value'), color } }
+        : { data, mark: { type: 'bar', height: { band: 0.7 } }, encoding: { y, x: x('value'), color } },
+      ...(rows.some((r) => r.lo !== r.hi) ? [{ data, mark: { type: 'rule' as const, color: '#333' }, encoding: { y, x: x('lo'), x2: { field: 'hi' } } }] : []),
+    ];
+    return {
+      name: `times-${unitSlug(unit)}`,
+      title: `Times of the run (${unit})`,
+      caption: `Every time figure no other chart draws, as recorded (a median unless its detail says otherwise)${log ? ', on a log scale: they span more than 20x' : ''}; ${clockWords(
+        clocksBy(metrics, (m) => m.scenario),
+      )}.`,
+      spec: perMetricSpec(
+        rows.map((r) => r.metric),
+        layers,
+      ),
+    };
+  });
+}
+
+/** The charts of the metrics no built-in chart draws, from their kind and unit: every ratio with its CI, every time. */
+export function genericChartSpecs(record: RunRecord): ChartSpec[] {
+  return [...genericRatioCharts(record), ...genericTimeCharts(record)];
+}
+
 /** The charts a run record has data for, in report order. */
 export function chartSpecs(record: RunRecord): ChartSpec[] {
   return [
@@ -387,7 +523,9 @@ export function chartSpecs(record: RunRecord): ChartSpec[] {
     sweepSpeedupChart(record),
     trainingCurvesChart(record),
     trainingEpochTimeChart(record),
-  ].filter((c): c is ChartSpec => c !== null);
+  ]
+    .filter((c): c is ChartSpec => c !== null)
+    .concat(genericChartSpecs(record));
 }
 
 /** A vega-lite spec as SVG, rendered in Node by vega's headless view (no browser, no canvas). */

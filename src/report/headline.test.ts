@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testRunRecord } from '../../test/support/run-record.js';
 import type { Metric } from '../results/schema.js';
-import { genericHeadline } from './headline.js';
+import { genericHeadline, isArticleScenario, ratioSentence } from './headline.js';
 import { runSummary } from './summary.js';
 
 const m = (id: string, scenario: string, kind: Metric['kind'], value: number, unit: string, extra: Partial<Metric> = {}): Metric => ({
@@ -66,5 +66,23 @@ describe('scenario headlines', () => {
       '[8x16x16x3] 1.50x [1.20, 1.80] device-normalize faster than cpu-normalize, 6,144 B vs 24,576 B on the wire (4x fewer); [2x16x16x3] 0.90x [0.80, 0.95] device-normalize SLOWER than cpu-normalize',
     );
     expect(lines['image-folder']).toBe('5 images (1 skipped); transfer 2.00x [1.50, 2.50]: device-normalize faster than cpu-normalize');
+  });
+
+  it('words any ratio as far as its CI allows: a pair names its strategies, an unpaired ratio says above or below 1, and where it was measured', () => {
+    const mine = { a: 'host-float32', b: 'device-uint8' };
+    expect(ratioSentence(m('r', 'mine', 'ratio', 4, 'x', { ci: [3.9, 4.1], labels: mine }))).toBe(
+      'device-uint8 faster than host-float32 in this process (CI above 1)',
+    );
+    expect(ratioSentence(m('r', 'mine', 'ratio', 0.8, 'x', { ci: [0.7, 0.9], labels: mine, processes: [0.8, 0.7, 0.9] }))).toBe(
+      'device-uint8 SLOWER than host-float32 across 3 processes (CI below 1)',
+    );
+    expect(ratioSentence(m('r', 'mine', 'ratio', 1.1, 'x', { ci: [0.9, 1.3] }))).toBe('not clearly different from 1 in this process (CI includes 1)');
+    expect(ratioSentence(m('r', 'mine', 'ratio', 1.1, 'x'))).toBe('not clearly different from 1 in this process (no CI)');
+    expect(ratioSentence(m('r', 'mine', 'ratio', 2, 'x', { ci: [1.5, 2.5] }))).toBe('above 1 in this process (CI above 1)');
+  });
+
+  it("tells the article's scenarios from a user's own and the flag questions", () => {
+    expect(['speedup', 'dtypes', 'sweep', 'training'].every(isArticleScenario)).toBe(true);
+    expect(['shape', 'image-folder', 'rgb-batches', 'constructor', 'toString'].some(isArticleScenario)).toBe(false);
   });
 });

@@ -210,3 +210,29 @@ export function scenarioHeadline(record: RunRecord, scenario: string, annotate: 
   const ms = record.metrics.filter((m) => m.scenario === scenario);
   return BUILT_IN[scenario]?.({ ms, find, record, lead }) ?? genericHeadline(ms, annotate);
 }
+
+/** Scenarios asked with flags (`--shape`, `--image-folder`): the user's questions, not the article's sections. */
+const QUESTION_SCENARIOS: readonly string[] = ['shape', 'image-folder'];
+
+/** Whether a scenario is one of the article's built-in ones (perf/): not a flag question, not a user's own perf file. */
+export const isArticleScenario = (scenario: string): boolean => Object.hasOwn(BUILT_IN, scenario) && !QUESTION_SCENARIOS.includes(scenario);
+
+/** Where a ratio was measured, in words: one process, or K of them. */
+const ratioWhere = (m: Metric) => ((m.processes?.length ?? 0) >= 2 ? `across ${m.processes!.length} processes` : 'in this process');
+
+/**
+ * What any ratio says, as far as its 95% CI allows, in one sentence: for a paired ratio (labels
+ * a, b: time(a) / time(b)) which strategy was faster, else whether it lies above or below 1;
+ * where it was measured and what the CI says against 1 in brackets.
+ */
+export function ratioSentence(m: Metric): string {
+  const where = ratioWhere(m);
+  const why: Record<Direction, string> = { faster: 'CI above 1', slower: 'CI below 1', unclear: m.ci ? 'CI includes 1' : 'no CI' };
+  const direction = ciDirection(m);
+  const [a, b] = [m.labels?.a, m.labels?.b];
+  const said: Record<Direction, string> =
+    a && b
+      ? { faster: `${b} faster than ${a}`, slower: `${b} SLOWER than ${a}`, unclear: `no clear difference between ${b} and ${a}` }
+      : { faster: 'above 1', slower: 'below 1', unclear: 'not clearly different from 1' };
+  return `${said[direction]} ${where} (${why[direction]})`;
+}

@@ -6,12 +6,13 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { chartSpecs } from './charts.js';
 import { htmlExporter } from './html.js';
 import { scenariosOf } from './summary.js';
 import { reportTestComparison, reportTestRecord } from '../../test/support/report.js';
+import { userTestRecord } from '../../test/support/user-record.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = join('results', 'report-screenshot.png');
@@ -41,29 +42,41 @@ interface PageFacts {
   captions: Record<string, string>;
 }
 
+/**
+ * Opens `html` from disk in a fresh headless Chromium profile at 1280 x 900 and hands `use` the
+ * page and the problems seen so far (console errors, page errors, any request off disk).
+ */
+async function withPage(html: string, use: (page: Page, problems: readonly string[]) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'report-browser-'));
+  const file = join(dir, 'report.html');
+  await writeFile(file, html);
+  // A fresh profile each time (--user-data-dir): nothing cached or remembered from another run.
+  const browser = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM, headless: true, args: FLAGS });
+  try {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('request', (r) => {
+      if (!r.url().startsWith('file:')) problems.push(`network request: ${r.url()}`);
+    });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+    await use(page, problems);
+  } finally {
+    await browser.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 describe('HTML report in headless Chromium', () => {
   it('opens from disk with no console errors, every chart drawn with its marks, every scenario table present', async (ctx) => {
     if (!existsSync(CHROMIUM)) ctx.skip(`${CHROMIUM} is absent: install Debian's chromium (npm run setup:system) to run the browser test`);
     const record = reportTestRecord();
     const html = await htmlExporter.render({ record, recordPath: 'results/fixture.json', comparison: reportTestComparison(record) }, { color: false });
-    const dir = await mkdtemp(join(tmpdir(), 'report-browser-'));
-    const file = join(dir, 'report.html');
-    await writeFile(file, html);
-    // A fresh profile each time (--user-data-dir): nothing cached or remembered from another run.
-    const browser = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM, headless: true, args: FLAGS });
-    try {
-      const page = await browser.newPage();
-      const problems: string[] = [];
-      page.on('console', (m) => {
-        if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
-      });
-      page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-      page.on('request', (r) => {
-        if (!r.url().startsWith('file:')) problems.push(`network request: ${r.url()}`);
-      });
-      await page.setViewportSize({ width: 1280, height: 900 });
-      await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
-
+    await withPage(html, async (page, problems) => {
       const facts = await page.evaluate((): PageFacts => {
         const charts = [...document.querySelectorAll<HTMLElement>('figure.chart')].map((f) => {
           const svg = f.querySelector('svg');
@@ -128,9 +141,49 @@ describe('HTML report in headless Chromium', () => {
       await mkdir('results', { recursive: true });
       await page.screenshot({ path: SCREENSHOT, fullPage: true });
       expect(existsSync(SCREENSHOT)).toBe(true);
-    } finally {
-      await browser.close();
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
+  }, 120_000);
+
+  it("a user's run: its first screen shows its own ratios, each with its CI sentence, and a chart of them", async (ctx) => {
+    if (!existsSync(CHROMIUM)) ctx.skip(`${CHROMIUM} is absent: install Debian's chromium (npm run setup:system) to run the browser test`);
+    const record = userTestRecord();
+    const html = await htmlExporter.render({ record, recordPath: 'results/mine.json', comparison: null }, { color: false });
+    await withPage(html, async (page, problems) => {
+      const screen = await page.evaluate(() => {
+        const onScreen = (e: Element | null) => {
+          const box = e?.getBoundingClientRect();
+          return !!box && box.width > 0 && box.height > 0 && box.top >= 0 && box.top < window.innerHeight;
+        };
+        const chart = document.querySelector<HTMLElement>('#ratios figure.chart[data-chart="ratios"]');
+        const svg = chart?.querySelector('svg') ?? null;
+        return {
+          answers: [...document.querySelectorAll<HTMLElement>('#at-a-glance > section')].map((s) => s.querySelector('h2')?.textContent ?? ''),
+          rows: [...document.querySelectorAll<HTMLTableRowElement>('#ratios table.own-ratios tbody tr')].map((r) => ({
+            id: r.cells[1]?.querySelector('code')?.textContent ?? '',
+            says: r.cells[4]?.textContent ?? '',
+            visible: onScreen(r),
+          })),
+          chartTop: svg?.getBoundingClientRect().top ?? -1,
+          chartVisible: onScreen(svg),
+          points: chart?.querySelectorAll('g.role-mark [aria-roledescription="point"]').length ?? 0,
+          whiskers: chart?.querySelectorAll('g.mark-rule.role-mark > line').length ?? 0,
+        };
+      });
+      expect(problems).toEqual([]);
+      expect(screen.answers).toEqual(["1. What do this run's ratios say?", '2. Did anything regress against the baseline?']);
+      expect(screen.rows).toEqual([
+        { id: 'rgb-batches.speedup', says: 'device-uint8 faster than host-float32 in this process (CI above 1)', visible: true },
+        { id: 'resize.speedup.bilinear-vs-nearest', says: 'bilinear SLOWER than nearest in this process (CI below 1)', visible: true },
+        { id: 'resize.cache-hit-gain', says: 'not clearly different from 1 in this process (CI includes 1)', visible: true },
+      ]);
+      // The chart of them starts on the first screen (1280 x 900): one point per ratio, a whisker each and the rule at 1.
+      expect(screen.chartVisible).toBe(true);
+      expect(screen.chartTop).toBeLessThan(900);
+      expect(screen.points).toBe(3);
+      expect(screen.whiskers).toBe(4);
+      expect(await page.locator('body').textContent()).not.toMatch(/measured no|article's claim/);
+      await mkdir('results', { recursive: true });
+      await page.screenshot({ path: join('results', 'report-screenshot-user.png') });
+    });
   }, 120_000);
 });

@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { makeBaseline } from '../results/baseline.js';
 import { compareWithBaseline } from '../results/compare.js';
 import { testRunRecord } from '../../test/support/run-record.js';
-import { escapeHtml, htmlExporter } from './html.js';
-import { scenariosOf } from './summary.js';
+import { escapeHtml, firstScreen, htmlExporter } from './html.js';
+import { runSummary, scenariosOf } from './summary.js';
 import { reportTestComparison, reportTestRecord } from '../../test/support/report.js';
+import { shapeTestRecord, userTestRecord } from '../../test/support/user-record.js';
+import type { RunRecord } from '../results/schema.js';
 
 /** A page's text as a reader sees it: tags dropped, entities decoded, white space collapsed. */
 const text = (html: string) =>
@@ -31,8 +33,8 @@ describe('htmlExporter', () => {
     expect(html.startsWith('<!doctype html>')).toBe(true);
     expect(html).not.toMatch(/<script|<link|src="http|href="http/i);
     expect(html).toContain("default-src 'none'");
-    expect((html.match(/<figure class="chart"/g) ?? []).length).toBe(6);
-    expect((html.match(/<svg/g) ?? []).length).toBeGreaterThanOrEqual(6);
+    expect((html.match(/<figure class="chart"/g) ?? []).length).toBe(8);
+    expect((html.match(/<svg/g) ?? []).length).toBeGreaterThanOrEqual(8);
     expect(html).toContain('<meta name="generator" content="gpu-transfer-perf">');
     for (const s of scenariosOf(record)) expect(html).toContain(`data-scenario="${s}"`);
     expect(html).toContain('ffmpeg not found &lt;script&gt;');
@@ -119,11 +121,11 @@ describe('htmlExporter', () => {
     expect(html).not.toMatch(/\d+ regressed/);
   });
 
-  it('says when there is no baseline, and renders a run with no metrics', async () => {
+  it('says when there is no baseline, and renders a run with no metrics: only the regression answer, nothing filled with "measured no"', async () => {
     const html = await htmlExporter.render({ record: testRunRecord([]), recordPath: null, comparison: null }, { color: false });
+    expect(html).toContain('1. Did anything regress against the baseline?');
     expect(html).toContain('No baseline for this profile: nothing compared.');
-    expect(html).toContain('This run measured no ratio of the two strategies.');
-    expect(html).toContain('This run measured no device limits');
+    expect(html).not.toMatch(/measured no|id="claim"|id="ratios"|id="limits"|id="stages"/);
     expect(html).not.toContain('<figure');
   });
 
@@ -135,5 +137,72 @@ describe('htmlExporter', () => {
     const html = await htmlExporter.render({ record: clean, recordPath: 'results/x.json', comparison }, { color: false });
     const gating = comparison.verdicts.filter((v) => v.gates).length;
     expect(text(html)).toContain(`No: all ${gating} gating figures pass against baseline webgpu-lavapipe-x64 (quick scale); exit 0.`);
+  });
+
+  describe('the first screen answers the run it shows', () => {
+    const screen = (record: RunRecord) => firstScreen(record, runSummary(record, null));
+
+    it('yields, in order, only the answers a record has something for', () => {
+      expect(screen(reportTestRecord())).toMatchObject({ answers: ['claim', 'regressions', 'limits'], ownRatios: [], ratioChartIn: null, articleRun: true });
+      const user = screen(userTestRecord());
+      expect(user).toMatchObject({ answers: ['ratios', 'regressions'], ratioChartIn: 'ratios', articleRun: false });
+      expect(user.ownRatios.map((m) => m.id)).toEqual(['rgb-batches.speedup', 'resize.speedup.bilinear-vs-nearest', 'resize.cache-hit-gain']);
+      // A --shape question: the article's two strategies at the user's shape, with its limits, or only its stages on a backend without them.
+      expect(screen(shapeTestRecord())).toMatchObject({ answers: ['claim', 'regressions', 'limits'], ownRatios: [], ratioChartIn: 'claim', articleRun: false });
+      expect(screen(shapeTestRecord(false)).answers).toEqual(['claim', 'regressions', 'stages']);
+      // A question's ratio that is not the claim (another wire type against float32) is one of the run's own, after the claim.
+      const record = shapeTestRecord();
+      const int8 = { ...record.metrics.find((m) => m.kind === 'ratio')!, id: 'shape.8x64x64x3.speedup-vs-float32.int8', labels: { dtype: 'int8' } };
+      const mixed = screen({ ...record, metrics: [...record.metrics, int8] });
+      expect(mixed.answers).toEqual(['claim', 'ratios', 'regressions', 'limits']);
+      expect(mixed.ownRatios.map((m) => m.id)).toEqual([int8.id]);
+      expect(mixed.ratioChartIn).toBe('ratios');
+      expect(screen(testRunRecord([])).answers).toEqual(['regressions']);
+    });
+
+    it("a user's run: its own ratios first, each with its CI sentence, and the chart of them; no article claim, no empty limit answer", async () => {
+      const record = userTestRecord();
+      const html = await htmlExporter.render({ record, recordPath: 'results/mine.json', comparison: null }, { color: false });
+      const glance = html.slice(html.indexOf('id="at-a-glance"'), html.indexOf('id="charts"'));
+      const ratios = text(glance.slice(glance.indexOf('id="ratios"'), glance.indexOf('id="regressions"')));
+      expect(ratios).toContain("1. What do this run's ratios say?");
+      expect(ratios).toContain('3 ratios, each as far as its 95% CI goes: 1 above 1, 1 below 1, 1 not clearly different from 1.');
+      expect(ratios).toMatch(
+        /rgb-batches\.speedup device-uint8 vs host-float32 4\.\d\dx \[\d\.\d\d, \d\.\d\d\] device-uint8 faster than host-float32 in this process \(CI above 1\)/,
+      );
+      expect(ratios).toContain('bilinear SLOWER than nearest in this process (CI below 1)');
+      expect(ratios).toContain('resize.cache-hit-gain');
+      expect(ratios).toContain('not clearly different from 1 in this process (CI includes 1)');
+      // The chart of every ratio, in the answer and not again below.
+      expect((glance.match(/data-chart="ratios"/g) ?? []).length).toBe(1);
+      expect((html.match(/data-chart="ratios"/g) ?? []).length).toBe(1);
+      expect(text(glance)).toContain(
+        "2. Did anything regress against the baseline? No baseline for this profile: nothing compared. Accept a run as this profile's baseline with npx gtp baseline results/mine.json.",
+      );
+      expect(text(glance)).not.toMatch(/article's claim|measured no|device's limit|npm run/);
+      // Its times have a chart too, beside the others.
+      expect(html.slice(html.indexOf('id="charts"'))).toContain('data-chart="times-ms"');
+    });
+
+    it('a single ratio leads with its own sentence; a run with stages and no limits says where the time goes', async () => {
+      const record = userTestRecord();
+      const one = { ...record, metrics: record.metrics.filter((m) => m.scenario === 'rgb-batches') };
+      const html = await htmlExporter.render({ record: one, recordPath: null, comparison: null }, { color: false });
+      expect(text(html)).toMatch(/rgb-batches\.speedup: 4\.\d\dx \[[\d.]+, [\d.]+\], device-uint8 faster than host-float32 in this process \(CI above 1\)\./);
+
+      const stages = await htmlExporter.render({ record: shapeTestRecord(false), recordPath: null, comparison: null }, { color: false });
+      const answer = text(stages.slice(stages.indexOf('id="stages"'), stages.indexOf('</section>', stages.indexOf('id="stages"'))));
+      expect(answer).toContain('3. Where does the time go?');
+      expect(answer).toContain(
+        'Largest stage of each strategy: cpu-normalize in shape.8x64x64x3: host 0.4 ms of 0.75 ms; device-normalize in shape.8x64x64x3: compute 0.2 ms of 0.301 ms.',
+      );
+      expect(stages).toContain('href="#chart-stages"');
+      expect(stages).toContain('id="chart-stages"');
+      expect(stages).not.toContain('id="limits"');
+      // The question's claim answer holds the chart of its ratio.
+      const claim = stages.slice(stages.indexOf('id="claim"'), stages.indexOf('id="regressions"'));
+      expect(claim).toContain('data-chart="ratios"');
+      expect(text(claim)).toContain('--processes K gives one value per process');
+    });
   });
 });

@@ -2,9 +2,11 @@ import type { Comparison } from '../results/compare.js';
 import type { Metric, RunRecord } from '../results/schema.js';
 import type { Verdict } from '../results/verdict.js';
 import { type LimitRow, limitRows, renderCharts, type RenderedChart } from './charts.js';
+import { isArticleScenario, ratioSentence } from './headline.js';
+import { stageGroup, stageMetrics } from './stage-table.js';
 import { relativeChange, verdictLabel } from './comparison.js';
 import type { Exporter, ReportInput } from './exporter.js';
-import { type Direction, formatCI, formatValue, significant } from './format.js';
+import { ciDirection, type Direction, formatCI, formatValue, significant } from './format.js';
 import { CLAIM, type ClaimRatio, claimSubject, type RunSummary, runSummary } from './summary.js';
 
 /** Text for HTML element content and attribute values. */
@@ -92,13 +94,65 @@ function claimRows(ratios: readonly ClaimRatio[]): string[][] {
   return rows;
 }
 
-/** Answer 1: is the article's claim true on this machine, per scenario, only as far as each CI allows. */
-function claimAnswer(record: RunRecord, summary: RunSummary): string {
+/** The answers of the first screen, in this order; a run shows those it has something for. */
+export type Answer = 'claim' | 'ratios' | 'regressions' | 'limits' | 'stages';
+
+/** What the first screen of a run's page answers, and with which of its figures. */
+export interface FirstScreen {
+  /** In page order: the article's claim, the run's own ratios, regressions (always), then its limits, else its stages. */
+  readonly answers: readonly Answer[];
+  /** Ratios that are neither the article's claim nor an article scenario's own: the user's perf files' and the flag questions'. */
+  readonly ownRatios: readonly Metric[];
+  /** The answer the chart of every ratio stands in, for a run with ratios of its own; null: in the charts section (an article run). */
+  readonly ratioChartIn: 'claim' | 'ratios' | null;
+  /**
+   * Whether every scenario of the run is one of the article's (perf/ in this repository): its
+   * commands are then named as this repository's npm scripts, else as the installed `gtp`.
+   */
+  readonly articleRun: boolean;
+}
+
+/** How to judge a ratio across processes, in the words of where the run was made. */
+const acrossProcesses = (articleRun: boolean) =>
+  articleRun
+    ? '<code>npm run perf:ab -- --base &lt;ref&gt;</code> judges across processes'
+    : '<code>--processes K</code> gives one value per process, which a baseline accepted from such a run judges';
+
+/**
+ * Which answers a run's first screen gives (a pure function of the record and its summary): the
+ * article's claim when the run measured one of its ratios, the run's own ratios when it has some
+ * (a user's perf file, a `--shape` or `--image-folder` question), whether anything regressed, and
+ * how far each strategy is from the device's limit, or, without limits, where the time goes. A
+ * question the run has nothing for is left out.
+ */
+export function firstScreen(record: RunRecord, summary: Pick<RunSummary, 'claims'>): FirstScreen {
+  const claimed = new Set(summary.claims.map((c) => c.metric));
+  const ownRatios = record.metrics.filter((m) => m.kind === 'ratio' && !claimed.has(m) && !isArticleScenario(m.scenario));
+  const answers: Answer[] = [];
+  if (summary.claims.length > 0) answers.push('claim');
+  if (ownRatios.length > 0) answers.push('ratios');
+  answers.push('regressions');
+  if (limitRows(record).length > 0) answers.push('limits');
+  else if (stageMetrics(record, isStackedStage).length > 0) answers.push('stages');
+  // A run of the user's: a ratio of a scenario not the article's, or no article scenario at all.
+  const own = (m: Metric) => !isArticleScenario(m.scenario);
+  const userRun = record.metrics.some((m) => m.kind === 'ratio' && own(m)) || (record.metrics.length > 0 && record.metrics.every(own));
+  const ratioChartIn = !userRun ? null : ownRatios.length > 0 ? 'ratios' : summary.claims.length > 0 ? 'claim' : null;
+  return { answers, ownRatios, ratioChartIn, articleRun: !userRun };
+}
+
+/** Stages a first screen reads where the time goes from: those each measured on its own. */
+const STACKED = ['host', 'upload', 'compute', 'input', 'train'];
+const isStackedStage = (stage: string | undefined) => STACKED.includes(stage ?? '');
+
+/** The chart of every ratio, under the table of an answer (its own title and caption). */
+const ratioChart = (chart: RenderedChart | undefined) => (chart ? figure(chart) : '');
+
+/** Answer: is the article's claim true on this machine, per scenario, only as far as each CI allows. */
+function claimAnswer(record: RunRecord, summary: RunSummary, screen: FirstScreen, n: number, chart: RenderedChart | undefined): string {
   const ratios = summary.claims;
-  const heading = "<h2>1. Is the article's claim true on this machine?</h2>";
+  const heading = `<h2>${n}. Is the article's claim true on this machine?</h2>`;
   const claim = `<p class="meta">The claim: uint8 on the wire, normalized on the device (<b>${CLAIM.b}</b>), beats float32 normalized on the CPU (<b>${CLAIM.a}</b>). Speedup = time(${CLAIM.a}) / time(${CLAIM.b}).</p>`;
-  if (ratios.length === 0)
-    return `<section id="claim" class="answer">${heading}${claim}<p class="lead">This run measured no ratio of the two strategies.</p></section>`;
   const count = (d: Direction) => ratios.filter((r) => r.direction === d).length;
   const [faster, slower, unclear] = [count('faster'), count('slower'), count('unclear')];
   const oneProcess = summary.oneProcess;
@@ -114,7 +168,7 @@ function claimAnswer(record: RunRecord, summary: RunSummary): string {
     ? `<p class="warn">Software adapter (${h(adapter.description || adapter.device || adapter.vendor)}): these numbers describe a CPU rasterizer, not a GPU.</p>`
     : '';
   const honest = oneProcess
-    ? '<p class="meta">Each speedup is a median of interleaved pairs in this one process; its 95% CI says how precisely this process measured it. Between processes a ratio moves by more than that: this is what this process saw, not a verdict across runs (<code>npm run perf:ab -- --base &lt;ref&gt;</code> judges across processes).</p>'
+    ? `<p class="meta">Each speedup is a median of interleaved pairs in this one process; its 95% CI says how precisely this process measured it. Between processes a ratio moves by more than that: this is what this process saw, not a verdict across runs (${acrossProcesses(screen.articleRun)}).</p>`
     : '<p class="meta">Ratios measured in several processes: the CI is over the per-process values.</p>';
   return [
     `<section id="claim" class="answer">${heading}`,
@@ -123,6 +177,47 @@ function claimAnswer(record: RunRecord, summary: RunSummary): string {
     software,
     table(['scenario', 'compared', 'speedup', '95% CI', `what it says (${CLAIM.b} against ${CLAIM.a})`], claimRows(ratios), ' class="claim"'),
     honest,
+    ratioChart(chart),
+    '</section>',
+  ].join('\n');
+}
+
+/** Answer: what the run's own ratios say (a user's perf files, the flag questions), each with its CI sentence. */
+function ownRatiosAnswer(screen: FirstScreen, n: number, chart: RenderedChart | undefined): string {
+  const ratios = screen.ownRatios;
+  const others = screen.answers.includes('claim');
+  const heading = `<h2>${n}. What do this run's ${others ? 'other ' : ''}ratios say?</h2>`;
+  const [only] = ratios;
+  const count = (d: Direction) => ratios.filter((m) => ciDirection(m) === d).length;
+  const lead =
+    ratios.length === 1 && only
+      ? `${only.id}: ${formatValue(only)}${only.ci ? ` ${formatCI(only)}` : ''}, ${ratioSentence(only)}.`
+      : `${ratios.length} ratios, each as far as its 95% CI goes: ${[
+          count('faster') > 0 ? `${count('faster')} above 1` : '',
+          count('slower') > 0 ? `${count('slower')} below 1` : '',
+          count('unclear') > 0 ? `${count('unclear')} not clearly different from 1` : '',
+        ]
+          .filter(Boolean)
+          .join(', ')}.`;
+  const rows = ratios.map((m) => {
+    const pair = m.labels?.a && m.labels.b ? `${m.labels.b} vs ${m.labels.a}` : '';
+    return [
+      td(m.scenario),
+      `<td><a href="#scenario-${h(m.scenario)}"><code>${h(m.id)}</code></a>${pair ? `<div class="labels">${h(pair)}</div>` : ''}</td>`,
+      ...ratioCells(m),
+      td(ratioSentence(m), pair ? `claim-${ciDirection(m)}` : ''),
+    ];
+  });
+  const oneProcess = ratios.every((m) => (m.processes?.length ?? 0) < 2);
+  const honest = oneProcess
+    ? `<p class="meta">A paired ratio is the median of time(a) / time(b) over interleaved pairs in this one process (above 1: b was faster); its 95% CI says how precisely this process measured it. Between processes a ratio moves by more than that: this is what this process saw, not a verdict across runs (${acrossProcesses(screen.articleRun)}).</p>`
+    : '<p class="meta">Ratios measured in several processes: the CI is over the per-process values.</p>';
+  return [
+    `<section id="ratios" class="answer">${heading}`,
+    `<p class="lead">${h(lead)}</p>`,
+    table(['scenario', 'ratio', 'value', '95% CI', 'what it says'], rows, ' class="claim own-ratios"'),
+    honest,
+    ratioChart(chart),
     '</section>',
   ].join('\n');
 }
@@ -130,16 +225,17 @@ function claimAnswer(record: RunRecord, summary: RunSummary): string {
 /** '1 error', '2 errors'. */
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
-/** Answer 2: did anything regress against the baseline: gating verdicts and the run's errors only. */
-function regressionAnswer(record: RunRecord, recordPath: string | null, comparison: Comparison | null): string {
-  const heading = '<h2>2. Did anything regress against the baseline?</h2>';
+/** Answer: did anything regress against the baseline: gating verdicts and the run's errors only. */
+function regressionAnswer(record: RunRecord, recordPath: string | null, comparison: Comparison | null, screen: FirstScreen, n: number): string {
+  const heading = `<h2>${n}. Did anything regress against the baseline?</h2>`;
   const errorsLine =
     record.errors.length > 0
       ? `<p class="verdict-regressed">The run has ${count(record.errors.length, 'error')}, so it fails whatever its metrics say: <a href="#errors">see the errors</a>.</p>`
       : '';
   const wrap = (...parts: string[]) => `<section id="regressions" class="answer">${heading}${parts.join('\n')}</section>`;
   if (!comparison) {
-    const accept = `Accept a run as this profile's baseline with <code>npm run perf:baseline -- ${h(recordPath ?? '<run record>')}</code>.`;
+    const command = screen.articleRun ? 'npm run perf:baseline --' : 'npx gtp baseline';
+    const accept = `Accept a run as this profile's baseline with <code>${command} ${h(recordPath ?? '<run record>')}</code>.`;
     return wrap('<p class="lead">No baseline for this profile: nothing compared.</p>', `<p class="meta">${accept}</p>`, errorsLine);
   }
   if (comparison.refused) return wrap(`<p class="lead verdict-missing">Baseline comparison refused: ${h(comparison.refused)}.</p>`, errorsLine);
@@ -175,24 +271,42 @@ function regressionAnswer(record: RunRecord, recordPath: string | null, comparis
   const times = info('time');
   const notJudged =
     ratios + times > 0
-      ? ` Not judged: ${[ratios > 0 ? `${ratios} ratios measured in one process` : '', times > 0 ? `${times} absolute times` : ''].filter(Boolean).join(' and ')}, information beside their baseline in the scenario tables (<code>npm run perf:ab -- --base &lt;ref&gt;</code> judges ratios across processes).`
+      ? ` Not judged: ${[ratios > 0 ? `${ratios} ratios measured in one process` : '', times > 0 ? `${times} absolute times` : ''].filter(Boolean).join(' and ')}, information beside their baseline in the scenario tables (${acrossProcesses(screen.articleRun).replace('judges across', 'judges ratios across')}).`
       : '';
   const how = `<p class="meta">Gating: ${h(what)}.${notJudged}</p>`;
   return wrap(lead, errorsLine, list, gone, how, ...comparison.notes.map((n) => `<p class="meta">${h(n)}</p>`));
 }
 
-/** Answer 3: how far each strategy is from the device's limit, as one small chart and its extremes in words. */
-function limitAnswer(record: RunRecord, chart: RenderedChart | undefined): string {
-  const heading = "<h2>3. How far is each strategy from the device's limit?</h2>";
+/** Answer: how far each strategy is from the device's limit, as one small chart and its extremes in words (a run with limits only). */
+function limitAnswer(record: RunRecord, chart: RenderedChart, n: number): string {
+  const heading = `<h2>${n}. How far is each strategy from the device's limit?</h2>`;
   const rows = limitRows(record);
-  if (!chart || rows.length === 0) {
-    return `<section id="limits" class="answer">${heading}<p class="lead">This run measured no device limits (stage metrics <code>total</code> and <code>limit</code>; the webgpu backend measures them).</p></section>`;
-  }
   const sorted = [...rows].sort((x, y) => x.times - y.times);
   const say = (r: LimitRow) => `${r.strategy} in ${r.group} at ${significant(r.times, 2)}x its limit`;
   const lead = `Closest: ${say(sorted[0]!)}; farthest: ${say(sorted.at(-1)!)}.`;
   // The chart beside its reading: the answer's heading says what the chart's title would.
   return `<section id="limits" class="answer">${heading}<div class="beside">${figure(chart, false)}<div><p class="lead">${h(lead)}</p><p class="meta">${h(chart.caption)}</p></div></div></section>`;
+}
+
+/**
+ * Answer, for a run with stage figures but no device limits (a backend that cannot measure
+ * them): each strategy's largest stage, in words, and a link to the stage chart.
+ */
+function stagesAnswer(record: RunRecord, n: number): string {
+  const heading = `<h2>${n}. Where does the time go?</h2>`;
+  const byKey = new Map<string, Metric[]>();
+  for (const m of stageMetrics(record, isStackedStage)) {
+    const key = `${m.labels!.strategy ?? '?'} in ${stageGroup(m)}`;
+    byKey.set(key, [...(byKey.get(key) ?? []), m]);
+  }
+  const said = [...byKey].map(([key, ms]) => {
+    const largest = ms.reduce((x, y) => (y.value > x.value ? y : x));
+    const sum = ms.reduce((t, m) => t + m.value, 0);
+    return `${key}: ${largest.labels!.stage} ${significant(largest.value)} ms of ${significant(sum)} ms`;
+  });
+  const shown = said.slice(0, 6);
+  const lead = `Largest stage of each strategy: ${shown.join('; ')}${said.length > shown.length ? `; and ${said.length - shown.length} more in the stage table` : ''}.`;
+  return `<section id="stages" class="answer">${heading}<p class="lead">${h(lead)}</p><p class="meta">Each stage synced on its own (so each holds one sync floor); this backend measured no device limit to set them against. <a href="#chart-stages">The stage chart</a> and the scenario tables have every stage.</p></section>`;
 }
 
 function errors(record: RunRecord): string {
@@ -262,7 +376,7 @@ function diagnostics(record: RunRecord): string {
 function figure(c: RenderedChart, captioned = true): string {
   const caption = captioned ? `<figcaption><span class="title">${h(c.title)}</span><span class="caption">${h(c.caption)}</span></figcaption>` : '';
   // vega's SVG is generated from the run's numbers and labels by vega itself (text escaped by its SVG renderer).
-  return `<figure class="chart" data-chart="${h(c.name)}" aria-label="${h(`${c.title}: ${c.caption}`)}">${caption}${c.svg}</figure>`;
+  return `<figure class="chart" data-chart="${h(c.name)}" id="chart-${h(c.name)}" aria-label="${h(`${c.title}: ${c.caption}`)}">${caption}${c.svg}</figure>`;
 }
 
 function chartsSection(charts: readonly RenderedChart[]): string {
@@ -362,8 +476,25 @@ function kernelTables(record: RunRecord): string {
 /** The whole run as one self-contained HTML page: no scripts, no network, charts as inline SVG. */
 async function renderHtml({ record, recordPath, comparison }: ReportInput): Promise<string> {
   const charts = await renderCharts(record);
-  const limits = charts.find((c) => c.name === 'limits');
   const summary = runSummary(record, comparison);
+  const screen = firstScreen(record, summary);
+  const limits = charts.find((c) => c.name === 'limits');
+  const ratios = screen.ratioChartIn ? charts.find((c) => c.name === 'ratios') : undefined;
+  const chartIn = (answer: Answer) => (screen.ratioChartIn === answer ? ratios : undefined);
+  const answer = (a: Answer, n: number): string => {
+    switch (a) {
+      case 'claim':
+        return claimAnswer(record, summary, screen, n, chartIn('claim'));
+      case 'ratios':
+        return ownRatiosAnswer(screen, n, chartIn('ratios'));
+      case 'regressions':
+        return regressionAnswer(record, recordPath, comparison, screen, n);
+      case 'limits':
+        return limits ? limitAnswer(record, limits, n) : '';
+      case 'stages':
+        return stagesAnswer(record, n);
+    }
+  };
   return [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8">',
@@ -375,15 +506,14 @@ async function renderHtml({ record, recordPath, comparison }: ReportInput): Prom
     `<title>gpu-transfer-perf: ${h(record.profile.id)} (${h(record.scale)})</title>`,
     `<style>${STYLE}</style></head><body>`,
     header(record, recordPath),
-    // The three questions a reader comes with, answered first and in this order.
+    // The questions a reader comes with, answered first and in this order: those the run has something for.
     '<div id="at-a-glance">',
-    claimAnswer(record, summary),
-    regressionAnswer(record, recordPath, comparison),
-    limitAnswer(record, limits),
+    ...screen.answers.map((a, i) => answer(a, i + 1)),
     '</div>',
     errors(record),
     notes(record),
-    chartsSection(charts.filter((c) => c !== limits)),
+    // A chart the first screen shows is not drawn twice.
+    chartsSection(charts.filter((c) => c !== limits && c !== ratios)),
     scenarioSections(record, comparison, summary),
     kernelTables(record),
     profile(record),
