@@ -1,4 +1,5 @@
 import { EXIT } from '../results/compare.js';
+import { processCountProblem } from '../results/process-verdict.js';
 import { noBaselineMessage } from '../results/baseline.js';
 import { consoleExporter, verboseConsoleExporter } from '../report/console.js';
 import { writeExports } from '../report/write-exports.js';
@@ -33,6 +34,8 @@ async function readQuestion(question: Question): Promise<Record<string, string>>
  */
 export async function perfCommand(args: PerfArgs): Promise<number> {
   // Everything the user can get wrong is checked before a device starts.
+  const tooFew = processCountProblem(args.processes);
+  if (tooFew) throw new UsageError(tooFew);
   if (args.question && (args.scenarios.length > 0 || args.dir)) {
     throw new UsageError(`--${args.question.kind} asks its own question: it does not go with --scenario or --dir`);
   }

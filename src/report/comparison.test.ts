@@ -34,7 +34,7 @@ async function everyText(metrics: Metric[], gateTiming = false): Promise<{ code:
 }
 
 /** Said once in each text when ratios of one process meet a one-process baseline and no calibration. */
-const CANNOT_GATE = 'ratio(s) cannot gate: this run and the baseline hold one process each';
+const CANNOT_GATE = 'ratio(s) cannot gate: the baseline holds one process of each';
 
 describe('one-process ratios against a one-process baseline are information', () => {
   it('an unchanged run says no "stale", "regressed" or "improved" of them, says once that they cannot gate and how to fix it', async () => {

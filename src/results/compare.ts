@@ -94,7 +94,7 @@ export function compareWithBaseline(run: RunRecord, baseline: Baseline, options:
   const unjudgedRatios = both.filter(([b, c]) => b.kind === 'ratio' && c.kind === 'ratio' && !isJudged(b, c, judging)).length;
   if (unjudgedRatios > 0)
     notes.push(
-      `${unjudgedRatios} ratio(s) cannot gate: this run and the baseline hold one process each${options.spread === null ? ` and there is no ${baseline.profile.id}.calibration.json beside the baseline` : ''}, and one process's CI says nothing about the next. To gate them, accept a baseline measured in several processes: gtp perf --processes 8 --out results/timing.json, then gtp baseline results/timing.json --merge (npm run perf / npm run perf:baseline in this repository)`,
+      `${unjudgedRatios} ratio(s) cannot gate: the baseline holds one process of each${options.spread === null ? ` and there is no ${baseline.profile.id}.calibration.json beside it` : ''}, and one process's CI says nothing about the next. To gate them, accept a baseline measured in several processes: gtp perf --processes 8 --out results/timing.json, then gtp baseline results/timing.json --merge (npm run perf / npm run perf:baseline in this repository)`,
     );
   const unjudgedTimes = both.filter(([b, c]) => b.kind === 'time' && c.kind === 'time' && !isJudged(b, c, judging)).length;
   if (options.gateTiming && unjudgedTimes > 0)

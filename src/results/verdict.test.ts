@@ -34,7 +34,9 @@ describe('judgeMetric', () => {
     const eight = [1.48, 1.52, 1.5, 1.49, 1.51, 1.53, 1.47, 1.5];
     expect(judgingBasis(many(ratio(1.5), eight), many(ratio(1.5), eight), null)).toBe('permutation');
     expect(judgingBasis(many(ratio(1.5), eight), ratio(1.5), null)).toBe('prediction');
-    expect(judgingBasis(ratio(1.5), many(ratio(1.5), eight), null)).toBe('prediction');
+    // K run processes against a one-process baseline: only with the calibrated spread.
+    expect(judgingBasis(ratio(1.5), many(ratio(1.5), eight), null)).toBeNull();
+    expect(judgingBasis(ratio(1.5), many(ratio(1.5), eight), spread)).toBe('prediction');
     expect(judgingBasis(ratio(1.5), ratio(1.4), spread)).toBe('prediction');
     expect(judgingBasis(ratio(1.5), ratio(1.4), null)).toBeNull();
     // The calibration is of a ratio's spread: times of one process each stay unjudged.

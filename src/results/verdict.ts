@@ -41,18 +41,20 @@ const varies = (xs: readonly number[]) => xs.length >= 2 && xs.some((x) => x !==
 /**
  * How a ratio or time can be judged across processes, one rule for both kinds: 'permutation'
  * when both sides hold >= 2 per-process values (an exact permutation test, judgeProcesses);
- * 'prediction' when one side holds several (varying) values and the other one, or both one and
- * a calibrated spread is known (ratios only: the calibration measures a ratio's spread;
- * judgeOneProcess); null when nothing can judge it (one process each and no calibration, or a
- * value <= 0 that has no logarithm).
+ * 'prediction' when the baseline holds several (varying) values and the run one, or the baseline
+ * one and the profile's calibrated spread is known (ratios only: the calibration measures a
+ * ratio's spread; judgeOneProcess); null when nothing can judge it (a one-process baseline and no
+ * calibration, or a value <= 0 that has no logarithm).
  */
 export function judgingBasis(b: Metric, c: Metric, spread: KnownSpread | null): 'permutation' | 'prediction' | null {
   if (b.kind !== c.kind || (b.kind !== 'ratio' && b.kind !== 'time')) return null;
   const [base, head] = [perProcessValues(b), perProcessValues(c)];
   if (![...base, ...head].every((x) => x > 0)) return null;
   if (base.length >= 2 && head.length >= 2) return 'permutation';
-  if (base.length >= 2 || head.length >= 2) return varies(base) || varies(head) || spread ? 'prediction' : null;
-  return b.kind === 'ratio' && spread ? 'prediction' : null;
+  if (base.length >= 2) return varies(base) || spread ? 'prediction' : null;
+  // K run processes against one baseline value, or one against one: only with the calibrated
+  // spread (on this machine's pools a run's own 8 values alone gave 1.3% family-wise false alarms).
+  return spread && b.kind === 'ratio' ? 'prediction' : null;
 }
 
 /** Whether a metric pair is judged, and so gates: ratios with a basis; times with one only under --gate-timing. */

@@ -75,9 +75,10 @@ describe('judge / re-measure loop, one process: one look', () => {
     expect(out.comparison.exitCode).toBe(0);
   });
 
-  it('K processes against a one-process baseline: a prediction verdict, one look, even when inconclusive', async () => {
+  it('K processes against a one-process baseline (no calibration): information, not measured again', async () => {
     const out = await loop(processes(OPEN), 8, testRunRecord([testRatio(ID, 2, [1.9, 2.1])]), processes(STEADY));
-    expect(out.verdict()).toMatchObject({ verdict: 'inconclusive', process: { method: 'prediction', processes: [1, 8] } });
+    expect(out.verdict()).toMatchObject({ gates: false });
+    expect(out.verdict().process).toBeUndefined();
     expect(out.asked).toEqual([]);
   });
 });
