@@ -192,7 +192,8 @@ Compare options (perf, compare):
   --allow-profile-mismatch
                           compare with another hardware profile's baseline: ratio and exact
                           metrics only
-  --gate-timing           let ratio and time verdicts fail the run (also PERF_GATE_TIMING=1)
+  --gate-timing           judge absolute times across processes too, as ratios are, and let
+                          them fail the run (also PERF_GATE_TIMING=1)
 ${EXPORTERS.flatMap((e) => ('flag' in e.to ? [`${e.to.usage}\n`] : [])).join('')}
 Output files (every command): a file already at an output path is replaced only when it is
 the same kind of output (an earlier run record, report, verdicts or doctor report); --force
