@@ -55,7 +55,7 @@ export async function measureImageFolder(context: BackendContext, q: ImageFolder
   const counts = (id: string, value: number, detail: string) => exactMetric(`image-folder.${id}`, value, 'count', 'measured', { detail });
   const metrics: MetricInput[] = [
     counts('images', summary.images, `images decoded in one whole pass over ${q.root}`),
-    counts('skipped', summary.skipped.length, `files and folders skipped in that pass${skippedCounts(summary)}; each listed in image-folder.skipped.<reason>`),
+    counts('skipped', summary.skipped.length, `files and folders skipped in that pass${skippedCounts(summary)}${skippedList(summary)}`),
     ...skippedByReason(summary, counts),
     timeMetric('image-folder.pass-ms', ms, 1, {
       detail: `one whole pass over the folder on the host: read, decode (as PIL), ${q.fit} (${resampled}), collate into batches of ${q.batchSize}; one measurement; host clock`,
@@ -78,12 +78,18 @@ function skippedCounts(summary: ImageFolderSummary): string {
   return parts.length === 0 ? '' : `: ${parts.join(', ')}`;
 }
 
-/** One exact metric per reason met, its detail listing EVERY file or folder skipped for it (none left out). */
+/** A text shown whole (no length cut), its control characters escaped: names and details in the record. */
+const whole = (text: string) => printable(text, Number.POSITIVE_INFINITY);
+
+/** `. a.png: undecodable-image (why); ...`: EVERY skipped file and folder with its reason and detail, none left out. */
+function skippedList(summary: ImageFolderSummary): string {
+  return summary.skipped.length === 0 ? '' : `. ${summary.skipped.map((s) => `${whole(s.item)}: ${s.reason} (${whole(s.detail)})`).join('; ')}`;
+}
+
+/** One exact metric per reason met, counting it, its detail naming every file or folder skipped for it. */
 function skippedByReason(summary: ImageFolderSummary, counts: (id: string, value: number, detail: string) => MetricInput): MetricInput[] {
   return IMAGE_FOLDER_SKIP_REASONS.filter((r) => summary.skippedByReason[r]).map((reason) => {
     const items = summary.skipped.filter((s) => s.reason === reason);
-    // printable with no length cut: a name is shown whole, its control characters escaped.
-    const listed = items.map((s) => `${printable(s.item, Number.POSITIVE_INFINITY)}: ${printable(s.detail, Number.POSITIVE_INFINITY)}`);
-    return counts(`skipped.${reason}`, items.length, `${reason}: ${listed.join('; ')}`);
+    return counts(`skipped.${reason}`, items.length, `skipped as ${reason}: ${items.map((s) => whole(s.item)).join('; ')}`);
   });
 }
