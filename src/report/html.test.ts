@@ -184,6 +184,28 @@ describe('htmlExporter', () => {
       expect(html.slice(html.indexOf('id="charts"'))).toContain('data-chart="times-ms"');
     });
 
+    it("a user's ratios beside their baseline: information on the first screen, the regression answer judges", async () => {
+      const record = userTestRecord();
+      const baseline = makeBaseline(
+        {
+          ...record,
+          metrics: record.metrics.map((m) =>
+            m.id === 'rgb-batches.speedup' && m.ci ? { ...m, value: 2 * m.value, ci: [2 * m.ci[0], 2 * m.ci[1]] as [number, number] } : m,
+          ),
+        },
+        'fixture',
+        {},
+        '2026-12-01T10:00:00.000Z',
+      );
+      const comparison = compareWithBaseline(record, baseline, { allowProfileMismatch: false, gateTiming: false });
+      const html = await htmlExporter.render({ record, recordPath: null, comparison }, { color: false });
+      const ratios = html.slice(html.indexOf('id="ratios"'), html.indexOf('id="regressions"'));
+      expect(text(ratios)).toContain('scenario ratio value 95% CI baseline change what it says');
+      expect(text(ratios)).toMatch(/rgb-batches\.speedup device-uint8 vs host-float32 4\.\d\dx \[[\d.]+, [\d.]+\] 8\.\d\dx -50\.0% device-uint8 faster/);
+      expect(ratios).not.toMatch(/regressed/);
+      expect(text(html.slice(html.indexOf('id="regressions"')))).toContain('Not judged: 3 ratios measured in one process and 3 absolute times');
+    });
+
     it('a single ratio leads with its own sentence; a run with stages and no limits says where the time goes', async () => {
       const record = userTestRecord();
       const one = { ...record, metrics: record.metrics.filter((m) => m.scenario === 'rgb-batches') };

@@ -183,8 +183,14 @@ function claimAnswer(record: RunRecord, summary: RunSummary, screen: FirstScreen
 }
 
 /** Answer: what the run's own ratios say (a user's perf files, the flag questions), each with its CI sentence. */
-function ownRatiosAnswer(screen: FirstScreen, n: number, chart: RenderedChart | undefined): string {
+function ownRatiosAnswer(screen: FirstScreen, comparison: Comparison | null, n: number, chart: RenderedChart | undefined): string {
   const ratios = screen.ownRatios;
+  // Beside its baseline when there is one: information (one process), the regression answer says what gates.
+  const verdicts = comparison && !comparison.refused ? new Map(comparison.verdicts.filter((v) => v.current).map((v) => [v.id, v])) : null;
+  const besideBaseline = (m: Metric) => {
+    const v = verdicts?.get(m.id);
+    return verdicts ? [td(v?.baseline ? formatValue(v.baseline) : 'none', 'num'), td(v ? relativeChange(v) : '', 'num')] : [];
+  };
   const others = screen.answers.includes('claim');
   const heading = `<h2>${n}. What do this run's ${others ? 'other ' : ''}ratios say?</h2>`;
   const [only] = ratios;
@@ -205,9 +211,11 @@ function ownRatiosAnswer(screen: FirstScreen, n: number, chart: RenderedChart | 
       td(m.scenario),
       `<td><a href="#scenario-${h(m.scenario)}"><code>${h(m.id)}</code></a>${pair ? `<div class="labels">${h(pair)}</div>` : ''}</td>`,
       ...ratioCells(m),
+      ...besideBaseline(m),
       td(ratioSentence(m), pair ? `claim-${ciDirection(m)}` : ''),
     ];
   });
+  const head = ['scenario', 'ratio', 'value', '95% CI', ...(verdicts ? ['baseline', 'change'] : []), 'what it says'];
   const oneProcess = ratios.every((m) => (m.processes?.length ?? 0) < 2);
   const honest = oneProcess
     ? `<p class="meta">A paired ratio is the median of time(a) / time(b) over interleaved pairs in this one process (above 1: b was faster); its 95% CI says how precisely this process measured it. Between processes a ratio moves by more than that: this is what this process saw, not a verdict across runs (${acrossProcesses(screen.articleRun)}).</p>`
@@ -215,7 +223,7 @@ function ownRatiosAnswer(screen: FirstScreen, n: number, chart: RenderedChart | 
   return [
     `<section id="ratios" class="answer">${heading}`,
     `<p class="lead">${h(lead)}</p>`,
-    table(['scenario', 'ratio', 'value', '95% CI', 'what it says'], rows, ' class="claim own-ratios"'),
+    table(head, rows, ' class="claim own-ratios"'),
     honest,
     ratioChart(chart),
     '</section>',
@@ -271,7 +279,7 @@ function regressionAnswer(record: RunRecord, recordPath: string | null, comparis
   const times = info('time');
   const notJudged =
     ratios + times > 0
-      ? ` Not judged: ${[ratios > 0 ? `${ratios} ratios measured in one process` : '', times > 0 ? `${times} absolute times` : ''].filter(Boolean).join(' and ')}, information beside their baseline in the scenario tables (${acrossProcesses(screen.articleRun).replace('judges across', 'judges ratios across')}).`
+      ? ` Not judged: ${[ratios > 0 ? `${count(ratios, 'ratio')} measured in one process` : '', times > 0 ? `${count(times, 'absolute time')}` : ''].filter(Boolean).join(' and ')}, information beside their baseline in the scenario tables (${acrossProcesses(screen.articleRun).replace('judges across', 'judges ratios across')}).`
       : '';
   const how = `<p class="meta">Gating: ${h(what)}.${notJudged}</p>`;
   return wrap(lead, errorsLine, list, gone, how, ...comparison.notes.map((n) => `<p class="meta">${h(n)}</p>`));
@@ -486,7 +494,7 @@ async function renderHtml({ record, recordPath, comparison }: ReportInput): Prom
       case 'claim':
         return claimAnswer(record, summary, screen, n, chartIn('claim'));
       case 'ratios':
-        return ownRatiosAnswer(screen, n, chartIn('ratios'));
+        return ownRatiosAnswer(screen, comparison, n, chartIn('ratios'));
       case 'regressions':
         return regressionAnswer(record, recordPath, comparison, screen, n);
       case 'limits':
