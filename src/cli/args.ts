@@ -101,6 +101,12 @@ export type CommandLine =
       readonly quick: boolean;
       readonly force: boolean;
       readonly ldLibraryPath: string | null;
+      /** --sysfs-root DIR: judge a copy of a machine's /sys (fixtures/sysfs/<name>/): physical verdicts only, nothing measured. */
+      readonly sysfsRoot: string | null;
+      /** --write-envelope FILE: make the profile's envelope from --processes N doctor processes, or from the --from reports. */
+      readonly writeEnvelope: string | null;
+      readonly from: readonly string[];
+      readonly processes: number;
     } & BackendArgs)
   | {
       readonly command: 'report';
@@ -179,6 +185,12 @@ Doctor options:
   --expect-gpu            fail on a software adapter or a CPU fallback
   --quick                 fewer sizes and repeats
   --json FILE             write the checks and figures as JSON
+  --sysfs-root DIR        judge a copy of a machine's /sys (e.g. fixtures/sysfs/<name>): the
+                          physical verdicts (link, path minimum, NUMA, adapter match) only
+  --write-envelope FILE   make this profile's envelope (baselines/<profile>.doctor.json): doctor
+                          in --processes N processes (default 8), or from --from PATH reports
+  --from PATH             with --write-envelope: a doctor report, or a folder of doctor*.json
+                          (a kit run's results/<time>/); repeatable
 
 Report options:
   --baseline FILE         judge the run against this baseline (default: its profile's)
@@ -294,7 +306,17 @@ const OPTIONS_BY_COMMAND = {
   },
   ab: { ...AB_OPTIONS, base: { type: 'string' }, head: { type: 'string' }, markdown: { type: 'string' } },
   bisect: { ...AB_OPTIONS, good: { type: 'string' }, bad: { type: 'string' }, metric: { type: 'string' } },
-  doctor: { ...RUN_OPTIONS, 'expect-gpu': { type: 'boolean' }, json: { type: 'string' }, quick: { type: 'boolean' }, force: { type: 'boolean' } },
+  doctor: {
+    ...RUN_OPTIONS,
+    'expect-gpu': { type: 'boolean' },
+    json: { type: 'string' },
+    quick: { type: 'boolean' },
+    force: { type: 'boolean' },
+    'sysfs-root': { type: 'string' },
+    'write-envelope': { type: 'string' },
+    from: { type: 'string', multiple: true },
+    processes: { type: 'string' },
+  },
   report: { baseline: { type: 'string' }, baselines: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' } },
   calibrate: { ...RUN_OPTIONS, processes: { type: 'string' } },
   compare: COMPARE_OPTIONS,
@@ -507,6 +529,12 @@ export function parseCommandLine(
   if (positionals.length > maxPositionals) throw new UsageError(`unexpected arguments: ${positionals.slice(maxPositionals).join(' ')}`);
 
   const backendArgs = (): BackendArgs => envBackendArgs(env, { backend: str('backend'), scale: str('scale') });
+  const doctorEnvelopeArgs = () => {
+    const from = (values.from as string[] | undefined) ?? [];
+    const writeEnvelope = str('write-envelope');
+    if (from.length > 0 && writeEnvelope === null) throw new UsageError('doctor: --from names reports for --write-envelope FILE, which is missing');
+    return { sysfsRoot: str('sysfs-root'), writeEnvelope, from, processes: count('processes', 8) };
+  };
   const abArgs = (): AbArgs => ({
     scenarios: (values.scenario as string[] | undefined) ?? [],
     processes: count('processes', 8),
@@ -575,6 +603,7 @@ export function parseCommandLine(
         quick: flag('quick'),
         force: flag('force'),
         ldLibraryPath: env.LD_LIBRARY_PATH || null,
+        ...doctorEnvelopeArgs(),
       };
     case 'report':
       return {

@@ -24,12 +24,19 @@ import {
   type WebGpuFacts,
 } from './checks.js';
 import { CUDA_LIBRARIES, locateLibraries, readLdconfigCache } from './cuda.js';
-import { envelopePathFor, formatFigure, judgeFigure, noEnvelopeCheck, readEnvelope } from './envelope.js';
+import { envelopeCommand, envelopePathFor, formatFigure, judgeFigure, noEnvelopeCheck, readEnvelope } from './envelope.js';
 import { DoctorFileError } from './files.js';
+import { HOST_COPY_BYTES, measureHostCopy, QUICK_HOST_COPY_BYTES } from './host-copy.js';
 import { measureHostLoad } from './host-load.js';
 import { DEFAULT_PLAN, measureFigures, QUICK_PLAN } from './measurements.js';
 import { installedVersion } from './packages.js';
-import { type Check, DOCTOR_REPORT_VERSION, type DoctorReport, type Envelope, type Figure, type ProfileSummary } from './schema.js';
+import { type Efficiency, judgeEfficiency, type UploadPath, uploadPlateau } from './physical/efficiency.js';
+import { judgeMachine, readMachine, recordedAdapter } from './physical/machine.js';
+import { type AdapterIdentity, matchAdapter } from './physical/match.js';
+import { LinkSampler } from './physical/sampler.js';
+import { hopsToWatch, physicalSection, whyNoLink } from './physical/section.js';
+import { LIVE_ROOT, resolveMachineRoot } from './physical/sysfs.js';
+import { type Check, DOCTOR_REPORT_VERSION, type DoctorReport, type Envelope, type Figure, type PhysicalSection, type ProfileSummary } from './schema.js';
 import { probeWebGpu, runningWebGpuFacts } from './webgpu-facts.js';
 import { EXIT } from '../results/exit.js';
 
@@ -41,6 +48,12 @@ export interface DoctorOptions {
   readonly quick: boolean;
   /** The dynamic loader's extra search path (LD_LIBRARY_PATH, as src/cli/args.ts reads it), where CUDA libraries may be found. */
   readonly ldLibraryPath: string | null;
+  /**
+   * --sysfs-root: judge a copy of a machine's /sys (fixtures/sysfs/<name>/) instead of this
+   * machine's: the physical verdicts only. Nothing is started or measured: this machine's device
+   * is not the copy's, so a throughput measured here against the copy's link would mean nothing.
+   */
+  readonly sysfsRoot?: string | null;
 }
 
 /** Where doctor's lines go as they are found (the console, or nothing in tests). */
@@ -56,6 +69,8 @@ export interface DoctorSink {
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Running the sources (under tsx, which then must be installed) rather than the built dist/. */
 const FROM_SOURCES = import.meta.url.endsWith('.ts');
+/** How this installation runs doctor, for advice: the repository's npm script, or the package's bin. */
+export const DOCTOR_COMMAND = FROM_SOURCES ? 'npm run doctor --' : 'gtp doctor';
 
 /** The device must compute the right thing: a packed-bytes normalize of all 256 byte values. */
 async function checkNormalizeCorrect(): Promise<Check> {
@@ -101,6 +116,74 @@ function summarize(context: BackendContext): ProfileSummary {
   };
 }
 
+/** What identifies the adapter in use, for matching it to a PCI function. */
+function adapterIdentity(context: BackendContext, facts: WebGpuFacts | null): AdapterIdentity {
+  if (facts) {
+    return {
+      backend: context.name,
+      vendor: facts.vendor,
+      name: facts.device || facts.description,
+      isSoftware: facts.isSoftware || facts.isFallbackAdapter === true,
+      pciBusId: null,
+      cudaGpu: false,
+    };
+  }
+  return { backend: context.name, vendor: null, name: null, isSoftware: false, pciBusId: null, cudaGpu: context.isUsingGpuDevice === true };
+}
+
+function uploadPathOf(context: BackendContext, facts: WebGpuFacts | null): UploadPath {
+  if (facts) return facts.isSoftware || facts.isFallbackAdapter === true ? 'software-webgpu' : 'webgpu';
+  if (context.name === 'tensorflow') return context.isUsingGpuDevice ? 'tensorflow-gpu' : 'tensorflow-cpu';
+  return context.name === 'wasm' ? 'wasm' : 'cpu';
+}
+
+/**
+ * `--sysfs-root DIR`: the physical verdicts of a copy of a machine's /sys, with the adapter
+ * recorded beside it (machine.json). A bad DIR throws MachineRootError (exit 2).
+ */
+function judgeCopy(options: DoctorOptions, dir: string, sink: DoctorSink, started: number): DoctorReport {
+  const root = resolveMachineRoot(dir);
+  sink.note(
+    `judging a copy of a machine's /sys (${dir}): physical verdicts only; nothing is started or measured here, this machine's device is not the copy's`,
+  );
+  const reading = readMachine(root);
+  const { verdict, checks } = judgeMachine(reading, recordedAdapter(root.recorded));
+  checks.push({
+    id: 'physical.efficiency',
+    status: 'info',
+    reason: 'efficiency: not measured (a copy of a machine: run doctor on that machine to measure against its link)',
+  });
+  for (const check of checks) sink.check(check);
+  return report(options, started, {
+    profile: null,
+    host: null,
+    checks,
+    figures: [],
+    envelope: { path: null, found: false },
+    physical: physicalSection(reading, verdict, null, null),
+  });
+}
+
+/** The report around what a run found. */
+function report(
+  options: DoctorOptions,
+  started: number,
+  found: Pick<DoctorReport, 'profile' | 'host' | 'checks' | 'figures' | 'envelope'> & { physical: PhysicalSection },
+): DoctorReport {
+  const failed = found.checks.some((c) => c.status === 'fail');
+  return {
+    schemaVersion: DOCTOR_REPORT_VERSION,
+    kind: 'gpu-transfer-perf doctor report',
+    createdAt: new Date().toISOString(),
+    settings: { backend: options.backend, quick: options.quick, expectGpu: options.expectGpu, sysfsRoot: options.sysfsRoot ?? null },
+    ...found,
+    node: process.version,
+    os: `${os.platform()} ${os.release()} ${os.arch()}`,
+    durationSeconds: (performance.now() - started) / 1000,
+    exitCode: failed ? EXIT.regression : EXIT.pass,
+  };
+}
+
 /**
  * `npm run doctor`: checks the setup (Node, packages, every backend, the WebGPU adapter and its
  * limits, tfjs-node-gpu and the CUDA libraries), then measures transfer figures on the running
@@ -109,6 +192,7 @@ function summarize(context: BackendContext): ProfileSummary {
  */
 export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink): Promise<DoctorReport> {
   const started = performance.now();
+  if (options.sysfsRoot) return judgeCopy(options, options.sysfsRoot, sink, started);
   const checks: Check[] = [];
   const add = (check: Check | null) => {
     if (!check) return;
@@ -149,9 +233,17 @@ export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink):
   if (facts) checkWebGpuAdapter(facts, options.expectGpu).forEach(add);
   if (running) add(checkExpectGpu(running, options.expectGpu));
 
+  // This machine's PCI tree, read before measuring; its links are read again while uploads run.
+  const machine = readMachine(LIVE_ROOT);
+  const adapter = context ? adapterIdentity(context, facts) : null;
+  const sampler = new LinkSampler(hopsToWatch(machine.devices, matchAdapter(adapter, machine.devices)));
+  const remake = (path: string) => envelopeCommand(DOCTOR_COMMAND, path, options.backend === 'auto' ? null : options.backend);
+
   let figures: Figure[] = [];
   let profile: ProfileSummary | null = null;
   let envelopeInfo: DoctorReport['envelope'] = { path: null, found: false };
+  let envelope: Envelope | null = null;
+  let hostCopy: Figure | null = null;
   if (context) {
     profile = summarize(context);
     const correct = await checkNormalizeCorrect();
@@ -159,43 +251,57 @@ export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink):
     if (correct.status !== 'fail') {
       // The envelope is read first: a broken file is a failed check, not a crash after measuring.
       const path = envelopePathFor(profile.id);
-      let envelope: Envelope | null = null;
       try {
         envelope = await readEnvelope(path);
       } catch (error) {
         if (!(error instanceof DoctorFileError)) throw error;
-        add({ id: 'envelope', status: 'fail', reason: `${error.message}; remake it with scripts/make-doctor-envelope.ts` });
+        add({ id: 'envelope', status: 'fail', reason: `${error.message}; remake it: \`${remake(path)}\`` });
       }
       envelopeInfo = { path, found: envelope !== null };
       sink.note(
-        `measuring on ${profile.id}${options.quick ? ' (--quick)' : ''}: host->device curve, readback, device copy, normalize kernel, speedup pairs (synced, medians of repeats; GB/s = 1e9 B/s)`,
+        `measuring on ${profile.id}${options.quick ? ' (--quick)' : ''}: host->device curve${sampler.watching ? ' (the PCIe link read again meanwhile)' : ''}, readback, device copy, normalize kernel, speedup pairs, host memory copy (synced, medians of repeats; GB/s = 1e9 B/s)`,
       );
-      figures = await measureFigures(context, options.quick ? QUICK_PLAN : DEFAULT_PLAN, facts?.maxBufferSize ?? null);
-      if (envelope) {
-        const isSoftware = profile.isSoftware === true || profile.backend === 'wasm' || profile.backend === 'cpu';
-        add(checkHostLoad(host));
-        for (const figure of figures) add(judgeFigure(figure, envelope, { isSoftware, busy: host.busy }));
-      } else {
-        for (const figure of figures) add({ id: `figure.${figure.id}`, status: 'info', reason: `${figure.label}: ${formatFigure(figure)}` });
-        if (!checks.some((c) => c.id === 'envelope')) add(noEnvelopeCheck(profile.id, path, options.backend === 'auto' ? null : options.backend));
-      }
+      figures = await measureFigures(context, options.quick ? QUICK_PLAN : DEFAULT_PLAN, facts?.maxBufferSize ?? null, undefined, () => sampler.start());
+      hostCopy = await measureHostCopy(options.quick ? QUICK_HOST_COPY_BYTES : HOST_COPY_BYTES, options.quick ? 5 : 7);
+      figures.push(hostCopy);
     }
   }
 
-  const failed = checks.some((c) => c.status === 'fail');
-  return {
-    schemaVersion: DOCTOR_REPORT_VERSION,
-    kind: 'gpu-transfer-perf doctor report',
-    createdAt: new Date().toISOString(),
-    settings: { backend: options.backend, quick: options.quick, expectGpu: options.expectGpu },
+  // The physical verdicts, with the links as read under load where uploads ran.
+  const underLoad = sampler.readings();
+  const physical = judgeMachine(machine, adapter, underLoad);
+  let efficiency: Efficiency | null = null;
+  if (context && figures.length > 0) {
+    const judged = judgeEfficiency({
+      path: uploadPathOf(context, facts),
+      plateau: uploadPlateau(figures),
+      hostCopy,
+      linkGBps: physical.verdict.linkLimitGBps,
+      whyNoLink: whyNoLink(physical.verdict),
+    });
+    efficiency = judged.efficiency;
+    if (judged.figure) figures.push(judged.figure);
+    physical.checks.push(judged.check);
+  }
+
+  if (profile && figures.length > 0) {
+    if (envelope) {
+      const isSoftware = profile.isSoftware === true || profile.backend === 'wasm' || profile.backend === 'cpu';
+      add(checkHostLoad(host));
+      for (const figure of figures) add(judgeFigure(figure, envelope, { isSoftware, busy: host.busy, remake: remake(envelopeInfo.path!) }));
+    } else {
+      for (const figure of figures) add({ id: `figure.${figure.id}`, status: 'info', reason: `${figure.label}: ${formatFigure(figure)}` });
+      if (!checks.some((c) => c.id === 'envelope')) add(noEnvelopeCheck(profile.id, envelopeInfo.path!, remake(envelopeInfo.path!)));
+    }
+  }
+  physical.checks.forEach(add);
+
+  return report(options, started, {
     profile,
-    node: process.version,
-    os: `${os.platform()} ${os.release()} ${os.arch()}`,
     host,
     checks,
     figures,
     envelope: envelopeInfo,
-    durationSeconds: (performance.now() - started) / 1000,
-    exitCode: failed ? EXIT.regression : EXIT.pass,
-  };
+    physical: physicalSection(machine, physical.verdict, underLoad, efficiency),
+  });
 }

@@ -1,8 +1,18 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { deriveEnvelope, envelopeInputProblem, envelopePathFor, formatFigure, judgeFigure, readEnvelope } from './envelope.js';
+import {
+  deriveEnvelope,
+  envelopeCommand,
+  envelopeInputProblem,
+  envelopePathFor,
+  formatFigure,
+  judgeFigure,
+  noEnvelopeCheck,
+  readEnvelope,
+} from './envelope.js';
+import { EnvelopeInputError, writeEnvelope } from './envelope-writer.js';
 import { DoctorFileError } from './files.js';
 import type { DoctorReport, Envelope, Figure } from './schema.js';
 
@@ -27,7 +37,8 @@ function report(values: Record<string, number>, overrides: Partial<DoctorReport>
   };
 }
 
-const QUIET = { isSoftware: false, busy: false };
+const REMAKE = 'gtp doctor --write-envelope baselines/webgpu-lavapipe-x64.doctor.json';
+const QUIET = { isSoftware: false, busy: false, remake: REMAKE };
 const ENVELOPE: Envelope = deriveEnvelope([report({ 'upload.1mib': 10 }), report({ 'upload.1mib': 20 })], {
   margin: 0.5,
   machine: 'test',
@@ -56,8 +67,10 @@ describe('doctor envelopes', () => {
       status: 'fail',
       reason: expect.stringMatching(/2.90 GB\/s: 42% below the range of webgpu-lavapipe-x64.*PCIe link/),
     });
-    expect(judgeFigure(figure('upload.1mib', 2.9), ENVELOPE, { isSoftware: true, busy: false }).reason).toMatch(/software adapter the device is the CPU/);
-    expect(judgeFigure(figure('upload.1mib', 2.9), ENVELOPE, { isSoftware: false, busy: true })).toMatchObject({
+    expect(judgeFigure(figure('upload.1mib', 2.9), ENVELOPE, { isSoftware: true, busy: false, remake: REMAKE }).reason).toMatch(
+      /software adapter the device is the CPU/,
+    );
+    expect(judgeFigure(figure('upload.1mib', 2.9), ENVELOPE, { isSoftware: false, busy: true, remake: REMAKE })).toMatchObject({
       status: 'warn',
       reason: expect.stringMatching(/42% below.*host was busy/),
     });
@@ -77,6 +90,16 @@ describe('doctor envelopes', () => {
     expect(() => deriveEnvelope([], { margin: 0.3, machine: '', git: null, note: '' })).toThrow(/no doctor reports/);
   });
 
+  it('advise only a doctor flag, never a repository script (the installed package ships no scripts/)', () => {
+    const path = envelopePathFor('webgpu-nvidia-h200-x64');
+    const remake = envelopeCommand('gtp doctor', path, 'webgpu');
+    expect(remake).toBe(`gtp doctor --backend webgpu --write-envelope ${path}`);
+    const advice = noEnvelopeCheck('webgpu-nvidia-h200-x64', path, remake).reason;
+    expect(advice).toContain(`\`${remake}\` (doctor in 8 processes); from kit runs: \`${remake} --from results/<time>/\``);
+    expect(advice).not.toMatch(/scripts\//);
+    expect(judgeFigure(figure('upload.1mib', 45), ENVELOPE, QUIET).reason).toContain(`remake it: \`${REMAKE}\``);
+  });
+
   it('format values with their unit and CI', () => {
     expect(formatFigure({ value: 1.0, unit: 'x', ci: [0.97, 1.031] })).toBe('1.00x [0.97, 1.03]');
     expect(formatFigure({ value: 2345.6, unit: 'GB/s' })).toBe('2346 GB/s');
@@ -94,6 +117,41 @@ describe('doctor envelopes', () => {
       const good = join(dir, 'good.doctor.json');
       await writeFile(good, JSON.stringify(ENVELOPE));
       expect(await readEnvelope(good)).toEqual(ENVELOPE);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("are written by doctor --write-envelope from a kit run's folder of reports (--from), never over another kind of file", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gtp-envelope-'));
+    try {
+      const kit = join(dir, 'results');
+      await mkdir(kit);
+      await writeFile(join(kit, 'doctor-1.json'), JSON.stringify(report({ 'upload.1mib': 10 })));
+      await writeFile(join(kit, 'doctor-2.json'), JSON.stringify({ ...report({ 'upload.1mib': 20 }), schemaVersion: 2, host: null }));
+      await writeFile(join(kit, 'run.json'), '{}');
+      const lines: string[] = [];
+      const options = {
+        out: join(dir, 'x.doctor.json'),
+        from: [kit],
+        processes: 8,
+        margin: 0.5,
+        includeBusy: false,
+        note: null,
+        quick: false,
+        backend: null,
+        force: false,
+        selfCommand: [],
+        git: null,
+        say: (line: string) => lines.push(line),
+      };
+      const { envelope, path } = await writeEnvelope(options);
+      expect(path).toBe(options.out);
+      expect(envelope.figures['upload.1mib']).toMatchObject({ lo: 5, hi: 30 });
+      expect(await readEnvelope(path)).toEqual(envelope);
+      expect(lines.some((l) => /^upload\.1mib +2 +10\.0 +15\.0 +20\.0 +2\.00 +5\.00-30\.0 GB\/s$/.test(l))).toBe(true);
+      await expect(writeEnvelope({ ...options, out: join(kit, 'run.json') })).rejects.toThrow(/exists and is not a doctor envelope/);
+      await expect(writeEnvelope({ ...options, from: [join(dir, 'none')] })).rejects.toThrow(EnvelopeInputError);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

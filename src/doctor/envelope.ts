@@ -52,13 +52,15 @@ export interface JudgeContext {
   readonly isSoftware: boolean;
   /** The host was busy when doctor started: a low figure may be the load, not the setup. */
   readonly busy: boolean;
+  /** The command that remakes this envelope here (envelopeCommand). */
+  readonly remake: string;
 }
 
 /**
  * Judges one figure against its profile's range: ok within; below fails, naming the distance and
  * what to check (a warning on a busy host, where load alone can explain it); above warns.
  */
-export function judgeFigure(figure: Figure, envelope: Envelope, { isSoftware, busy }: JudgeContext): Check {
+export function judgeFigure(figure: Figure, envelope: Envelope, { isSoftware, busy, remake }: JudgeContext): Check {
   const id = `figure.${figure.id}`;
   const range = envelope.figures[figure.id];
   const value = `${figure.label}: ${formatFigure(figure)}`;
@@ -75,19 +77,27 @@ export function judgeFigure(figure: Figure, envelope: Envelope, { isSoftware, bu
     return {
       id,
       status: 'warn',
-      reason: `${value}: ${above}% above the range of ${envelope.profile} (${span}): faster than the runs the envelope was made from; if this holds, remake it (scripts/make-doctor-envelope.ts)`,
+      reason: `${value}: ${above}% above the range of ${envelope.profile} (${span}): faster than the runs the envelope was made from; if this holds, remake it: \`${remake}\``,
     };
   }
   return { id, status: 'ok', reason: `${value}: within the range of ${envelope.profile} (${span})` };
 }
 
-/** What to say when a profile has no envelope, and how to make one. */
-export function noEnvelopeCheck(profileId: string, path: string, backendFlag: string | null): Check {
-  const backend = backendFlag ? ` --backend ${backendFlag}` : '';
+/**
+ * The command that (re)makes a profile's envelope where doctor runs: `doctor` is how this
+ * installation runs doctor ('npm run doctor --' in the repository and the kit, 'gtp doctor'
+ * where the package is installed), so the advice names only what exists there.
+ */
+export function envelopeCommand(doctor: string, path: string, backendFlag: string | null): string {
+  return `${doctor}${backendFlag ? ` --backend ${backendFlag}` : ''} --write-envelope ${path}`;
+}
+
+/** What to say when a profile has no envelope, and how to make one (`remake`: envelopeCommand). */
+export function noEnvelopeCheck(profileId: string, path: string, remake: string): Check {
   return {
     id: 'envelope',
     status: 'info',
-    reason: `no envelope for profile ${profileId} (${path}): figures are shown, not judged. Make one on an idle machine: \`npx tsx scripts/make-doctor-envelope.ts${backend}\` (doctor in 8 processes) and commit ${path}; from kit runs: \`npx tsx scripts/make-doctor-envelope.ts --from results/<time>/doctor-*.json\``,
+    reason: `no envelope for profile ${profileId} (${path}): figures are shown, not compared with other machines of this kind (the physical verdicts need none). Make one on an idle machine: \`${remake}\` (doctor in 8 processes); from kit runs: \`${remake} --from results/<time>/\``,
   };
 }
 
@@ -112,7 +122,7 @@ export function envelopeInputProblem(reports: readonly DoctorReport[], { allowBu
     // Figure judgments against an older envelope may fail; setup checks must not.
     const failed = r.checks.filter((c) => c.status === 'fail' && !c.id.startsWith('figure.'));
     if (failed.length > 0) return `a report (${r.createdAt}) has failed checks: ${failed.map((c) => c.id).join(', ')}; fix the setup first`;
-    if (r.host.busy && !allowBusy)
+    if (r.host?.busy && !allowBusy)
       return `a report (${r.createdAt}) was made on a busy host (other processes used ${Math.round(r.host.otherCpu * 100)}% of ${r.host.cores} cores): an envelope describes an idle machine`;
   }
   return null;

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
-import { DOCTOR_REPORT_VERSION, type DoctorReport, doctorReportSchema } from './schema.js';
+import { DOCTOR_REPORT_VERSIONS, type DoctorReport, doctorReportSchema } from './schema.js';
 
 /** A doctor report or envelope that cannot be used; the message names the file and the field. */
 export class DoctorFileError extends Error {
@@ -12,7 +12,7 @@ export class DoctorFileError extends Error {
  * refused as such, not as garbage. (src/results/storage.ts's reader is tied to run-record
  * versions and migrations, so doctor files have their own.)
  */
-export async function readDoctorJson<T>(path: string, schema: z.ZodType<T>, what: string, version: number): Promise<T> {
+export async function readDoctorJson<T>(path: string, schema: z.ZodType<T>, what: string, version: number | readonly number[]): Promise<T> {
   let json: unknown;
   try {
     json = JSON.parse(await readFile(path, 'utf8'));
@@ -21,8 +21,9 @@ export async function readDoctorJson<T>(path: string, schema: z.ZodType<T>, what
     throw new DoctorFileError(`${path}: ${e.code ? `cannot read it (${e.code})` : `not valid JSON (${e.message})`}`);
   }
   const got = (json as { schemaVersion?: unknown } | null)?.schemaVersion;
-  if (got !== version) {
-    throw new DoctorFileError(`${path}: not a ${what} of schemaVersion ${version} (it has ${JSON.stringify(got ?? null)})`);
+  const versions: readonly number[] = typeof version === 'number' ? [version] : version;
+  if (typeof got !== 'number' || !versions.includes(got)) {
+    throw new DoctorFileError(`${path}: not a ${what} of schemaVersion ${versions.join(' or ')} (it has ${JSON.stringify(got ?? null)})`);
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
@@ -34,5 +35,5 @@ export async function readDoctorJson<T>(path: string, schema: z.ZodType<T>, what
 
 /** Reads and validates a report written by `npm run doctor -- --json FILE`. */
 export function readDoctorReport(path: string): Promise<DoctorReport> {
-  return readDoctorJson(path, doctorReportSchema, 'gpu-transfer-perf doctor report', DOCTOR_REPORT_VERSION);
+  return readDoctorJson(path, doctorReportSchema, 'gpu-transfer-perf doctor report', DOCTOR_REPORT_VERSIONS);
 }

@@ -62,8 +62,8 @@ export function sizeId(kind: string, bytes: number): string {
   return `${kind}.${sizeLabel(bytes).replace(' ', '').toLowerCase()}`;
 }
 
-/** A bandwidth figure from per-repetition times of moving `bytes` (decimal GB/s: 1e9 B/s). */
-export function bandwidthFigure(id: string, label: string, bytes: number, times: readonly number[], detail: string): Figure {
+/** A bandwidth figure from per-repetition times of moving `bytes` (decimal GB/s: 1e9 B/s); `clock` says how each was timed. */
+export function bandwidthFigure(id: string, label: string, bytes: number, times: readonly number[], detail: string, clock: string = CLOCK): Figure {
   const rate = (ms: number) => bytes / ms / 1e6;
   return {
     id,
@@ -72,7 +72,7 @@ export function bandwidthFigure(id: string, label: string, bytes: number, times:
     unit: 'GB/s',
     n: times.length,
     spread: [rate(Math.max(...times)), rate(Math.min(...times))],
-    detail: `${detail}; ${sizeLabel(bytes)} per transfer, median of ${times.length} (after warm-up); ${CLOCK}`,
+    detail: `${detail}; ${sizeLabel(bytes)} per transfer, median of ${times.length} (after warm-up); ${clock}`,
   };
 }
 
@@ -194,17 +194,29 @@ export function capPlan(plan: MeasurementPlan, maxBytes: number): MeasurementPla
 // Host backends hold tensors in the JS heap or the wasm heap (4 GiB at most): stay well below.
 const HOST_BACKEND_MAX_BYTES = 64 * MiB;
 
-/** Every figure of doctor on the running backend, in order; `say` reports progress. */
+/**
+ * Every figure of doctor on the running backend, in order; `say` reports progress.
+ * `duringUploads` is started before the upload curve and its returned stop function called right
+ * after it: doctor reads the PCIe link again there, while the link is busy (an idle link may
+ * train down to Gen1, ../shared/facts/hardware-limits.md section 3).
+ */
 export async function measureFigures(
   context: BackendContext,
   fullPlan: MeasurementPlan,
   maxBufferSize: number | null,
   say: (line: string) => void = () => {},
+  duringUploads: () => () => void = () => () => {},
 ): Promise<Figure[]> {
   const onDevice = context.capabilities.hasGpuDevice;
   const plan = capPlan(fullPlan, onDevice ? (maxBufferSize ?? Number.POSITIVE_INFINITY) : HOST_BACKEND_MAX_BYTES);
   const ops = onDevice ? await webgpuOps(context) : tensorOps(context);
-  const uploadFigures = await uploadCurve(ops, plan, say);
+  const stopWatching = duringUploads();
+  let uploadFigures: Figure[];
+  try {
+    uploadFigures = await uploadCurve(ops, plan, say);
+  } finally {
+    stopWatching();
+  }
   say('  readback');
   const readbackFigures = await readbacks(ops, plan);
   say('  copy');

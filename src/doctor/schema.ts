@@ -4,7 +4,13 @@ import { z } from 'zod';
  * Formats of what doctor writes: its report (`--json FILE`) and a profile's envelope
  * (`baselines/<profile-id>.doctor.json`). Bump a version on any change a reader must know about.
  */
-export const DOCTOR_REPORT_VERSION = 1;
+export const DOCTOR_REPORT_VERSION = 2;
+/**
+ * Report versions a reader accepts: 2 added `physical` and `settings.sysfsRoot`, and lets `host`
+ * be null (a copy of another machine's /sys measures nothing here); a version 1 report is a
+ * version 2 report without them (kit runs of older versions still make envelopes).
+ */
+export const DOCTOR_REPORT_VERSIONS = [1, 2] as const;
 export const ENVELOPE_VERSION = 1;
 
 /** ok: as it should be; info: a fact, no judgement; warn: works, but look; fail: not set up right (exit 1). */
@@ -56,20 +62,111 @@ const profileSummarySchema = z
   .strict();
 export type ProfileSummary = z.infer<typeof profileSummarySchema>;
 
+const linkReadingSchema = z.object({ speedText: z.string().nullable(), gts: z.number().nullable(), width: z.number().int().nullable() }).strict();
+
+/** One PCI function on a device's path, as read (src/doctor/physical/sysfs.ts PciHop, without its folder). */
+const pciHopSchema = z
+  .object({
+    bdf: z.string(),
+    vendor: z.string().nullable(),
+    device: z.string().nullable(),
+    classCode: z.string().nullable(),
+    current: linkReadingSchema,
+    max: linkReadingSchema,
+    internal: z.boolean(),
+  })
+  .strict();
+
+/**
+ * The physical verdicts and every reading behind them (src/doctor/physical/): what a kit run
+ * brings back from a GPU machine is enough to judge it again, or to make a sysfs copy of it.
+ */
+export const physicalSchema = z
+  .object({
+    /** The sysfs root read ('/sys', or a copy's). */
+    source: z.string(),
+    /** A copy given with --sysfs-root: nothing was measured against it. */
+    isCopy: z.boolean(),
+    devices: z.array(
+      z
+        .object({
+          bdf: z.string(),
+          vendor: z.string(),
+          device: z.string(),
+          classCode: z.string(),
+          kind: z.enum(['display', 'accelerator']),
+          hops: z.array(pciHopSchema),
+          numaNode: z.number().int().nullable(),
+          localCpulist: z.string().nullable(),
+          path: z.string(),
+        })
+        .strict(),
+    ),
+    /** Cpus_allowed_list of the process (proc/self/status), null when unknown. */
+    allowedCpus: z.string().nullable(),
+    virtualMachine: z.object({ hypervisorFlag: z.boolean(), sysVendor: z.string().nullable() }).strict(),
+    /** Current links read again while uploads ran, best reading per hop; null when not read. */
+    underLoad: z.array(z.object({ bdf: z.string(), reading: linkReadingSchema }).strict()).nullable(),
+    verdict: z
+      .object({
+        match: z.enum(['host', 'matched', 'ambiguous', 'none', 'unknown']),
+        candidates: z.array(z.string()),
+        links: z.array(
+          z
+            .object({
+              bdf: z.string(),
+              verdict: z.enum(['healthy', 'degraded', 'unknown']),
+              currentGBps: z.number().nullable(),
+              capableGBps: z.number().nullable(),
+              bottleneck: z.string().nullable(),
+              internal: z.array(z.string()),
+            })
+            .strict(),
+        ),
+        numa: z.array(
+          z
+            .object({ bdf: z.string(), verdict: z.enum(['local', 'remote', 'unbound', 'not-applicable', 'unknown']), numaNode: z.number().int().nullable() })
+            .strict(),
+        ),
+        virtualMachine: z.boolean(),
+        linkLimitGBps: z.number().nullable(),
+      })
+      .strict(),
+    efficiency: z
+      .object({
+        limit: z.enum(['pcie-link', 'host-memory-copy']),
+        limitGBps: z.number().positive(),
+        measuredGBps: z.number(),
+        fraction: z.number(),
+        band: z.enum(['healthy', 'low', 'underperforming']),
+        expectation: z.string(),
+        plateauReached: z.boolean(),
+      })
+      .strict()
+      .nullable(),
+  })
+  .strict();
+export type PhysicalSection = z.infer<typeof physicalSchema>;
+
 /** What `npm run doctor -- --json FILE` writes. */
 export const doctorReportSchema = z
   .object({
-    schemaVersion: z.literal(DOCTOR_REPORT_VERSION),
+    schemaVersion: z.union([z.literal(DOCTOR_REPORT_VERSIONS[0]), z.literal(DOCTOR_REPORT_VERSIONS[1])]),
     kind: z.literal('gpu-transfer-perf doctor report'),
     createdAt: z.iso.datetime(),
-    settings: z.object({ backend: z.string(), quick: z.boolean(), expectGpu: z.boolean() }).strict(),
+    settings: z.object({ backend: z.string(), quick: z.boolean(), expectGpu: z.boolean(), sysfsRoot: z.string().nullable().optional() }).strict(),
     /** Null when no backend started. */
     profile: profileSummarySchema.nullable(),
     node: z.string(),
     os: z.string(),
     /** Other work on the host when doctor started (src/doctor/host-load.ts): busy hosts' low figures only warn. */
-    host: z.object({ load1: z.number().nonnegative(), cores: z.number().int().positive(), otherCpu: z.number().min(0).max(1), busy: z.boolean() }).strict(),
+    host: z
+      .object({ load1: z.number().nonnegative(), cores: z.number().int().positive(), otherCpu: z.number().min(0).max(1), busy: z.boolean() })
+      .strict()
+      .nullable(),
     checks: z.array(checkSchema),
+    /** The physical verdicts (version 2): absent in version 1 reports. */
+    physical: physicalSchema.optional(),
     figures: z.array(figureSchema),
     /** The envelope the figures were judged against (path looked at; null profile when none). */
     envelope: z.object({ path: z.string().nullable(), found: z.boolean() }).strict(),
