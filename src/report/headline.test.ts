@@ -1,4 +1,6 @@
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_SCENARIO_DIR, scenarioOfPath } from '../results/scenario-file.js';
 import { testRunRecord } from '../../test/support/run-record.js';
 import type { Metric } from '../results/schema.js';
 import { genericHeadline, isArticleScenario, ratioSentence } from './headline.js';
@@ -84,5 +86,9 @@ describe('scenario headlines', () => {
   it("tells the article's scenarios from a user's own and the flag questions", () => {
     expect(['speedup', 'dtypes', 'sweep', 'training'].every(isArticleScenario)).toBe(true);
     expect(['shape', 'image-folder', 'rgb-batches', 'constructor', 'toString'].some(isArticleScenario)).toBe(false);
+    // Every built-in scenario file is one: a new one without its headline would be reported as a user's run.
+    const builtIn = readdirSync(DEFAULT_SCENARIO_DIR).filter((f) => /\.(spec|perf|bench)\.ts$/.test(f));
+    expect(builtIn.length).toBeGreaterThan(10);
+    for (const file of builtIn) expect(isArticleScenario(scenarioOfPath(file.replace('.bench.ts', '.perf.ts'))), file).toBe(true);
   });
 });
