@@ -1,5 +1,5 @@
-import { constants, type Stats } from 'node:fs';
-import { lstat, mkdir, open, readdir, readlink, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { NotRegularFileError, notRegularReason, readRegularFile } from '../base/regular-file.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { z } from 'zod';
 import { printable } from '../data/media-errors.js';
@@ -68,65 +68,8 @@ function describeIssues(error: z.ZodError): string {
   return `${shown.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}`;
 }
 
-/** What a file system entry that is not a regular file is, in words: 'a FIFO (named pipe)', 'a directory'. */
-export function entryKind(stats: Stats): string {
-  if (stats.isFile()) return 'a regular file';
-  if (stats.isDirectory()) return 'a directory';
-  if (stats.isFIFO()) return 'a FIFO (named pipe)';
-  if (stats.isSocket()) return 'a socket';
-  if (stats.isCharacterDevice()) return 'a character device';
-  if (stats.isBlockDevice()) return 'a block device';
-  return 'not a regular file';
-}
-
-/** A path that is not a regular file (or a dangling link): never opened for reading, so nothing blocks on a FIFO or a device. */
-export class NotRegularFileError extends Error {
-  override readonly name = 'NotRegularFileError';
-  constructor(
-    readonly path: string,
-    /** 'a FIFO (named pipe), not a regular file', 'a dangling symbolic link (to x.json, which does not exist)'. */
-    readonly reason: string,
-  ) {
-    super(`${path}: ${reason}`);
-  }
-}
-
-/**
- * Why the entry at `path` (symlinks followed) is not a regular file, or null when it is one;
- * a stat error other than a dangling or looping link is thrown as it is (EACCES, ENOENT).
- */
-async function notRegularReason(path: string): Promise<string | null> {
-  try {
-    const stats = await stat(path);
-    return stats.isFile() ? null : `${entryKind(stats)}, not a regular file`;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const link = await lstat(path).catch(() => null);
-    if (!link?.isSymbolicLink()) throw error;
-    if (code === 'ELOOP') return 'a symbolic link that loops';
-    const target = await readlink(path).catch(() => '?');
-    return `a dangling symbolic link (to ${target}, which ${code === 'ENOENT' ? 'does not exist' : `cannot be reached: ${code}`})`;
-  }
-}
-
-/**
- * Reads a file only if it is a regular file: checked before opening (a FIFO would block the
- * read forever, a device could have no end), then opened non-blocking and checked again on the
- * open descriptor, so a file swapped for a FIFO between the two cannot block either.
- * Throws NotRegularFileError, or the open/read error (ENOENT, EACCES).
- */
-export async function readRegularFile(path: string): Promise<Buffer> {
-  const before = await notRegularReason(path);
-  if (before) throw new NotRegularFileError(path, before);
-  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) throw new NotRegularFileError(path, `${entryKind(stats)}, not a regular file`);
-    return await handle.readFile();
-  } finally {
-    await handle.close();
-  }
-}
+// Only regular files are opened (a FIFO would block, a device never end): the one check, shared with the image-folder reader.
+export { entryKind, NotRegularFileError, readRegularFile } from '../base/regular-file.js';
 
 /** An entry of a folder that a reader passed over, and why. */
 export interface SkippedEntry {
@@ -152,7 +95,7 @@ export async function regularFilesOf(
     const path = join(dir, name);
     try {
       const reason = await notRegularReason(path);
-      if (reason) skipped.push({ path, reason: `${reason}; not opened` });
+      if (reason) skipped.push({ path, reason: `${reason.reason}; not opened` });
       else files.push({ path, mtimeMs: (await stat(path)).mtimeMs });
     } catch (error) {
       // Removed since the listing (ENOENT) or not ours to read (EACCES): passed over, said why.

@@ -10,8 +10,7 @@
  * opened: opening a FIFO blocks until a writer comes), with O_NONBLOCK and a check of what was
  * opened, so a file swapped for a FIFO between the check and the open cannot block either.
  */
-import { constants } from 'node:fs';
-import { lstat, open, stat } from 'node:fs/promises';
+import { NotRegularFileError, readRegularFile } from '../../base/regular-file.js';
 import type { PixelBatchOf, Sample } from '../dataset.js';
 import type { TimedBatch } from '../loader.js';
 import { countByReason, describeSkipped, errorMessage, type SkippedItem } from '../media-errors.js';
@@ -45,7 +44,7 @@ export interface ImageFolderOptions extends ImageFolderBatchOptions {
 /**
  * Why a listed file or folder was skipped:
  * - 'unreadable-folder': a folder under a class that cannot be listed (os.walk skips it silently);
- * - 'dangling-link': a symbolic link to nothing (torchvision lists it, then fails to open it);
+ * - 'dangling-link': a symbolic link to nothing or one that loops (torchvision lists it, then fails to open it);
  * - 'not-a-file': a FIFO, socket or device with an image name (torchvision would block or fail on it);
  * - 'unreadable-file': open or read failed;
  * - 'too-many-pixels': the header's size is above the pixel budget (never decoded);
@@ -94,45 +93,23 @@ export interface ImageFolder {
   readonly summary: ImageFolderSummary;
 }
 
-/** What kind of thing a stat describes, for the skip detail. */
-function kindOf(s: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isDirectory(): boolean }): string {
-  if (s.isFIFO()) return 'a FIFO (named pipe)';
-  if (s.isSocket()) return 'a socket';
-  if (s.isCharacterDevice()) return 'a character device';
-  if (s.isBlockDevice()) return 'a block device';
-  if (s.isDirectory()) return 'a folder';
-  return 'not a regular file';
-}
-
-/** The bytes of a regular file, or why it is skipped; never opens anything else, never blocks. */
-async function readRegularFile(file: ImageFile): Promise<Uint8Array | SkippedItem<ImageFolderSkipReason>> {
+/** The bytes of a regular file, or why it is skipped; never opens anything else, never blocks (base/regular-file.ts). */
+async function readImageFile(file: ImageFile): Promise<Uint8Array | SkippedItem<ImageFolderSkipReason>> {
   const item = file.name;
-  const code = (error: unknown) => (error as NodeJS.ErrnoException).code ?? errorMessage(error);
-  let info: Awaited<ReturnType<typeof stat>>;
   try {
-    info = await stat(file.path);
+    return new Uint8Array(await readRegularFile(file.path));
   } catch (error) {
-    const link = await lstat(file.path).catch(() => undefined);
-    if (link?.isSymbolicLink()) return { item, reason: 'dangling-link', detail: `a symbolic link to nothing (${code(error)})` };
-    return { item, reason: 'unreadable-file', detail: `cannot be read (${code(error)})` };
-  }
-  if (!info.isFile()) return { item, reason: 'not-a-file', detail: `${kindOf(info)}, not opened` };
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
-  try {
-    handle = await open(file.path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
-    const opened = await handle.stat();
-    if (!opened.isFile()) return { item, reason: 'not-a-file', detail: `${kindOf(opened)} when opened, not read` };
-    return new Uint8Array(await handle.readFile());
-  } catch (error) {
-    return { item, reason: 'unreadable-file', detail: `cannot be read (${code(error)})` };
-  } finally {
-    await handle?.close();
+    if (error instanceof NotRegularFileError) {
+      const reason = error.kind === 'not-a-file' ? 'not-a-file' : 'dangling-link';
+      return { item, reason, detail: `${error.reason}; not opened` };
+    }
+    return { item, reason: 'unreadable-file', detail: `cannot be read (${(error as NodeJS.ErrnoException).code ?? errorMessage(error)})` };
   }
 }
 
 /** The decoded RGB image of a listed file, or why it is skipped. */
 async function decodeFile(file: ImageFile, maxPixels: number): Promise<RgbImage | SkippedItem<ImageFolderSkipReason>> {
-  const bytes = await readRegularFile(file);
+  const bytes = await readImageFile(file);
   if (!(bytes instanceof Uint8Array)) return bytes;
   const decoded = await decodeImage(bytes, maxPixels);
   return 'reason' in decoded ? { item: file.name, ...decoded } : decoded;
