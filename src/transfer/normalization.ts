@@ -63,3 +63,91 @@ export function normalizeWithTable(pixels: Uint8Array, table: Float32Array, into
   for (; i < pixels.length; i++) out[i] = bits[pixels[i]!]!;
   return into;
 }
+
+/**
+ * Per-channel normalization on the 0..255 scale, channels last: element i belongs to channel
+ * i % C (C = mean.length). torchvision's `Normalize(mean, std)` times 255 (its inputs are in
+ * [0, 1] after ToTensor, raw pixels here), as DALI's crop_mirror_normalize takes it.
+ */
+export interface ChannelNormalization {
+  readonly mean: readonly number[];
+  readonly std: readonly number[];
+}
+
+/** Either form the wire API takes: one mean/std for every element, or one per channel. */
+export type AnyNormalization = Normalization | ChannelNormalization;
+
+/** Whether `n` is per channel (arrays), not one scalar pair. */
+export function isPerChannel(n: AnyNormalization): n is ChannelNormalization {
+  return typeof n.mean !== 'number';
+}
+
+/** Just the mean and std of an object that carries them (a kernel's attributes), copied. */
+export function normalizationOf(n: AnyNormalization): AnyNormalization {
+  return isPerChannel(n) ? { mean: [...n.mean], std: [...n.std] } : { mean: n.mean, std: n.std };
+}
+
+/**
+ * Checks a per-channel normalization: as many std as mean entries, finite numbers, no std of 0
+ * (a division by zero would give Infinity/NaN on one path and an error on another); when
+ * `channels` is given, exactly that many. Throws RangeError saying which.
+ */
+export function checkChannelNormalization(n: ChannelNormalization, channels?: number): ChannelNormalization {
+  if (n.mean.length === 0) throw new RangeError('a per-channel normalization needs at least one channel');
+  if (n.std.length !== n.mean.length) throw new RangeError(`mean has ${n.mean.length} channels, std ${n.std.length}`);
+  if (channels !== undefined && n.mean.length !== channels) {
+    throw new RangeError(`the normalization has ${n.mean.length} channels, the data ${channels} (its last axis)`);
+  }
+  if (![...n.mean, ...n.std].every(Number.isFinite)) throw new RangeError('mean and std must be finite numbers');
+  if (n.std.some((s) => s === 0)) throw new RangeError('std must not be 0');
+  return n;
+}
+
+/**
+ * The scalar pair when every channel has the same mean and the same std (then per-channel and
+ * scalar arithmetic are the same operations on the same constants, so the same bits), else null.
+ */
+export function uniformChannels(n: AnyNormalization): Normalization | null {
+  if (!isPerChannel(n)) return n;
+  const [mean, std] = [n.mean[0]!, n.std[0]!];
+  return n.mean.every((m) => m === mean) && n.std.every((s) => s === std) ? { mean, std } : null;
+}
+
+/** The same affine map expressed on shifted inputs: (x - m) / s = ((x - d) - (m - d)) / s, per channel. */
+export function shiftMean<N extends AnyNormalization>(n: N, by: number): N {
+  if (!isPerChannel(n)) return { ...n, mean: n.mean - by };
+  return { ...n, mean: n.mean.map((m) => m - by) };
+}
+
+/**
+ * ImageNet normalization on the 0..255 scale: torchvision's mean (0.485, 0.456, 0.406) and std
+ * (0.229, 0.224, 0.225) for inputs in [0, 1] (torchvision.models documentation), times 255 as in
+ * DALI's crop_mirror_normalize examples. The default of `gtp perf --shape` (3 channels) and
+ * `--image-folder` when no --mean/--std is given.
+ */
+export const IMAGENET_NORMALIZATION = {
+  mean: [0.485 * 255, 0.456 * 255, 0.406 * 255],
+  std: [0.229 * 255, 0.224 * 255, 0.225 * 255],
+} as const satisfies ChannelNormalization;
+
+/**
+ * Normalizes channels-last uint8 pixels with one 256-entry float32 table per channel (each
+ * entry (x - mean) / std computed in float64 and rounded once, so it equals the arithmetic of
+ * normalizeOnHost); a scalar normalization takes the 4-pixels-per-read table path.
+ */
+export function normalizeChannelsOnHost(pixels: Uint8Array, n: AnyNormalization, into: Float32Array = new Float32Array(pixels.length)): Float32Array {
+  if (into.length !== pixels.length) throw new RangeError(`into has ${into.length} elements, pixels ${pixels.length}`);
+  if (isPerChannel(n)) checkWholePixels(pixels.length, checkChannelNormalization(n).mean.length);
+  const uniform = uniformChannels(n);
+  if (uniform) return normalizeWithTable(pixels, normalizationTable(uniform), into);
+  const { mean, std } = n as ChannelNormalization;
+  const channels = mean.length;
+  const tables = mean.map((m, c) => normalizationTable({ mean: m, std: std[c]! }));
+  for (let i = 0, c = 0; i < pixels.length; i++, c = c + 1 === channels ? 0 : c + 1) into[i] = tables[c]![pixels[i]!]!;
+  return into;
+}
+
+/** Refuses a count of values that is not a whole number of pixels of `channels` channels. */
+export function checkWholePixels(count: number, channels: number): void {
+  if (count % channels !== 0) throw new RangeError(`${count} values are not whole pixels of ${channels} channels`);
+}

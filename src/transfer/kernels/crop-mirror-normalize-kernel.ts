@@ -8,10 +8,10 @@ import {
   type CropMirrorNormalizeGeometry,
   type CropMirrorNormalizeSpec,
 } from './crop-mirror-normalize.js';
-import { ChannelAffineVec4Program, isChannelAffine } from '../webgpu/crop-mirror-normalize-flat-program.js';
+import { runChannelAffine } from './channel-decode-program.js';
+import { isChannelAffine } from '../webgpu/crop-mirror-normalize-flat-program.js';
 import { CropMirrorNormalizeProgram } from '../webgpu/crop-mirror-normalize-program.js';
 import { CropMirrorNormalizeRowsProgram, fitsRowsProgram } from '../webgpu/crop-mirror-normalize-rows-program.js';
-import { DirectDispatcher } from '../webgpu/direct-dispatch.js';
 import type { DispatchPath } from './normalize-packed-kernel.js';
 import { unpackedView } from '../wire/packed-bytes.js';
 import { packedWords, sendPacked, type UploadPath } from '../strategies/send-payload.js';
@@ -58,16 +58,6 @@ function unpackArgs(args: KernelArgs): { pixels: tf.TensorInfo; spec: CropMirror
   return { pixels, spec, geometry };
 }
 
-/** Runs the channel-affine program, dispatched directly into tfjs's encoder where it can be. */
-function runChannelAffine(backend: WebGPUBackend, pixels: tf.TensorInfo, g: CropMirrorNormalizeGeometry, dispatch: DispatchPath): tf.TensorInfo {
-  const program = new ChannelAffineVec4Program(g);
-  const direct = dispatch === 'direct' ? program.direct() : null;
-  const dispatcher = DirectDispatcher.of(backend);
-  return direct && dispatcher.canRun(direct.workgroups)
-    ? dispatcher.run(direct, pixels, g.outputShape)
-    : backend.runWebGPUProgram(program, [pixels, pixels], 'float32');
-}
-
 /**
  * On the GPU: a vec4 program over the first 4 * floor(size / 4) elements, then (size not a
  * multiple of 4) the first program over the last 1-3 into the same output; or the first
@@ -82,7 +72,7 @@ function webgpuKernel(args: KernelArgs): tf.TensorInfo {
   const affine = vec4 && isChannelAffine(g) && size >= 16 && tf.util.sizeFromShape(pixels.shape) >= 4;
   let out: tf.TensorInfo;
   if (affine) {
-    out = runChannelAffine(backend, pixels, g, spec.dispatch ?? 'direct');
+    out = runChannelAffine(backend, pixels, g, (spec.dispatch ?? 'direct') === 'direct');
   } else if (vec4 && fitsRowsProgram(g)) {
     const program = new CropMirrorNormalizeRowsProgram(g);
     out = backend.runWebGPUProgram(program, [pixels], 'float32', program.uniformData());

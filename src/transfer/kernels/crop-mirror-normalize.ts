@@ -34,15 +34,8 @@ export interface CropMirrorNormalizeSpec {
   readonly layout: PixelLayout;
 }
 
-/**
- * ImageNet normalization on the 0..255 scale: torchvision's mean (0.485, 0.456, 0.406) and std
- * (0.229, 0.224, 0.225) for inputs in [0, 1] (torchvision.models documentation), times 255 as in
- * DALI's crop_mirror_normalize examples.
- */
-export const IMAGENET_NORMALIZATION = {
-  mean: [0.485 * 255, 0.456 * 255, 0.406 * 255],
-  std: [0.229 * 255, 0.224 * 255, 0.225 * 255],
-} as const;
+// ImageNet's mean and std on the 0..255 scale, defined with the other normalizations.
+export { IMAGENET_NORMALIZATION } from '../normalization.js';
 
 /** The spec resolved into the numbers a kernel needs. */
 export interface CropMirrorNormalizeGeometry {

@@ -3,11 +3,20 @@ import type { MathBackendCPU } from '@tensorflow/tfjs-backend-cpu';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
 import type { TfNodeBackend } from '../../backend/tensorflow-binding.js';
-import type { Normalization } from '../normalization.js';
+import {
+  checkChannelNormalization,
+  isPerChannel,
+  normalizationOf,
+  uniformChannels,
+  type AnyNormalization,
+  type ChannelNormalization,
+  type Normalization,
+} from '../normalization.js';
 import { DirectDispatcher } from '../webgpu/direct-dispatch.js';
 import { NormalizePackedBytesProgram, NormalizePackedVec4Program, PER_WORD, type Vec4ProgramOptions } from '../webgpu/normalize-packed-program.js';
 import { unpackedView } from '../wire/packed-bytes.js';
 import { decodeOnHost, viewPackedWords } from '../wire/payload.js';
+import { channelAffineGeometry, ChannelDecodeProgram, ChannelDecodeVec4Program, runChannelAffine } from './channel-decode-program.js';
 import { decodeOnTensorflow } from './tensorflow-decode.js';
 import { WIRE_BYTES, type PackedWireDtype } from '../wire-dtypes.js';
 
@@ -22,8 +31,11 @@ export const NORMALIZE_PACKED_BYTES = 'NormalizePackedBytes';
 export const DECODE_PROGRAMS = ['scalar', 'vec4'] as const;
 export type DecodeProgram = (typeof DECODE_PROGRAMS)[number];
 
-/** Attributes of the kernel. */
-export interface NormalizePackedAttrs extends Normalization {
+/**
+ * Attributes of the kernel. `mean` and `std`: one number each for every element, or one per
+ * channel (arrays as long as the last axis of `shape`: channels last, element i in channel i % C).
+ */
+export type NormalizePackedAttrs = AnyNormalization & {
   /** Output shape; its size is the number of elements carried by the words. */
   readonly shape: number[];
   /** Element type packed in the words; uint8 when absent. */
@@ -34,7 +46,7 @@ export interface NormalizePackedAttrs extends Normalization {
    * invocation), kept so both can be measured side by side.
    */
   readonly program?: DecodeProgram;
-  /** vec4 program tunables (workgroup size, vec4s per invocation), for measurement. */
+  /** vec4 program tunables (workgroup size, vec4s per invocation), for measurement (scalar normalization only). */
   readonly vec4?: Vec4ProgramOptions;
   /**
    * How the vec4 program is dispatched: 'direct' (default: recorded into tfjs's command
@@ -42,14 +54,21 @@ export interface NormalizePackedAttrs extends Normalization {
    * (runWebGPUProgram). Profiling (tf.profile) always takes runWebGPUProgram.
    */
   readonly dispatch?: DispatchPath;
-}
+};
 
 export const DISPATCH_PATHS = ['direct', 'tfjs'] as const;
 export type DispatchPath = (typeof DISPATCH_PATHS)[number];
 
 type KernelArgs = { inputs: tf.NamedTensorInfoMap; backend: unknown; attrs?: tf.NamedAttrMap };
 
-function unpackArgs(args: KernelArgs): { packed: tf.TensorInfo; attrs: NormalizePackedAttrs; wire: PackedWireDtype; count: number } {
+function unpackArgs(args: KernelArgs): {
+  packed: tf.TensorInfo;
+  attrs: NormalizePackedAttrs;
+  wire: PackedWireDtype;
+  count: number;
+  /** The normalization: scalar where every channel has the same constants, else per channel. */
+  n: Normalization | ChannelNormalization;
+} {
   const packed = args.inputs.packed;
   if (packed?.dtype !== 'int32') throw new Error(`${NORMALIZE_PACKED_BYTES} needs an int32 input named 'packed'`);
   const attrs = args.attrs as unknown as NormalizePackedAttrs;
@@ -58,7 +77,41 @@ function unpackArgs(args: KernelArgs): { packed: tf.TensorInfo; attrs: Normalize
   if (count * WIRE_BYTES[wire] > packed.shape.reduce((a, b) => a * b, 1) * 4) {
     throw new RangeError(`${NORMALIZE_PACKED_BYTES}: ${count} ${wire} elements do not fit in ${packed.shape[0]} words`);
   }
-  return { packed, attrs, wire, count };
+  const given = normalizationOf(attrs);
+  if (isPerChannel(given)) checkChannelNormalization(given, attrs.shape[attrs.shape.length - 1]);
+  return { packed, attrs, wire, count, n: uniformChannels(given) ?? given };
+}
+
+/**
+ * Per-channel normalization on the GPU: uint8 over 16 or more elements by the
+ * crop-mirror-normalize channel-affine program (the same computation, direct dispatch), int8
+ * and float16 by ChannelDecodeVec4Program; then (size not a multiple of 4) ChannelDecodeProgram
+ * over the last word(s) into the same output. ChannelDecodeProgram alone when asked for
+ * ('scalar') or too small for 16-byte loads.
+ */
+function webgpuChannelKernel(
+  backend: WebGPUBackend,
+  packed: tf.TensorInfo,
+  attrs: NormalizePackedAttrs,
+  wire: PackedWireDtype,
+  n: ChannelNormalization,
+): tf.TensorInfo {
+  const count = tf.util.sizeFromShape(attrs.shape);
+  const words = packed.shape[0]!;
+  if ((attrs.program ?? 'vec4') === 'scalar' || count < 16 || words < 4) {
+    const program = new ChannelDecodeProgram(attrs.shape, wire, n);
+    return backend.runWebGPUProgram(program, [packed], 'float32');
+  }
+  const out =
+    wire === 'uint8'
+      ? runChannelAffine(backend, packed, channelAffineGeometry(attrs.shape, n), (attrs.dispatch ?? 'direct') === 'direct')
+      : backend.runWebGPUProgram(new ChannelDecodeVec4Program(attrs.shape, wire, n), [packed, packed], 'float32');
+  const body = count - (count % 4);
+  if (body < count) {
+    const tail = new ChannelDecodeProgram(attrs.shape, wire, n, body / PER_WORD[wire]);
+    backend.runWebGPUProgram(tail, [packed], 'float32', tail.uniformData(), out);
+  }
+  return out;
 }
 
 /**
@@ -68,9 +121,10 @@ function unpackArgs(args: KernelArgs): { packed: tf.TensorInfo; attrs: Normalize
  * (asked for, or fewer than 4 words).
  */
 function webgpuKernel(args: KernelArgs): tf.TensorInfo {
-  const { packed, attrs, wire, count } = unpackArgs(args);
+  const { packed, attrs, wire, count, n: given } = unpackArgs(args);
   const backend = args.backend as WebGPUBackend;
-  const n: Normalization = { mean: attrs.mean, std: attrs.std };
+  if (isPerChannel(given)) return webgpuChannelKernel(backend, packed, attrs, wire, given);
+  const n: Normalization = given;
   // The vec4 program binds the words as vec4s too: a binding needs at least 16 bytes.
   if ((attrs.program ?? 'vec4') === 'scalar' || count < 4 || packed.shape[0]! < 4) {
     return backend.runWebGPUProgram(new NormalizePackedBytesProgram(attrs.shape, wire, n), [packed], 'float32');
@@ -92,20 +146,20 @@ function webgpuKernel(args: KernelArgs): tf.TensorInfo {
 
 /** On the cpu backend: reads the words in place and writes a new float32 array. */
 function cpuKernel(args: KernelArgs): tf.TensorInfo {
-  const { packed, attrs, wire, count } = unpackArgs(args);
+  const { packed, attrs, wire, count, n } = unpackArgs(args);
   const backend = args.backend as MathBackendCPU;
   const words = backend.data.get(packed.dataId).values as Int32Array;
-  return backend.makeTensorInfo(attrs.shape, 'float32', decodeOnHost(wire, viewPackedWords(words, wire, count), attrs));
+  return backend.makeTensorInfo(attrs.shape, 'float32', decodeOnHost(wire, viewPackedWords(words, wire, count), n));
 }
 
 /** On wasm: reads the words where they landed in the wasm heap and writes the output there. */
 function wasmKernel(args: KernelArgs): tf.TensorInfo {
-  const { packed, attrs, wire, count } = unpackArgs(args);
+  const { packed, attrs, wire, count, n } = unpackArgs(args);
   const backend = args.backend as BackendWasm;
   // Output first: allocating it may grow the wasm memory, which detaches earlier heap views.
   const out = backend.makeOutput(attrs.shape, 'float32');
   const words = backend.typedArrayFromHeap(packed) as Int32Array;
-  decodeOnHost(wire, viewPackedWords(words, wire, count), attrs, backend.typedArrayFromHeap(out) as Float32Array);
+  decodeOnHost(wire, viewPackedWords(words, wire, count), n, backend.typedArrayFromHeap(out) as Float32Array);
   return out;
 }
 
@@ -115,10 +169,10 @@ function wasmKernel(args: KernelArgs): tf.TensorInfo {
  * handed to TensorFlow, as a TF_UINT8 tensor decoded by TF ops on the device.
  */
 function tensorflowKernel(args: KernelArgs): tf.TensorInfo {
-  const { packed, attrs, wire, count } = unpackArgs(args);
+  const { packed, attrs, wire, count, n } = unpackArgs(args);
   const backend = args.backend as TfNodeBackend;
   const words = backend.readSync(packed.dataId) as Int32Array;
-  return decodeOnTensorflow(backend, unpackedView(words, count * WIRE_BYTES[wire]), wire, attrs.shape, attrs);
+  return decodeOnTensorflow(backend, unpackedView(words, count * WIRE_BYTES[wire]), wire, attrs.shape, n);
 }
 
 const kernels = { webgpu: webgpuKernel, cpu: cpuKernel, wasm: wasmKernel, tensorflow: tensorflowKernel } as const;

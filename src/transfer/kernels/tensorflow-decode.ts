@@ -1,19 +1,26 @@
 import type * as tf from '@tensorflow/tfjs';
 import { TF_HALF, TF_INT8, type TfNodeBackend, type TfOpAttr, type TfTensorMetadata } from '../../backend/tensorflow-binding.js';
-import { isIdentity, type Normalization } from '../normalization.js';
+import { isIdentity, isPerChannel, type ChannelNormalization, type Normalization } from '../normalization.js';
 import type { PackedWireDtype } from '../wire-dtypes.js';
 
 /**
  * Decodes wire bytes with TensorFlow ops on the tensorflow (tfjs-node-gpu) backend: the bytes
  * become a real TF_UINT8 tensor (1 byte per element, copied to GPU:0 at creation when TF uses a
  * GPU), int8 and float16 are reinterpreted with Bitcast (uint8 [..., 2] -> half drops the last
- * axis), Cast widens to float32 on the device, and Sub/RealDiv apply the normalization.
+ * axis), Cast widens to float32 on the device, and Sub/RealDiv apply the normalization (per
+ * channel: [C] constants, broadcast along the last axis, the channels).
  * Intermediate TF tensors are deleted; the result is a float32 tfjs tensor.
  *
  * UNVERIFIED IN CI: tfjs-node-gpu cannot be installed on these machines (its install downloads
  * libtensorflow). Written against the tfjs-node 4.22 binding source; see tensorflow-binding.ts.
  */
-export function decodeOnTensorflow(backend: TfNodeBackend, bytes: Uint8Array, dtype: PackedWireDtype, shape: number[], n: Normalization): tf.Tensor {
+export function decodeOnTensorflow(
+  backend: TfNodeBackend,
+  bytes: Uint8Array,
+  dtype: PackedWireDtype,
+  shape: number[],
+  n: Normalization | ChannelNormalization,
+): tf.Tensor {
   const binding = backend.binding;
   const type = (name: string, value: number): TfOpAttr => ({ name, type: binding.TF_ATTR_TYPE, value });
   const owned: number[] = [];
@@ -22,8 +29,9 @@ export function decodeOnTensorflow(backend: TfNodeBackend, bytes: Uint8Array, dt
     owned.push(out.id);
     return out;
   };
-  const scalar = (value: number): number => {
-    const id = binding.createTensor([], binding.TF_FLOAT, Float32Array.of(value));
+  const constant = (value: number | readonly number[]): number => {
+    const values = typeof value === 'number' ? [value] : value;
+    const id = binding.createTensor(typeof value === 'number' ? [] : [values.length], binding.TF_FLOAT, Float32Array.from(values));
     owned.push(id);
     return id;
   };
@@ -39,9 +47,9 @@ export function decodeOnTensorflow(backend: TfNodeBackend, bytes: Uint8Array, dt
       [type('SrcT', decoded.dtype), type('DstT', binding.TF_FLOAT), { name: 'Truncate', type: binding.TF_ATTR_BOOL, value: false }],
       [decoded.id],
     );
-    if (!isIdentity(n)) {
-      const centred = run('Sub', [type('T', binding.TF_FLOAT)], [out.id, scalar(n.mean)]);
-      out = run('RealDiv', [type('T', binding.TF_FLOAT)], [centred.id, scalar(n.std)]);
+    if (isPerChannel(n) || !isIdentity(n)) {
+      const centred = run('Sub', [type('T', binding.TF_FLOAT)], [out.id, constant(n.mean)]);
+      out = run('RealDiv', [type('T', binding.TF_FLOAT)], [centred.id, constant(n.std)]);
     }
     owned.splice(owned.indexOf(out.id), 1); // the tfjs tensor takes over this handle
     return backend.createOutputTensor(out);

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { activeCapabilities } from '../../backend/capabilities.js';
 import type { BackendContext } from '../../backend/types.js';
 import { DeviceUploadBuffers } from '../webgpu/device-upload.js';
-import { IDENTITY_NORMALIZATION, isIdentity, type Normalization } from '../normalization.js';
+import { IDENTITY_NORMALIZATION, isIdentity, normalizationOf, uniformChannels, type AnyNormalization } from '../normalization.js';
 import {
   hasPackedKernel,
   NORMALIZE_PACKED_BYTES,
@@ -47,14 +47,16 @@ function usesDeviceBuffers(options: Pick<SendOptions, 'upload'>): boolean {
  * Sends a payload to the backend at its wire size and returns the float32 tensor decoded from it
  * there. float32 payloads cross as they are (4 bytes per element, uploaded now); uint8, int8 and
  * float16 cross as packed 32-bit words (1, 1 and 2 bytes per element, padded to a whole word)
- * and are decoded by the NormalizePackedBytes kernel, which also applies (x - mean) / std.
+ * and are decoded by the NormalizePackedBytes kernel, which also applies (x - mean) / std (one
+ * pair for all, or per channel: channels last, one entry per entry of the shape's last axis).
  * The caller syncs before stopping a clock and disposes the result.
  */
-export function sendPayload(context: BackendContext, payload: Payload, n: Normalization = IDENTITY_NORMALIZATION, options: SendOptions = {}): tf.Tensor {
+export function sendPayload(context: BackendContext, payload: Payload, n: AnyNormalization = IDENTITY_NORMALIZATION, options: SendOptions = {}): tf.Tensor {
   if (payload.dtype === 'float32') {
     checkPayload(payload);
     // float32 is what the host computed: it crosses as is, with no device pass to normalize in.
-    if (!isIdentity(n)) throw new RangeError('a float32 payload is sent as is: normalize it on the host (encodePixels does)');
+    const uniform = uniformChannels(n);
+    if (!uniform || !isIdentity(uniform)) throw new RangeError('a float32 payload is sent as is: normalize it on the host (encodePixels does)');
     return sendFloat32(context, payload.values, [...payload.shape], options);
   }
   return sendPacked(payload, n, options);
@@ -105,7 +107,7 @@ export function packedWords(values: PackedPayload['values'], options: Pick<SendO
  * (upload happens inside this call on every backend: on webgpu by writeBuffer into the
  * harness's buffer, or with `upload: 'tfjs'` on first use by the kernel).
  */
-export function sendPacked(payload: PackedPayload, n: Normalization = IDENTITY_NORMALIZATION, options: SendOptions = {}): tf.Tensor {
+export function sendPacked(payload: PackedPayload, n: AnyNormalization = IDENTITY_NORMALIZATION, options: SendOptions = {}): tf.Tensor {
   checkPayload(payload);
   if (!hasPackedKernel()) {
     throw new Error(`backend ${tf.getBackend()} has no ${NORMALIZE_PACKED_BYTES} kernel: a ${payload.dtype} payload cannot be sent at its wire size`);
@@ -115,8 +117,7 @@ export function sendPacked(payload: PackedPayload, n: Normalization = IDENTITY_N
   const attrs: NormalizePackedAttrs = {
     shape,
     wire: payload.dtype,
-    mean: n.mean,
-    std: n.std,
+    ...normalizationOf(n),
     ...(options.program ? { program: options.program } : {}),
     ...(options.vec4 ? { vec4: options.vec4 } : {}),
     ...(options.dispatch ? { dispatch: options.dispatch } : {}),

@@ -2,7 +2,14 @@ import * as tf from '@tensorflow/tfjs';
 import type { BackendContext } from '../../backend/types.js';
 import { CROP_MIRROR_NORMALIZE, hasFusedCropMirrorNormalize } from '../kernels/crop-mirror-normalize-kernel.js';
 import { resolveCropMirrorNormalize, type CropMirrorNormalizeSpec } from '../kernels/crop-mirror-normalize.js';
-import { normalizationTable, normalizeWithTable, type Normalization } from '../normalization.js';
+import {
+  isPerChannel,
+  normalizationOf,
+  normalizeChannelsOnHost,
+  type AnyNormalization,
+  type ChannelNormalization,
+  type Normalization,
+} from '../normalization.js';
 import { NORMALIZE_PACKED_BYTES, type NormalizePackedAttrs } from '../kernels/normalize-packed-kernel.js';
 import { encodePixels, wireNormalization } from '../wire/payload.js';
 import { packedWords, sendFloat32, sendPacked, type PackedPayload } from './send-payload.js';
@@ -43,25 +50,10 @@ export function stagedToDevice(t: StagedTransfer, pixels: Uint8Array, shape: rea
   return out;
 }
 
-/** Per-channel normalization on the 0..255 scale (ImageNet's, or one entry for grey). */
-export interface ChannelNormalization {
-  readonly mean: readonly number[];
-  readonly std: readonly number[];
-}
-
-/**
- * Normalizes channels-last uint8 pixels with one 256-entry float32 table per channel (each
- * entry (x - mean) / std computed in float64 and rounded once, so it equals the arithmetic).
- */
-export function normalizeChannelsOnHost(pixels: Uint8Array, n: ChannelNormalization, into: Float32Array = new Float32Array(pixels.length)): Float32Array {
-  const channels = n.mean.length;
-  if (n.std.length !== channels) throw new RangeError(`mean has ${channels} channels, std ${n.std.length}`);
-  if (into.length !== pixels.length) throw new RangeError(`into has ${into.length} elements, pixels ${pixels.length}`);
-  const tables = n.mean.map((mean, c) => normalizationTable({ mean, std: n.std[c]! }));
-  if (channels === 1) return normalizeWithTable(pixels, tables[0]!, into); // the 4-pixels-per-read path cpu-normalize uses
-  for (let i = 0, c = 0; i < pixels.length; i++, c = c + 1 === channels ? 0 : c + 1) into[i] = tables[c]![pixels[i]!]!;
-  return into;
-}
+// Per-channel normalization and its host normalize now live with the other normalizations
+// (the wire API and the kernels take them too); re-exported where they were.
+export type { ChannelNormalization } from '../normalization.js';
+export { normalizeChannelsOnHost } from '../normalization.js';
 
 /** Uploads values as packed 32-bit words (their wire bytes, padded to a whole word): an int32 tensor of ceil(bytes/4) words. */
 export function uploadPackedBytes(context: BackendContext, values: PackedPayload['values']): tf.Tensor {
@@ -93,10 +85,10 @@ export function packedBytesTransfer(
   };
 }
 
-/** The NormalizePackedBytes kernel on resident packed words of type `wire`: (value - mean) / std as float32. */
-function decodePacked(wire: Exclude<WireDtype, 'float32'>, n: Normalization): (resident: tf.Tensor, shape: readonly number[]) => tf.Tensor {
+/** The NormalizePackedBytes kernel on resident packed words of type `wire`: (value - mean) / std as float32, per channel where `n` is. */
+function decodePacked(wire: Exclude<WireDtype, 'float32'>, n: AnyNormalization): (resident: tf.Tensor, shape: readonly number[]) => tf.Tensor {
   return (resident, shape) => {
-    const attrs: NormalizePackedAttrs = { shape: [...shape], wire, mean: n.mean, std: n.std };
+    const attrs: NormalizePackedAttrs = { shape: [...shape], wire, ...normalizationOf(n) };
     return tf.engine().runKernel(NORMALIZE_PACKED_BYTES, { packed: resident }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor;
   };
 }
@@ -104,10 +96,13 @@ function decodePacked(wire: Exclude<WireDtype, 'float32'>, n: Normalization): (r
 /**
  * Section 11, staged: raw pixels encoded on the host as `dtype` (encodePixels), sent at its wire
  * size, and decoded into the same normalized float32 input on the device (none for float32,
- * which the host already normalized). Its id is the type's name.
+ * which the host already normalized). `n` is one mean/std pair, or one per channel (channels
+ * last: element i in channel i % C). Its id is the type's name.
  */
-export function wireDtypeTransfer(context: BackendContext, dtype: WireDtype, n: Normalization): StagedTransfer {
-  const prepare = (pixels: Uint8Array) => encodePixels(dtype, pixels, [pixels.length], n).payload.values;
+export function wireDtypeTransfer(context: BackendContext, dtype: WireDtype, n: AnyNormalization): StagedTransfer {
+  // Pixels of C channels, so that a per-channel normalization finds its channels on the last axis.
+  const channels = isPerChannel(n) ? n.mean.length : 1;
+  const prepare = (pixels: Uint8Array) => encodePixels(dtype, pixels, [pixels.length / channels, channels], n).payload.values;
   if (dtype === 'float32') {
     return {
       id: dtype,

@@ -1,3 +1,4 @@
+import { getFloat16, setFloat16 } from '@petamoriken/float16';
 import { describe, expect, it } from 'vitest';
 import { seededRng } from '../../base/random.js';
 import { FLOAT16_MAX, float16BitsToFloat32, float16RoundingBound, float32ToFloat16Bits, fromFloat16Array, toFloat16Array } from './float16.js';
@@ -134,6 +135,39 @@ describe('float32 -> float16 (roundTiesToEven)', () => {
     expect([...bits]).toEqual([...values].map(float32ToFloat16Bits));
     expect([...fromFloat16Array(bits)]).toEqual([...bits].map(float16BitsToFloat32));
     expect(() => toFloat16Array(values, new Uint16Array(2))).toThrow(RangeError);
+  });
+});
+
+describe('the in-house codec against @petamoriken/float16 (the library it replaced)', () => {
+  const view = new DataView(new ArrayBuffer(2));
+  it('decodes all 65,536 bit patterns to the same value (NaN as NaN)', () => {
+    const wrong: string[] = [];
+    for (let h = 0; h < 0x10000; h++) {
+      view.setUint16(0, h, true);
+      const expected = getFloat16(view, 0, true);
+      const actual = float16BitsToFloat32(h);
+      if (!(Object.is(actual, expected) || (Number.isNaN(actual) && Number.isNaN(expected)))) wrong.push(`0x${h.toString(16)}: ${actual} vs ${expected}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('encodes every midpoint, its float32 neighbours and random float32 values to the same bits', () => {
+    const rng = seededRng(18);
+    const values: number[] = [];
+    for (let h = 0; h < 0x7bff; h++) {
+      const midBits = bitsOfFloat32((positiveHalfValue(h) + positiveHalfValue(h + 1)) / 2);
+      for (const bits of [midBits - 1, midBits, midBits + 1]) values.push(float32FromBits(bits), -float32FromBits(bits));
+    }
+    for (let i = 0; i < 50_000; i++) values.push(float32FromBits(rng.int(2 ** 32)));
+    const wrong: string[] = [];
+    for (const value of values) {
+      setFloat16(view, 0, Math.fround(value), true);
+      const expected = view.getUint16(0, true);
+      const actual = float32ToFloat16Bits(value);
+      const bothNaN = Number.isNaN(value) && (actual & 0x7c00) === 0x7c00 && (actual & 0x3ff) !== 0;
+      if (actual !== expected && !bothNaN) wrong.push(`${value}: 0x${actual.toString(16)} vs 0x${expected.toString(16)}`);
+    }
+    expect(wrong).toEqual([]);
   });
 });
 

@@ -1,11 +1,12 @@
-import { getFloat16, setFloat16 } from '@petamoriken/float16';
-
 /**
- * IEEE 754 binary16 ("half", float16) on the host, through @petamoriken/float16 (a Float16Array
- * ponyfill: Node 20 has none, and tfjs has no float16 dtype, so the float16 payload travels as
- * Uint16Array bits). Rounding must be IEEE 754-2008 §4.3.1 roundTiesToEven, the rule of NumPy's
- * npy_floatbits_to_halfbits; float16.test.ts checks every half boundary against an independent
- * reference, so a library change that rounds otherwise fails the build.
+ * IEEE 754 binary16 ("half", float16) on the host, in-house: Node 20 has no Float16Array and
+ * tfjs has no float16 dtype, so the float16 payload travels as Uint16Array bits. No package is
+ * imported here, so the kernels entry (gpu-transfer-perf/kernels, which decodes float16 on the
+ * cpu and wasm backends through float16DecodeTable) loads nothing but tfjs. Rounding must be
+ * IEEE 754-2008 §4.3.1 roundTiesToEven, the rule of NumPy's npy_floatbits_to_halfbits;
+ * float16.test.ts checks every half boundary against an independent reference and against the
+ * @petamoriken/float16 library (a Float16Array ponyfill), so a change that rounds otherwise
+ * fails the build.
  *
  * Format (§3.6, Table 3.5): 1 sign bit, 5 exponent bits (bias 15), 10 stored significand bits;
  * normals 2^-14 .. 65504, subnormals k * 2^-24 for k = 1..1023.
@@ -18,23 +19,28 @@ export const FLOAT16_MIN_NORMAL = 2 ** -14;
 
 const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
-const scratch = new DataView(new ArrayBuffer(2));
 
 /** float16 bits (0..0xffff) of a number, after rounding it to float32 as a Float32Array would. */
 export function float32ToFloat16Bits(value: number): number {
-  setFloat16(scratch, 0, Math.fround(value), true);
-  return scratch.getUint16(0, true);
+  f32[0] = value;
+  return halfBitsOfFloat32Bits(u32[0]!);
 }
 
-/** The float32 (exact) value of float16 bits. */
+/**
+ * The float32 (exact) value of float16 bits, from the format's definition: subnormal
+ * fraction * 2^-24, normal (1024 + fraction) * 2^(exponent - 25), exponent 31 infinity or NaN.
+ */
 export function float16BitsToFloat32(bits: number): number {
-  scratch.setUint16(0, bits, true);
-  return getFloat16(scratch, 0, true);
+  const sign = bits & 0x8000 ? -1 : 1;
+  const exponent = (bits >> 10) & 0x1f;
+  const fraction = bits & 0x3ff;
+  if (exponent === 0x1f) return fraction === 0 ? sign * Infinity : Number.NaN;
+  return sign * (exponent === 0 ? fraction * 2 ** -24 : (1024 + fraction) * 2 ** (exponent - 25));
 }
 
-// The batch encoder below is in-house because it is ~10x faster than the library's
-// Float16Array.set on MNIST-sized arrays (0.33 vs 4.0 ms for 50,176 values, measured here), and
-// its time is reported as host-encode-time.float16. It works on the float32 bit pattern with
+// The encoder below (scalar and batch) is in-house: ~10x faster than the library's
+// Float16Array.set on MNIST-sized arrays (0.33 vs 4.0 ms for 50,176 values, measured here; its
+// time is reported as host-encode-time.float16), and no package to load. It works on the float32 bit pattern with
 // integers only, the method of NumPy's npy_floatbits_to_halfbits (numpy/core/src/npymath/
 // halffloat.c); float16.test.ts checks it against the library on every half boundary.
 
