@@ -81,6 +81,7 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
     const charts = await writeCharts(outcome.record, outcome.recordPath);
     const chartList = args.verbose && charts.written.length > 0 ? `; charts: ${charts.written.join(', ')}` : '';
     console.log(`Report: ${html}${args.verbose ? chartList : ' (every table and chart; --verbose prints the tables here)'}`);
+    if (charts.unavailable) console.log(`note: ${charts.unavailable}`);
     for (const path of charts.skipped) console.log(`note: ${path} holds a file that is not a chart; it was left alone (that chart is in the HTML report).`);
   } catch (error) {
     // Disk full or the folder gone after the run: the record is written, say where, and fail.

