@@ -34,6 +34,29 @@ describe('npm run doctor', () => {
     expect(first.stdout).toMatch(/doctor on \S+: \d+ failed, \d+ warnings, \d+ ok in [\d.]+ s/);
   });
 
+  it("reads this machine's PCI tree and, on a software adapter, reports the host memory copy as the limit and the efficiency against it", () => {
+    const physical = report.physical!;
+    expect(physical).toMatchObject({ source: '/sys', isCopy: false });
+    expect(report.checks.some((c) => c.id === 'physical.match')).toBe(true);
+    if (report.profile?.isSoftware !== true) return;
+    expect(physical.verdict.match).toBe('host');
+    const copy = report.figures.find((f) => f.id === 'host-copy.64mib')!;
+    expect(copy.detail).toMatch(/^TypedArray\.set \(memcpy\) between two host buffers, \d+ threads? \(one per allowed CPU\)/);
+    expect(physical.efficiency).toMatchObject({ limit: 'host-memory-copy', limitGBps: copy.value });
+    expect(physical.efficiency!.fraction).toBeCloseTo(physical.efficiency!.measuredGBps / copy.value, 10);
+    expect(first.stdout).toMatch(
+      /\[info\] efficiency \d+\.\d\d = host->device [\d.]+ GB\/s \(host->device 64 MiB, .*\) \/ the host memory copy bandwidth, [\d.]+ GB\/s \(measured/,
+    );
+  });
+
+  it('judges a copy of another machine with --sysfs-root: a link trained at Gen3 x8 fails (exit 1), nothing measured', async () => {
+    const result = await doctor(['--sysfs-root', join('fixtures', 'sysfs', 'gen3-x8-degraded')]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/\[FAIL\] 0000:1a:00\.0 \(10de:2330, display\): DEGRADED link: Gen3 x8 .* 7\.9 of 63\.0 GB\/s/);
+    expect(result.stdout).not.toMatch(/measuring/);
+    expect(result.stdout).toMatch(/doctor: 1 failed, 0 warnings, 2 ok in [\d.]+ s; exit 1/);
+  });
+
   it('judges the CI profile against its committed envelope', () => {
     if (report.profile?.id !== 'webgpu-lavapipe-x64') return;
     expect(report.envelope).toEqual({ path: join('baselines', 'webgpu-lavapipe-x64.doctor.json'), found: true });

@@ -1,7 +1,7 @@
 import { runDoctorChecks } from '../doctor/doctor.js';
 import { DEFAULT_MARGIN, EnvelopeInputError, writeEnvelope } from '../doctor/envelope-writer.js';
 import { DoctorFileError } from '../doctor/files.js';
-import { MachineRootError } from '../doctor/physical/sysfs.js';
+import { MachineRootError, resolveMachineRoot } from '../doctor/physical/sysfs.js';
 import { formatCheck, formatFailures, formatSummary } from '../doctor/report.js';
 import { writeJsonAtomic } from '../results/storage.js';
 import { gitState } from '../runner/git.js';
@@ -50,20 +50,21 @@ async function writeEnvelopeCommand(args: DoctorArgs, out: string): Promise<numb
 export async function runDoctor(args: DoctorArgs): Promise<number> {
   if (args.writeEnvelope) return writeEnvelopeCommand(args, args.writeEnvelope);
   if (args.json) await checkOutput({ path: args.json, kind: 'doctor report', flag: '--json' }, args);
-  const color = process.stdout.isTTY === true;
-  const flags = [args.quick ? ', --quick' : '', args.expectGpu ? ', --expect-gpu' : '', args.sysfsRoot ? `, --sysfs-root ${args.sysfsRoot}` : ''].join('');
-  console.log(`doctor: is this machine set up for gpu-transfer-perf? (--backend ${args.backend}${flags})`);
-  let report: Awaited<ReturnType<typeof runDoctorChecks>>;
   try {
-    report = await runDoctorChecks(args, {
-      check: (c) => console.log(formatCheck(c, color)),
-      note: (line) => console.log(line),
-    });
+    // A --sysfs-root that is not a copy of /sys is found before anything is printed or started.
+    if (args.sysfsRoot) resolveMachineRoot(args.sysfsRoot);
   } catch (error) {
     if (!(error instanceof MachineRootError)) throw error;
     console.error(`error: ${error.message}`);
     return EXIT.badInput;
   }
+  const color = process.stdout.isTTY === true;
+  const flags = [args.quick ? ', --quick' : '', args.expectGpu ? ', --expect-gpu' : '', args.sysfsRoot ? `, --sysfs-root ${args.sysfsRoot}` : ''].join('');
+  console.log(`doctor: is this machine set up for gpu-transfer-perf? (--backend ${args.backend}${flags})`);
+  const report = await runDoctorChecks(args, {
+    check: (c) => console.log(formatCheck(c, color)),
+    note: (line) => console.log(line),
+  });
   for (const line of formatFailures(report)) console.log(line);
   console.log(`\n${formatSummary(report)}`);
   if (args.json) {

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { BackendUnavailableError } from '../backend/errors.js';
 import { isTensorflowInstalled } from '../backend/host-backends.js';
 import { describeBackend, startBackend } from '../backend/start.js';
@@ -24,7 +24,7 @@ import {
   type WebGpuFacts,
 } from './checks.js';
 import { CUDA_LIBRARIES, locateLibraries, readLdconfigCache } from './cuda.js';
-import { envelopeCommand, envelopePathFor, formatFigure, judgeFigure, noEnvelopeCheck, readEnvelope } from './envelope.js';
+import { envelopeCommand, envelopePathFor, formatFigure, judgeFigure, noEnvelopeCheck, readEnvelope, remakeAdvice } from './envelope.js';
 import { DoctorFileError } from './files.js';
 import { HOST_COPY_BYTES, measureHostCopy, QUICK_HOST_COPY_BYTES } from './host-copy.js';
 import { measureHostLoad } from './host-load.js';
@@ -69,8 +69,13 @@ export interface DoctorSink {
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Running the sources (under tsx, which then must be installed) rather than the built dist/. */
 const FROM_SOURCES = import.meta.url.endsWith('.ts');
-/** How this installation runs doctor, for advice: the repository's npm script, or the package's bin. */
-export const DOCTOR_COMMAND = FROM_SOURCES ? 'npm run doctor --' : 'gtp doctor';
+/**
+ * How this installation runs doctor, for advice: the repository's npm script (also what the kit
+ * advises, to run back in the repository), or the package's bin where it is installed.
+ */
+export const DOCTOR_COMMAND = FROM_SOURCES ? 'npm run doctor --' : 'npx gtp doctor';
+/** Running inside the run kit (its KIT.json, src/kit/build.ts): no npm scripts run there. */
+const IN_KIT = existsSync(`${ROOT}KIT.json`);
 
 /** The device must compute the right thing: a packed-bytes normalize of all 256 byte values. */
 async function checkNormalizeCorrect(): Promise<Check> {
@@ -237,7 +242,8 @@ export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink):
   const machine = readMachine(LIVE_ROOT);
   const adapter = context ? adapterIdentity(context, facts) : null;
   const sampler = new LinkSampler(hopsToWatch(machine.devices, matchAdapter(adapter, machine.devices)));
-  const remake = (path: string) => envelopeCommand(DOCTOR_COMMAND, path, options.backend === 'auto' ? null : options.backend);
+  const command = (path: string) => envelopeCommand(DOCTOR_COMMAND, path, options.backend === 'auto' ? null : options.backend);
+  const remake = (path: string) => remakeAdvice(command(path), IN_KIT);
 
   let figures: Figure[] = [];
   let profile: ProfileSummary | null = null;
@@ -255,7 +261,7 @@ export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink):
         envelope = await readEnvelope(path);
       } catch (error) {
         if (!(error instanceof DoctorFileError)) throw error;
-        add({ id: 'envelope', status: 'fail', reason: `${error.message}; remake it: \`${remake(path)}\`` });
+        add({ id: 'envelope', status: 'fail', reason: `${error.message}; remake it: ${remake(path)}` });
       }
       envelopeInfo = { path, found: envelope !== null };
       sink.note(
@@ -291,7 +297,7 @@ export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink):
       for (const figure of figures) add(judgeFigure(figure, envelope, { isSoftware, busy: host.busy, remake: remake(envelopeInfo.path!) }));
     } else {
       for (const figure of figures) add({ id: `figure.${figure.id}`, status: 'info', reason: `${figure.label}: ${formatFigure(figure)}` });
-      if (!checks.some((c) => c.id === 'envelope')) add(noEnvelopeCheck(profile.id, envelopeInfo.path!, remake(envelopeInfo.path!)));
+      if (!checks.some((c) => c.id === 'envelope')) add(noEnvelopeCheck(profile.id, envelopeInfo.path!, command(envelopeInfo.path!), IN_KIT));
     }
   }
   physical.checks.forEach(add);

@@ -11,6 +11,7 @@ import {
   judgeFigure,
   noEnvelopeCheck,
   readEnvelope,
+  remakeAdvice,
 } from './envelope.js';
 import { EnvelopeInputError, writeEnvelope } from './envelope-writer.js';
 import { DoctorFileError } from './files.js';
@@ -92,12 +93,17 @@ describe('doctor envelopes', () => {
 
   it('advise only a doctor flag, never a repository script (the installed package ships no scripts/)', () => {
     const path = envelopePathFor('webgpu-nvidia-h200-x64');
-    const remake = envelopeCommand('gtp doctor', path, 'webgpu');
-    expect(remake).toBe(`gtp doctor --backend webgpu --write-envelope ${path}`);
-    const advice = noEnvelopeCheck('webgpu-nvidia-h200-x64', path, remake).reason;
-    expect(advice).toContain(`\`${remake}\` (doctor in 8 processes); from kit runs: \`${remake} --from results/<time>/\``);
+    const command = envelopeCommand('npx gtp doctor', path, 'webgpu');
+    expect(command).toBe(`npx gtp doctor --backend webgpu --write-envelope ${path}`);
+    const advice = noEnvelopeCheck('webgpu-nvidia-h200-x64', path, command, false).reason;
+    expect(advice).toContain(`on an idle machine \`${command}\` (doctor in 8 processes), or from kit runs \`${command} --from results/<time>/\``);
     expect(advice).not.toMatch(/scripts\//);
-    expect(judgeFigure(figure('upload.1mib', 45), ENVELOPE, QUIET).reason).toContain(`remake it: \`${REMAKE}\``);
+    // In the kit, nothing of npm runs: the advice is for the repository, with the kit run's reports.
+    expect(noEnvelopeCheck('webgpu-nvidia-h200-x64', path, command, true).reason).toMatch(
+      /Make one back in the repository, from this kit run's reports: `.* --from results\/<time>\/`$/,
+    );
+    expect(remakeAdvice(command, false)).toBe(`\`${command}\``);
+    expect(judgeFigure(figure('upload.1mib', 45), ENVELOPE, QUIET).reason).toContain(`remake it: ${REMAKE}`);
   });
 
   it('format values with their unit and CI', () => {

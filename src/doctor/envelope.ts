@@ -52,7 +52,7 @@ export interface JudgeContext {
   readonly isSoftware: boolean;
   /** The host was busy when doctor started: a low figure may be the load, not the setup. */
   readonly busy: boolean;
-  /** The command that remakes this envelope here (envelopeCommand). */
+  /** How to remake this envelope, as said where doctor runs (remakeAdvice). */
   readonly remake: string;
 }
 
@@ -77,7 +77,7 @@ export function judgeFigure(figure: Figure, envelope: Envelope, { isSoftware, bu
     return {
       id,
       status: 'warn',
-      reason: `${value}: ${above}% above the range of ${envelope.profile} (${span}): faster than the runs the envelope was made from; if this holds, remake it: \`${remake}\``,
+      reason: `${value}: ${above}% above the range of ${envelope.profile} (${span}): faster than the runs the envelope was made from; if this holds, remake it: ${remake}`,
     };
   }
   return { id, status: 'ok', reason: `${value}: within the range of ${envelope.profile} (${span})` };
@@ -92,12 +92,24 @@ export function envelopeCommand(doctor: string, path: string, backendFlag: strin
   return `${doctor}${backendFlag ? ` --backend ${backendFlag}` : ''} --write-envelope ${path}`;
 }
 
-/** What to say when a profile has no envelope, and how to make one (`remake`: envelopeCommand). */
-export function noEnvelopeCheck(profileId: string, path: string, remake: string): Check {
+/**
+ * How to (re)make an envelope, said where doctor runs. The run kit has no npm scripts that run
+ * (no node_modules/.bin) and no repository to commit to: there the advice is the repository's
+ * command with the kit run's reports (./run writes doctor-<i>.json into results/<time>/).
+ */
+export function remakeAdvice(command: string, inKit: boolean): string {
+  return inKit ? `back in the repository, from this kit run's reports: \`${command} --from results/<time>/\`` : `\`${command}\``;
+}
+
+/** What to say when a profile has no envelope, and how to make one (`command`: envelopeCommand). */
+export function noEnvelopeCheck(profileId: string, path: string, command: string, inKit: boolean): Check {
+  const how = inKit
+    ? remakeAdvice(command, true)
+    : `on an idle machine \`${command}\` (doctor in 8 processes), or from kit runs \`${command} --from results/<time>/\``;
   return {
     id: 'envelope',
     status: 'info',
-    reason: `no envelope for profile ${profileId} (${path}): figures are shown, not compared with other machines of this kind (the physical verdicts need none). Make one on an idle machine: \`${remake}\` (doctor in 8 processes); from kit runs: \`${remake} --from results/<time>/\``,
+    reason: `no envelope for profile ${profileId} (${path}): figures are shown, not compared with other machines of this kind (the physical verdicts need none). Make one ${how}`,
   };
 }
 
