@@ -34,4 +34,17 @@ describe('what the run kit carries', () => {
     );
     expect(files.filter((f) => f.endsWith('.test.ts'))).toEqual([]);
   });
+
+  it("carries doctor's physical checks and the sysfs copies, their bus/pci/devices symlinks included (tar keeps links)", () => {
+    const files = projectFiles(ROOT);
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'src/doctor/physical/judge.ts',
+        'scripts/make-doctor-envelope.ts',
+        'fixtures/sysfs/gen3-x8-degraded/machine.json',
+        'fixtures/sysfs/gen3-x8-degraded/sys/bus/pci/devices/0000:1a:00.0',
+        'fixtures/sysfs/gen3-x8-degraded/sys/devices/pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:00.0/0000:18:00.0/0000:19:00.0/0000:1a:00.0/current_link_speed',
+      ]),
+    );
+  });
 });

@@ -95,6 +95,9 @@ describe('the run kit', () => {
     const doctor = await readDoctorReport(join(results, stamp!, 'doctor-1.json'));
     expect(doctor.profile?.id).toBe(record.profile.id);
     expect(doctor.checks.filter((c) => c.status === 'fail' && !c.id.startsWith('figure.'))).toEqual([]);
+    // The physical verdict comes back with every reading behind it: a GPU machine's kit run is judged from it.
+    expect(doctor.physical).toMatchObject({ source: '/sys', isCopy: false, verdict: { match: expect.any(String) } });
+    expect(doctor.checks.some((c) => c.id === 'physical.efficiency')).toBe(true);
     if (existsSync(join(results, stamp!, 'run.html'))) expect(run.output).toMatch(/HTML report: results\/\S+\/run\.html/);
     // 0, or 1 when an exact metric differs from the committed baseline: the run itself completed.
     expect([0, 1]).toContain(run.code);
