@@ -1,9 +1,13 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   checkCudaLibraries,
   checkExpectGpu,
   checkHostLoad,
   checkNode,
+  checkOneTfjs,
   checkPackages,
   checkTensorflowBackend,
   checkWebGpuAdapter,
@@ -53,6 +57,48 @@ describe('setup checks', () => {
       status: 'warn',
       reason: expect.stringMatching(/webgpu 0.6.3 \(pinned 0.6.2\)/),
     });
+  });
+
+  it('packages: required peers count like dependencies; a missing optional peer is named with what it adds, not a failure', () => {
+    const manifest = {
+      dependencies: { webgpu: '0.6.2' },
+      peerDependencies: { '@tensorflow/tfjs': '4.22.0', vitest: '~4.1.12', vega: '5.33.1', mnist: '1.1.0' },
+      peerDependenciesMeta: { vega: { optional: true }, mnist: { optional: true } },
+    };
+    const installed: Record<string, string> = { webgpu: '0.6.2', '@tensorflow/tfjs': '4.22.0', vitest: '4.1.13', vite: '8.3.8', mnist: '1.1.0' };
+    const versionOf = (name: string) => installed[name] ?? null;
+    // vitest's range is not a pin: 4.1.13 is fine; vega is optional and absent.
+    expect(checkPackages(manifest, versionOf, false)).toEqual({
+      id: 'packages',
+      status: 'ok',
+      reason:
+        '3 runtime packages present at their pinned versions (tfjs 4.22.0, webgpu 0.6.2, vitest 4.1.13, ...); optional, not installed: vega@5.33.1 (charts)',
+    });
+    expect(checkPackages(manifest, (n) => (n === '@tensorflow/tfjs' ? null : versionOf(n)), false)).toMatchObject({
+      status: 'fail',
+      reason: expect.stringMatching(/missing: @tensorflow\/tfjs;/),
+    });
+  });
+
+  it('one copy of tfjs-core: the harness nested its own copy (two engines) fails; a hoisted shared one passes', async () => {
+    const project = await mkdtemp(join(tmpdir(), 'gtp-one-tfjs-'));
+    try {
+      const pkg = async (dir: string, version: string) => {
+        await mkdir(dir, { recursive: true });
+        await writeFile(join(dir, 'package.json'), JSON.stringify({ name: '@tensorflow/tfjs-core', version }));
+      };
+      const harness = join(project, 'node_modules/gpu-transfer-perf');
+      await mkdir(harness, { recursive: true });
+      await pkg(join(project, 'node_modules/@tensorflow/tfjs-core'), '4.21.0');
+      expect(checkOneTfjs(harness, project)).toMatchObject({ status: 'ok' });
+      await pkg(join(harness, 'node_modules/@tensorflow/tfjs-core'), '4.22.0');
+      expect(checkOneTfjs(harness, project)).toMatchObject({
+        status: 'fail',
+        reason: expect.stringMatching(/^two copies of @tensorflow\/tfjs-core: .*gpu-transfer-perf\/node_modules\/@tensorflow\/tfjs-core \(the harness's\)/),
+      });
+    } finally {
+      await rm(project, { recursive: true, force: true });
+    }
   });
 
   it('a software adapter warns, and fails under --expect-gpu, saying what to do', () => {

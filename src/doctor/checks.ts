@@ -37,18 +37,33 @@ export function checkNode(version: string): Check {
 interface Manifest {
   readonly dependencies?: Record<string, string>;
   readonly devDependencies?: Record<string, string>;
+  /** tfjs and vitest are the user's (one copy each); vega, mnist and tfjs-node-gpu optional. */
+  readonly peerDependencies?: Record<string, string>;
+  readonly peerDependenciesMeta?: Record<string, { readonly optional?: boolean }>;
 }
 
+/** What each optional peer adds, for the line that says it is not installed. */
+const OPTIONAL_USE: Record<string, string> = {
+  vega: 'charts',
+  'vega-lite': 'charts',
+  mnist: 'the embedded MNIST data (or --mnist-dir)',
+  '@tensorflow/tfjs-node-gpu': 'the CUDA backend',
+};
+
 /**
- * Every runtime package is installed, at the version package.json pins. `fromSources`: the
- * harness runs its src/*.ts (this repository, the kit), which needs tsx; the built package
- * (dist/*.js, installed in a user's project) does not, and npm leaves dev dependencies out there.
+ * Every runtime package is installed, at the version package.json pins: dependencies and the
+ * required peers (tfjs, vitest); optional peers missing are named with what they add, not a
+ * failure. `fromSources`: the harness runs its src/*.ts (this repository, the kit), which needs
+ * tsx; the built package (dist/*.js, installed in a user's project) does not, and npm leaves dev
+ * dependencies out there.
  */
 export function checkPackages(manifest: Manifest, versionOf: (name: string) => string | null, fromSources = true): Check {
-  const wanted: Record<string, string> = { ...manifest.dependencies };
+  const optional = (name: string) => manifest.peerDependenciesMeta?.[name]?.optional === true;
+  const peers = Object.entries(manifest.peerDependencies ?? {});
+  const wanted: Record<string, string> = { ...manifest.dependencies, ...Object.fromEntries(peers.filter(([name]) => !optional(name))) };
   for (const tool of RUNTIME_TOOLS) {
     if (tool === 'tsx' && !fromSources) continue;
-    const pin = manifest.devDependencies?.[tool];
+    const pin = manifest.devDependencies?.[tool] ?? manifest.peerDependencies?.[tool];
     if (pin) wanted[tool] = pin;
   }
   const missing: string[] = [];
@@ -56,8 +71,12 @@ export function checkPackages(manifest: Manifest, versionOf: (name: string) => s
   for (const [name, pin] of Object.entries(wanted)) {
     const got = versionOf(name);
     if (got === null) missing.push(name);
-    else if (/^\d+\.\d+\.\d+/.test(pin) && got !== pin) differ.push(`${name} ${got} (pinned ${pin})`);
+    else if (/^\d+\.\d+\.\d+$/.test(pin) && got !== pin) differ.push(`${name} ${got} (pinned ${pin})`);
   }
+  const absentOptional = peers
+    .filter(([name]) => optional(name) && versionOf(name) === null && name in OPTIONAL_USE)
+    .map(([name, pin]) => `${name}@${pin} (${OPTIONAL_USE[name]})`);
+  const optionalNote = absentOptional.length > 0 ? `; optional, not installed: ${absentOptional.join(', ')}` : '';
   const count = Object.keys(wanted).length;
   if (missing.length > 0) {
     return {
@@ -67,10 +86,39 @@ export function checkPackages(manifest: Manifest, versionOf: (name: string) => s
     };
   }
   if (differ.length > 0) {
-    return { id: 'packages', status: 'warn', reason: `installed versions differ from package.json: ${differ.join(', ')}; npm ci installs the pinned ones` };
+    return {
+      id: 'packages',
+      status: 'warn',
+      reason: `installed versions differ from package.json: ${differ.join(', ')}; npm ci installs the pinned ones${optionalNote}`,
+    };
   }
   const key = ['@tensorflow/tfjs', 'webgpu', 'vitest'].map((n) => `${n.replace('@tensorflow/', '')} ${versionOf(n)}`).join(', ');
-  return { id: 'packages', status: 'ok', reason: `${count} runtime packages present at their pinned versions (${key}, ...)` };
+  return { id: 'packages', status: 'ok', reason: `${count} runtime packages present at their pinned versions (${key}, ...)${optionalNote}` };
+}
+
+/**
+ * One copy of tfjs: the harness and the project must load the same @tensorflow/tfjs-core, or the
+ * harness's kernels, backends and counters register with an engine the user's tensors never see.
+ * `harnessRoot`: the harness's package folder; `projectRoot`: where the user's code resolves it.
+ */
+export function checkOneTfjs(harnessRoot: string, projectRoot: string, realDir: (dir: string) => string = (d) => d): Check {
+  const name = '@tensorflow/tfjs-core';
+  const ours = resolvePackageDir(name, harnessRoot);
+  const theirs = resolvePackageDir(name, projectRoot);
+  if (ours === null)
+    return {
+      id: 'packages.tfjs-copies',
+      status: 'fail',
+      reason: `${name} not found from ${harnessRoot}; install @tensorflow/tfjs (a peer of gpu-transfer-perf)`,
+    };
+  if (theirs === null || realDir(ours) === realDir(theirs)) {
+    return { id: 'packages.tfjs-copies', status: 'ok', reason: `one copy of ${name} (${ours})` };
+  }
+  return {
+    id: 'packages.tfjs-copies',
+    status: 'fail',
+    reason: `two copies of ${name}: ${theirs} (your project's) and ${ours} (the harness's); tensors of one engine are not the other's, so measurements would miss your tensors. Install the tfjs version the harness pins (npm ls @tensorflow/tfjs-core shows both), then npm dedupe`,
+  };
 }
 
 // tfjs-backend-wasm's own SIMD probe (from GoogleChromeLabs/wasm-feature-detect), verbatim.

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { BackendUnavailableError } from '../backend/errors.js';
 import { isTensorflowInstalled } from '../backend/host-backends.js';
 import { describeBackend, startBackend } from '../backend/start.js';
@@ -16,6 +16,7 @@ import {
   checkExpectGpu,
   checkHostLoad,
   checkNode,
+  checkOneTfjs,
   checkPackages,
   checkTensorflowBackend,
   checkWasmBackend,
@@ -210,6 +211,7 @@ export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink):
   add(checkNode(process.version));
   const manifest = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as Parameters<typeof checkPackages>[0];
   add(checkPackages(manifest, (name) => installedVersion(ROOT, name), FROM_SOURCES));
+  add(checkOneTfjs(ROOT, process.cwd(), realpathSync));
 
   const { context, check: backendCheck } = await startAsked(options);
   add(backendCheck);
