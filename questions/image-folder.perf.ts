@@ -1,7 +1,8 @@
-// `gtp perf --image-folder DIR [--size HxW] [--fit resize|letterbox] [--batch N]`: a real folder
-// in torchvision's ImageFolder layout (DIR/<class>/<image>) end to end: decoded by sharp,
-// resized or letterboxed, collated, and moved to the device both ways with ImageNet
-// normalization, as the COCO scenario does. A timed scenario: nothing about time is asserted.
+// `gtp perf --image-folder DIR [--size HxW] [--fit resize|letterbox] [--batch N]
+// [--mean R,G,B --std R,G,B]`: a real folder in torchvision's ImageFolder layout
+// (DIR/<class>/<image>) end to end: decoded by sharp, resized or letterboxed, collated, and moved
+// to the device both ways with the user's normalization (ImageNet's by default), as the COCO
+// scenario does. A timed scenario: nothing about time is asserted.
 import { describe, it } from 'vitest';
 import { measureImageFolder, recordMetrics, useBackend, useConfig, useMediaSizes } from 'gpu-transfer-perf';
 

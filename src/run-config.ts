@@ -51,10 +51,20 @@ export interface RunConfig {
 }
 
 /**
+ * --mean R,G,B --std R,G,B: the user's per-channel normalization on the 0..255 scale
+ * (torchvision's Normalize values times 255). Absent: ImageNet's for 3 channels, (x - 127.5) /
+ * 127.5 otherwise; stated in the metrics' details either way.
+ */
+export interface QuestionNormalization {
+  readonly mean: readonly number[];
+  readonly std: readonly number[];
+}
+
+/**
  * What `gtp perf --shape` / `--image-folder` asks, with no code: both strategies (and, for a
  * shape, the wire types) measured at the user's sizes by the files in questions/.
  */
-export type Question =
+export type Question = (
   | {
       readonly kind: 'shape';
       /** Channels-last [N, H, W, C], one per --batch value (N from --shape when none). */
@@ -73,7 +83,11 @@ export type Question =
       readonly resample?: 'antialias' | 'bilinear-no-antialias';
       /** --max-pixels: images of more pixels are skipped before decoding (default PIL's MAX_IMAGE_PIXELS). */
       readonly maxPixels?: number;
-    };
+    }
+) & {
+  /** --mean/--std; absent: the default (QuestionNormalization). */
+  readonly normalization?: QuestionNormalization;
+};
 
 /** What a data source needs of the run besides its data (the video tools; none named: on PATH). */
 export function sourceContext(config: Pick<RunConfig, 'videoTools'>): SourceContext {

@@ -5,7 +5,7 @@ import { IMAGE_RESAMPLES, PIL_MAX_IMAGE_PIXELS } from '../data/image-folder/opti
 import { BASELINE_DIR } from '../results/baseline.js';
 import { HISTORY_DIR } from '../history/store.js';
 import type { HistoryArgs } from './history.js';
-import { type DataSources, defaultRunConfig, SCALES, type Question, type RunConfig, type Scale } from '../run-config.js';
+import { type DataSources, defaultRunConfig, SCALES, type Question, type QuestionNormalization, type RunConfig, type Scale } from '../run-config.js';
 import type { FfmpegPaths } from '../data/kinetics/ffmpeg.js';
 import type { AnyDatasetSource } from '../data/source.js';
 import { DATASET_SOURCES } from '../data/sources.js';
@@ -180,6 +180,10 @@ Your own sizes, no code (perf; instead of the perf files):
                           with antialias, the default), or plain bilinear without antialias
   --max-pixels N          with --image-folder: skip images of more pixels, read from the header
                           before decoding (default 89478485, PIL's MAX_IMAGE_PIXELS)
+  --mean R,G,B --std R,G,B
+                          with --shape (3 channels) or --image-folder: your normalization on the
+                          0-255 scale (torchvision's Normalize values times 255); default
+                          ImageNet's, 123.675,116.28,103.53 and 58.395,57.12,57.375
 
 Doctor options:
   --expect-gpu            fail on a software adapter or a CPU fallback
@@ -303,6 +307,8 @@ const OPTIONS_BY_COMMAND = {
     fit: { type: 'string' },
     resample: { type: 'string' },
     'max-pixels': { type: 'string' },
+    mean: { type: 'string' },
+    std: { type: 'string' },
   },
   ab: { ...AB_OPTIONS, base: { type: 'string' }, head: { type: 'string' }, markdown: { type: 'string' } },
   bisect: { ...AB_OPTIONS, good: { type: 'string' }, bad: { type: 'string' }, metric: { type: 'string' } },
@@ -420,13 +426,46 @@ function batches(text: string): number[] {
 /** --max-pixels N: a whole number of pixels, at least 1. */
 function pixelBudget(text: string): number {
   const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isSafeInteger(value) || value < 1) throw new UsageError(`--max-pixels ${text}: expected a whole number of pixels >= 1 (default ${PIL_MAX_IMAGE_PIXELS}, PIL's MAX_IMAGE_PIXELS)`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new UsageError(`--max-pixels ${text}: expected a whole number of pixels >= 1 (default ${PIL_MAX_IMAGE_PIXELS}, PIL's MAX_IMAGE_PIXELS)`);
   return value;
 }
 
+/** torchvision's ImageNet constants times 255, as the help states them (IMAGENET_NORMALIZATION's values). */
+const IMAGENET_255 = '123.675,116.28,103.53 and 58.395,57.12,57.375';
+
 /**
- * The question asked with --shape or --image-folder (and their --batch, --dtype, --size, --fit),
- * or null; a flag of one kind with the other, or with neither, is a usage error.
+ * --mean R,G,B and --std R,G,B (both or neither): three finite numbers each on the 0-255 scale,
+ * no std of 0 (a division by zero). Values all within [0, 1] are torchvision's 0-1 scale, not
+ * pixels: refused with the conversion, since on 0-255 pixels they would normalize nothing.
+ */
+function normalizationFlags(mean: string | null, std: string | null, channels: number): QuestionNormalization | undefined {
+  if (mean === null && std === null) return undefined;
+  if (mean === null || std === null) throw new UsageError(`--mean and --std go together (R,G,B each, 0-255 scale; ImageNet's: ${IMAGENET_255})`);
+  const values = (flag: string, text: string): number[] => {
+    const items = text.split(',').map((v) => v.trim());
+    if (items.length !== 3) throw new UsageError(`--${flag} ${text}: ${items.length} values; give 3, one per channel R,G,B`);
+    return items.map((v) => {
+      const value = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(v) ? Number(v) : Number.NaN;
+      if (!Number.isFinite(value)) throw new UsageError(`--${flag} ${text}: '${v}' is not a number`);
+      return value;
+    });
+  };
+  const n = { mean: values('mean', mean), std: values('std', std) };
+  if (n.std.some((s) => s === 0)) throw new UsageError(`--std ${std}: a std of 0 divides by zero`);
+  if ([...n.mean, ...n.std].every((v) => Math.abs(v) <= 1)) {
+    const times255 = (xs: number[]) => xs.map((v) => Number((v * 255).toPrecision(6))).join(',');
+    throw new UsageError(
+      `--mean ${mean} --std ${std}: these look like torchvision's 0-1 scale; pixels here are 0-255: --mean ${times255(n.mean)} --std ${times255(n.std)}`,
+    );
+  }
+  if (channels !== 3) throw new UsageError(`--mean and --std give R,G,B; the shape has ${channels} channel${channels === 1 ? '' : 's'}`);
+  return n;
+}
+
+/**
+ * The question asked with --shape or --image-folder (and their --batch, --dtype, --size, --fit,
+ * --mean, --std), or null; a flag of one kind with the other, or with neither, is a usage error.
  */
 function questionOf(str: (name: string) => string | null): Question | null {
   const shape = str('shape');
@@ -437,6 +476,7 @@ function questionOf(str: (name: string) => string | null): Question | null {
   const fit = str('fit');
   const resample = str('resample');
   const maxPixels = str('max-pixels');
+  const [mean, std] = [str('mean'), str('std')];
   try {
     if (shape !== null && folder !== null) throw new UsageError('--shape and --image-folder are two questions: ask one per run');
     if (shape !== null) {
@@ -449,10 +489,12 @@ function questionOf(str: (name: string) => string | null): Question | null {
       const unknown = dtypes.find((d) => !(WIRE_DTYPES as readonly string[]).includes(d));
       if (unknown !== undefined) throw new UsageError(`--dtype ${dtype}: '${unknown}' is not one of ${WIRE_DTYPES.join(',')}`);
       if (new Set(dtypes).size !== dtypes.length) throw new UsageError(`--dtype ${dtype}: a type is repeated`);
-      return { kind: 'shape', shapes, dtypes: dtypes as WireDtype[] };
+      const normalization = normalizationFlags(mean, std, c);
+      return { kind: 'shape', shapes, dtypes: dtypes as WireDtype[], ...(normalization ? { normalization } : {}) };
     }
     if (folder !== null) {
       if (dtype !== null) throw new UsageError('--dtype goes with --shape; an image folder is measured as decoded uint8 pixels');
+      const normalization = normalizationFlags(mean, std, 3); // decoded as RGB
       const sizes = batch === null ? [16] : batches(batch);
       if (sizes.length > 1) throw new UsageError(`--batch ${batch}: an image folder is measured at one batch size`);
       return {
@@ -463,13 +505,16 @@ function questionOf(str: (name: string) => string | null): Question | null {
         batchSize: sizes[0]!,
         resample: oneOf('--resample', resample ?? undefined, IMAGE_RESAMPLES, 'antialias'),
         maxPixels: maxPixels === null ? PIL_MAX_IMAGE_PIXELS : pixelBudget(maxPixels),
+        ...(normalization ? { normalization } : {}),
       };
     }
   } catch (error) {
     if (error instanceof ShapeParseError) throw new UsageError(error.message);
     throw error;
   }
-  const stray = (['batch', 'dtype', 'size', 'fit', 'resample', 'max-pixels'] as const).find((_, i) => [batch, dtype, size, fit, resample, maxPixels][i] !== null);
+  const stray = (['batch', 'dtype', 'size', 'fit', 'resample', 'max-pixels', 'mean', 'std'] as const).find(
+    (_, i) => [batch, dtype, size, fit, resample, maxPixels, mean, std][i] !== null,
+  );
   if (stray) throw new UsageError(`--${stray} goes with --shape or --image-folder`);
   return null;
 }

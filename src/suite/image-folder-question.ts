@@ -11,7 +11,7 @@ import type { TimedBatch } from '../data/loader.js';
 import { printable } from '../data/media-errors.js';
 import { exactMetric, timeMetric, type MetricInput } from '../results/metrics.js';
 import type { Question } from '../run-config.js';
-import { IMAGENET_NORMALIZATION } from '../transfer/kernels/crop-mirror-normalize.js';
+import { IMAGENET_NORMALIZATION, normalizationInWords } from '../transfer/normalization.js';
 import { deviceChannelNormalize, hostChannelNormalize } from '../transfer/strategies/staged-transfer.js';
 import { measureMediaTransfer } from './media-transfer.js';
 import type { MediaSizes } from './sizes.js';
@@ -37,8 +37,9 @@ async function wholePass(layout: ImageFolderLayout, options: ImageFolderBatchOpt
  * `gtp perf --image-folder DIR --size HxW`: a real folder end to end. One whole pass first
  * (images decoded, files skipped and why, host time of the pass); then, as the COCO scenario,
  * rounds of one new batch each (read, decoded by sharp, resized or letterboxed, collated:
- * timed on the host) moved to the device both ways in interleaved order with ImageNet
- * normalization: bytes, speedups and the stage breakdown with the device limit.
+ * timed on the host) moved to the device both ways in interleaved order, normalized with the
+ * question's --mean/--std (ImageNet's when none): bytes, speedups and the stage breakdown with
+ * the device limit.
  */
 export async function measureImageFolder(context: BackendContext, q: ImageFolderQuestion, sizes: MediaSizes['coco']): Promise<MetricInput[]> {
   const layout = await scanImageFolder(q.root);
@@ -61,11 +62,12 @@ export async function measureImageFolder(context: BackendContext, q: ImageFolder
       detail: `one whole pass over the folder on the host: read, decode (as PIL), ${q.fit} (${resampled}), collate into batches of ${q.batchSize}; one measurement; host clock`,
     }),
   ];
+  const n = q.normalization ?? IMAGENET_NORMALIZATION;
   const timed = await measureMediaTransfer(context, {
     prefix: 'image-folder',
-    what,
+    what: `${what}, ${normalizationInWords(n, q.normalization !== undefined)}`,
     batches: passesOver(layout, options),
-    strategies: [hostChannelNormalize(context, IMAGENET_NORMALIZATION), deviceChannelNormalize(context, IMAGENET_NORMALIZATION)],
+    strategies: [hostChannelNormalize(context, n), deviceChannelNormalize(context, n)],
     rounds: sizes.rounds,
     warmupRounds: sizes.warmupRounds,
   });

@@ -151,3 +151,14 @@ export function normalizeChannelsOnHost(pixels: Uint8Array, n: AnyNormalization,
 export function checkWholePixels(count: number, channels: number): void {
   if (count % channels !== 0) throw new RangeError(`${count} values are not whole pixels of ${channels} channels`);
 }
+
+/**
+ * A per-channel normalization in words, for metric details: whose (the user's --mean/--std, or
+ * the default) and its constants, e.g. "normalized per channel with ImageNet's (the default):
+ * mean 123.675,116.28,103.53, std 58.395,57.12,57.375 (0-255 scale)".
+ */
+export function normalizationInWords(n: ChannelNormalization, given: boolean): string {
+  const list = (xs: readonly number[]) => xs.map((x) => Number(x.toPrecision(6))).join(',');
+  const whose = given ? 'your --mean/--std' : n === IMAGENET_NORMALIZATION ? "ImageNet's (the default)" : 'the default';
+  return `normalized per channel with ${whose}: mean ${list(n.mean)}, std ${list(n.std)} (0-255 scale)`;
+}
