@@ -46,6 +46,7 @@ describe('gtp perf --shape', () => {
     const { metrics, errors, datasets } = await readRunRecord(out);
     expect(errors).toEqual([]);
     expect(datasets.synthetic).toMatch(/\[2,24,20,3\], \[3,24,20,3\]/);
+    expect(Object.keys(datasets)).toEqual(['synthetic']);
     for (const n of [2, 3]) {
       const g = `shape.${n}x24x20x3`;
       const elements = n * 24 * 20 * 3;
@@ -83,7 +84,8 @@ describe('gtp perf --image-folder', () => {
     expect(code, stderr).toBe(0);
     const { metrics, errors, datasets } = await readRunRecord(out);
     expect(errors).toEqual([]);
-    expect(datasets['image-folder']).toMatch(/6 image files in 2 classes\), letterbox to 16x24, batch 2/);
+    expect(datasets['image-folder']).toMatch(/6 image files in 2 classes, sha256 [0-9a-f]{64}\), letterbox to 16x24, batch 2$/);
+    expect(Object.keys(datasets)).toEqual(['image-folder']);
     expect(value(metrics, 'image-folder.images')).toBe(5);
     expect(metrics.find((m) => m.id === 'image-folder.skipped')).toMatchObject({ value: 1, detail: expect.stringMatching(/broken.jpg: undecodable-image/) });
     expect(value(metrics, 'image-folder.upload-bytes.cpu-normalize')).toBe(4 * 2 * 16 * 24 * 3);

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fingerprintImageFolder } from '../data/image-folder/fingerprint.js';
 import { imageFolderBatches, scanImageFolder } from '../data/image-folder/index.js';
 import type { Question } from '../run-config.js';
 import type { ScenarioFile } from './scenarios.js';
@@ -18,9 +19,11 @@ export function questionFile(question: Question): ScenarioFile {
 }
 
 /**
- * What the question's data is, in words, for the run record; for an image folder the folder is
- * listed and read up to its first decodable image now, before any device starts, so a missing,
- * empty or wholly undecodable folder is a one-line error (ImageFolderError) at once.
+ * What the question's data is, in words, for the run record: its one entry, since a question's
+ * file reads nothing else. For an image folder the folder is listed and read up to its first
+ * decodable image now, before any device starts, so a missing, empty or wholly undecodable folder
+ * is a one-line error (ImageFolderError) at once; its fingerprint (fingerprint.ts: names and
+ * contents) is in the words, so a baseline's same-data check sees a changed folder as other data.
  */
 export async function describeQuestion(question: Question): Promise<Record<string, string>> {
   if (question.kind === 'shape') {
@@ -30,7 +33,8 @@ export async function describeQuestion(question: Question): Promise<Record<strin
   // The pass decodes until its first image and throws when no file of the folder decodes.
   await imageFolderBatches(layout, { size: { height: 1, width: 1 }, batchSize: 1, ...(question.maxPixels === undefined ? {} : { maxPixels: question.maxPixels }) }).next();
   const { height, width } = question.size;
+  const fingerprint = await fingerprintImageFolder(layout);
   return {
-    'image-folder': `ImageFolder ${question.root} (${layout.files.length} image files in ${layout.classes.length} classes), ${question.fit} to ${height}x${width}, batch ${question.batchSize}`,
+    'image-folder': `ImageFolder ${question.root} (${layout.files.length} image files in ${layout.classes.length} classes, sha256 ${fingerprint}), ${question.fit} to ${height}x${width}, batch ${question.batchSize}`,
   };
 }
