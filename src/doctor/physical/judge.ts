@@ -220,7 +220,7 @@ function matchCheck(match: AdapterMatch, input: PhysicalInput): Check {
       return {
         id: 'physical.match',
         status: 'warn',
-        reason: `AMBIGUOUS: the ${name} could be any of ${list(match.bdfs)} (same vendor; the adapter reports no PCI address): each path is judged, and efficiency only if they share one limit; to judge one, run doctor with only that GPU visible (a container given one device)`,
+        reason: `AMBIGUOUS: the ${name} could be any of ${list(match.bdfs)} (same vendor; the adapter reports no PCI address, sysfs no model name): each path is judged below, and the efficiency only when their limits agree`,
       };
     case 'host': {
       const gpus = input.devices.map(described);
@@ -247,7 +247,7 @@ function matchCheck(match: AdapterMatch, input: PhysicalInput): Check {
       return {
         id: 'physical.match',
         status: 'info',
-        reason: `no adapter recorded with this copy (machine.json): every display and accelerator function is judged`,
+        reason: 'the adapter in use is unknown (no backend started, or a copy of /sys without machine.json): every display and accelerator function is judged',
       };
   }
 }
