@@ -40,7 +40,10 @@ export interface RunConfig {
   readonly data: DataSources;
   /** Scenario files run, relative to the project root; null: every scenario. */
   readonly selection: readonly string[] | null;
-  /** What each data set read, in words, by data set name (`mnist`, ...): part of the run record. */
+  /**
+   * What each data set the run may read holds, in words, by data set name (`mnist`, ...),
+   * described before it starts; the run record keeps those it read (runner/reporter.ts recordedDatasets).
+   */
   readonly datasets: Readonly<Record<string, string>>;
   /** Calibration only: device-normalize in the speedup scenario does this fraction more real work (0: none). */
   readonly extraWork?: number;

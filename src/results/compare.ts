@@ -64,7 +64,8 @@ export function compareWithBaseline(run: RunRecord, baseline: Baseline, options:
     return refuse(`the baseline is for the ${baseline.scale} scale and this run is ${run.scale}; quick and full are never compared`);
   }
   const otherData = datasetMismatch(baseline.datasets, run.datasets);
-  if (otherData) return refuse(`${otherData}; byte counts and batch counts depend on the data`);
+  // Other data is not a regression: byte counts, batch counts and times all move with it, so no metric is judged.
+  if (otherData) return refuse(`different data: ${otherData}; its metrics depend on the data, so none is judged against this baseline`);
   const mismatch = baseline.profile.id !== run.profile.id;
   if (mismatch && !options.allowProfileMismatch) {
     return refuse(

@@ -1,13 +1,21 @@
-import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCoco } from '../data/coco/reader.js';
-import { datasetMismatch } from '../results/baseline.js';
+import { datasetMismatch, makeBaseline } from '../results/baseline.js';
+import { compareWithBaseline, EXIT } from '../results/compare.js';
+import { fingerprintImageFolder } from '../data/image-folder/fingerprint.js';
+import { scanImageFolder } from '../data/image-folder/layout.js';
+import type { DatasetSource } from '../data/source.js';
+import { datasetsRead, useDataset } from '../suite/session.js';
+import { testRunRecord } from '../../test/support/run-record.js';
 import { cocoSource } from '../data/coco/source.js';
 import { ON_PATH } from '../data/source.js';
-import { defaultRunConfig, type DataSources } from '../run-config.js';
+import { defaultRunConfig, type DataSources, type Question, type RunConfig } from '../run-config.js';
 import { describeDatasets, RunInputError, scenarioFiles } from './perf.js';
+import { describeQuestion } from './questions.js';
+import { recordedDatasets } from './reporter.js';
 
 const NO_DATA: DataSources = { mnist: null, coco: null, kinetics: null };
 const ODD = { root: 'fixtures/coco-odd/images', annotations: 'fixtures/coco-odd/annotations/instances.json' };
@@ -90,5 +98,112 @@ describe('describeDatasets: MNIST idx files', () => {
       /ffmpeg not found: cannot run "\/nonexistent\/bin\/ffmpeg" \(ENOENT; FFMPEG_PATH or PATH\)/,
     );
     expect(await describeDatasets(kinetics, scenarioFiles(['kinetics']), ON_PATH)).toEqual({ kinetics: expect.stringMatching(/Kinetics fixture/) });
+  });
+});
+
+describe("a run record's datasets: only what the run read", () => {
+  let dir = '';
+  /** A 2x2 binary PPM (P6) of one grey level: a real image the reader decodes. */
+  const ppm = (level: number) => Buffer.concat([Buffer.from('P6\n2 2\n255\n'), Buffer.alloc(12, level)]);
+  const question = (root: string): Question => ({ kind: 'image-folder', root, size: { height: 4, width: 4 }, fit: 'resize', batchSize: 2 });
+  /** The run record of a question run on `datasets`, with one exact metric that depends on the data. */
+  const run = (datasets: Record<string, string>) =>
+    testRunRecord([{ id: 'image-folder.upload-bytes.device-normalize', scenario: 'image-folder', kind: 'exact', value: 96, unit: 'B' }], {
+      selection: ['questions/image-folder.perf.ts'],
+      datasets,
+    });
+  const judge = (now: Record<string, string>, before: Record<string, string>) =>
+    compareWithBaseline(run(now), makeBaseline(run(before), 'before.json', {}), { allowProfileMismatch: false, gateTiming: false, spread: null });
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'gtp-question-data-'));
+    for (const [file, level] of [
+      ['cats/a.ppm', 10],
+      ['dogs/b.ppm', 20],
+    ] as const) {
+      await mkdir(join(dir, file, '..'), { recursive: true });
+      await writeFile(join(dir, file), ppm(level));
+    }
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('an --image-folder question lists its folder alone: path, file and class counts, fingerprint', async () => {
+    const datasets = await describeQuestion(question(dir));
+    const fingerprint = await fingerprintImageFolder(await scanImageFolder(dir));
+    expect(datasets).toEqual({ 'image-folder': `ImageFolder ${dir} (2 image files in 2 classes, sha256 ${fingerprint}), resize to 4x4, batch 2` });
+    // The record keeps it alone, whatever else the test process had loaded.
+    const config = { question: question(dir), datasets };
+    expect(recordedDatasets(config, [{ mnist: embedded.mnist! }, undefined])).toEqual(datasets);
+  });
+
+  it('an unchanged folder compares as the same data; one file added or edited is different data, nothing judged', async () => {
+    const before = await describeQuestion(question(dir));
+    expect(await describeQuestion(question(dir))).toEqual(before);
+    const same = judge(await describeQuestion(question(dir)), before);
+    expect(same).toMatchObject({ refused: null, exitCode: EXIT.pass });
+    expect(same.verdicts.map((v) => [v.id, v.verdict])).toEqual([['image-folder.upload-bytes.device-normalize', 'pass']]);
+
+    await writeFile(join(dir, 'dogs/b.ppm'), ppm(21)); // same size, same names: only the contents differ
+    const edited = await describeQuestion(question(dir));
+    expect(edited['image-folder']).toContain('(2 image files in 2 classes, sha256 ');
+    expect(edited).not.toEqual(before);
+    const refused = judge(edited, before);
+    expect(refused).toMatchObject({ verdicts: [], exitCode: EXIT.noBaseline });
+    expect(refused.refused).toBe(
+      `different data: the baseline read ${before['image-folder']} as image-folder data and this run ${edited['image-folder']}; its metrics depend on the data, so none is judged against this baseline`,
+    );
+
+    await writeFile(join(dir, 'cats/c.ppm'), ppm(30));
+    const added = await describeQuestion(question(dir));
+    expect(added['image-folder']).toContain('(3 image files in 2 classes, sha256 ');
+    expect(judge(added, edited)).toMatchObject({ refused: expect.stringMatching(/^different data: /), exitCode: EXIT.noBaseline });
+  });
+
+  it("a user's perf files list the data sets their process loaded, and none when they loaded none", () => {
+    // The command line describes what the files may read (MNIST for a file no source names)...
+    const config = { datasets: { mnist: embedded.mnist! } };
+    // ...the record keeps only what a file loaded through useDataset (examples/own-pipeline: nothing).
+    expect(recordedDatasets(config, [undefined, {}])).toEqual({});
+    expect(recordedDatasets(config, [{}, { mnist: embedded.mnist! }])).toEqual({ mnist: embedded.mnist });
+    // A user's own source, never described up front, is kept in its own words, after the described ones.
+    expect(recordedDatasets(config, [{ photos: 'my photos' }, { mnist: embedded.mnist! }])).toEqual({ mnist: embedded.mnist, photos: 'my photos' });
+    expect(Object.keys(recordedDatasets(config, [{ photos: 'my photos' }, { mnist: embedded.mnist! }]))).toEqual(['mnist', 'photos']);
+  });
+
+  it('the session notes each data set once it is loaded, in the words the command line gave it', async () => {
+    const named = `tiny-${Date.now()}`;
+    const tiny: DatasetSource<string, string[], null> = {
+      name: named,
+      flags: [],
+      given: () => null,
+      fixture: null,
+      isFixture: () => false,
+      defaultDescription: 'the tiny default (no files)',
+      scenarios: [named],
+      describe: async () => 'described up front',
+      sizes: null,
+      load: async (given) => (given ? readdir(given) : []),
+    };
+    const config: RunConfig = {
+      backend: 'cpu',
+      requireBackend: null,
+      scale: 'quick',
+      data: { [named]: dir },
+      selection: null,
+      datasets: { [named]: 'as the command line said' },
+    };
+    expect(datasetsRead()[named]).toBeUndefined();
+    expect(await useDataset(tiny, config)).toEqual(['cats', 'dogs']);
+    expect(datasetsRead()[named]).toBe('as the command line said');
+    // Named with flags but not described up front (no selected scenario declared it): described
+    // here as it would have been; not named: its default's words.
+    const given = { ...tiny, name: `${named}-given` };
+    const absent = { ...tiny, name: `${named}-default` };
+    const bare: RunConfig = { ...config, data: { [given.name]: dir }, datasets: {} };
+    await useDataset(given, bare);
+    await useDataset(absent, bare);
+    expect(datasetsRead()).toMatchObject({ [given.name]: 'described up front', [absent.name]: 'the tiny default (no files)' });
   });
 });

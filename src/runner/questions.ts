@@ -31,7 +31,11 @@ export async function describeQuestion(question: Question): Promise<Record<strin
   }
   const layout = await scanImageFolder(question.root);
   // The pass decodes until its first image and throws when no file of the folder decodes.
-  await imageFolderBatches(layout, { size: { height: 1, width: 1 }, batchSize: 1, ...(question.maxPixels === undefined ? {} : { maxPixels: question.maxPixels }) }).next();
+  await imageFolderBatches(layout, {
+    size: { height: 1, width: 1 },
+    batchSize: 1,
+    ...(question.maxPixels === undefined ? {} : { maxPixels: question.maxPixels }),
+  }).next();
   const { height, width } = question.size;
   const fingerprint = await fingerprintImageFolder(layout);
   return {

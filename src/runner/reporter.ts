@@ -54,6 +54,29 @@ function hardwareProfile(modules: ReadonlyArray<TestModule>): RunProfile | null 
 }
 
 /**
+ * The run record's `datasets`: what the run read, not what it might have. A question run
+ * (`--shape`, `--image-folder`) reads only its own data, described up front with its fingerprint
+ * (runner/questions.ts), so that is the whole of it. Other runs list the data sets their test
+ * process loaded through useDataset (each file's meta.datasetsRead, merged): the article's
+ * scenarios load theirs there, and a user's perf file that makes its own batches lists none,
+ * rather than the MNIST it never read. Exported for its test.
+ */
+export function recordedDatasets(
+  config: Pick<RunConfig, 'question' | 'datasets'>,
+  readByFiles: ReadonlyArray<Readonly<Record<string, string>> | undefined>,
+): Record<string, string> {
+  if (config.question) return { ...config.datasets };
+  const read: Record<string, string> = {};
+  for (const file of readByFiles) Object.assign(read, file);
+  // In the order the command line described them, then any it did not (a user's own source).
+  const described = Object.keys(config.datasets).filter((name) => Object.hasOwn(read, name));
+  const others = Object.keys(read)
+    .filter((name) => !Object.hasOwn(config.datasets, name))
+    .sort();
+  return Object.fromEntries([...described, ...others].map((name) => [name, read[name]!]));
+}
+
+/**
  * Turns the metrics that perf tests attached to task.meta into one run record, for the run
  * configuration that the tests read with `inject` (runScenarios provides the same object).
  */
@@ -75,7 +98,10 @@ export class RunRecordReporter implements Reporter {
       createdAt: new Date().toISOString(),
       scale: this.config.scale,
       selection: this.config.selection,
-      datasets: this.config.datasets,
+      datasets: recordedDatasets(
+        this.config,
+        modules.map((m) => m.meta().datasetsRead),
+      ),
       git: gitState(),
       profile: hardwareProfile(modules),
       unhandledErrors: unhandledErrors.map((e) => e.message),

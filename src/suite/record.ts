@@ -3,7 +3,7 @@ import type { KernelTable } from '../measure/kernel-profile.js';
 import type { RecordedByTest } from '../results/assemble.js';
 import type { MetricInput } from '../results/metrics.js';
 import type { RunProfile } from '../results/schema.js';
-import { useRunBackend } from './session.js';
+import { datasetsRead, useRunBackend } from './session.js';
 
 declare module 'vitest' {
   interface TaskMeta {
@@ -13,6 +13,8 @@ declare module 'vitest' {
     hardwareProfile?: RunProfile;
     /** process.resourceUsage() of the test process at the file's last recording (noise diagnostics). */
     resourceUsage?: NodeJS.ResourceUsage;
+    /** The data sets the test process had loaded (useDataset) at the file's last recording, in the record's words. */
+    datasetsRead?: Record<string, string>;
   }
 }
 
@@ -25,6 +27,8 @@ async function perfMeta(task: RecordingTask): Promise<RecordedByTest> {
   task.file.meta.hardwareProfile ??= (await useRunBackend()).profile;
   // All files run in one process: the latest snapshot is the process's usage so far.
   task.file.meta.resourceUsage = process.resourceUsage();
+  // What the metrics recorded so far could depend on: every data set loaded before them.
+  task.file.meta.datasetsRead = datasetsRead();
   task.meta.perf ??= { metrics: [], kernelTables: {} };
   return task.meta.perf;
 }

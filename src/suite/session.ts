@@ -8,7 +8,7 @@ import type { KineticsDataset } from '../data/kinetics/reader.js';
 import { kineticsSource } from '../data/kinetics/source.js';
 import { mnistSource } from '../data/mnist/source.js';
 import type { DatasetSource } from '../data/source.js';
-import { type RunConfig, sourceContext } from '../run-config.js';
+import { canonicalData, type RunConfig, sourceContext } from '../run-config.js';
 import type { RunProfile } from '../results/schema.js';
 import { SIZES, type MediaSizes, type ScaleSizes } from './sizes.js';
 import { describeHardwareProfile } from '../backend/hardware-profile.js';
@@ -27,6 +27,8 @@ interface Session {
   backend?: Promise<RunBackend>;
   /** Each data set read so far, by source name. */
   data?: Map<string, Promise<unknown>>;
+  /** What each data set loaded so far holds, in the run record's words, by source name (datasetsRead). */
+  read?: Map<string, string>;
 }
 function session(): Session {
   const g = globalThis as { [SESSION]?: Session };
@@ -63,8 +65,43 @@ export function useDataset<Data>(source: DatasetSource<any, Data, any>, config: 
   const s = session();
   s.data ??= new Map();
   const loaded = s.data;
-  if (!loaded.has(source.name)) loaded.set(source.name, source.load(useGivenData(source, config), source.sizes?.[config.scale] ?? null, sourceContext(config)));
+  s.read ??= new Map();
+  const read = s.read;
+  if (!loaded.has(source.name)) {
+    const load = source.load(useGivenData(source, config), source.sizes?.[config.scale] ?? null, sourceContext(config));
+    // Noted once loaded, so that the run record lists what the run read (a user's perf file
+    // that reads no data set lists none), not what its scenarios might have read.
+    loaded.set(
+      source.name,
+      load.then(async (data) => {
+        read.set(source.name, await describeRead(source, config));
+        return data;
+      }),
+    );
+  }
   return loaded.get(source.name) as Promise<Data>;
+}
+
+/**
+ * A loaded data set in the run record's words: as the command line described it before the run
+ * (config.datasets), else its default's words, else (a data set named with flags that no
+ * selected scenario declares, read by a user's perf file) described here, as up front.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any given, data and sizes type
+async function describeRead(source: DatasetSource<any, any, any>, config: RunConfig): Promise<string> {
+  const described = config.datasets[source.name];
+  if (described !== undefined) return described;
+  const given = canonicalData(config.data, process.cwd(), [source])[source.name] ?? null;
+  if (given === null) return source.defaultDescription;
+  return source.describe(given, [], sourceContext(config)).catch((error: unknown) => `${source.name} data named by its flags (${(error as Error).message})`);
+}
+
+/**
+ * The data sets this test process has loaded through useDataset so far, each in the run
+ * record's words (the record reporter keeps the union over the run's files: record.ts).
+ */
+export function datasetsRead(): Record<string, string> {
+  return Object.fromEntries(session().read ?? []);
 }
 
 /** The sample sizes of this run's scale. */

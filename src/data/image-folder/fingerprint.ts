@@ -37,7 +37,9 @@ function relativePath(root: string, path: Buffer): Buffer {
 /** The digest standing for one file: its contents', or a marker of why it cannot be read. */
 async function fileDigest(path: Buffer): Promise<Buffer> {
   try {
-    return createHash('sha256').update(await readRegularFile(path)).digest();
+    return createHash('sha256')
+      .update(await readRegularFile(path))
+      .digest();
   } catch (error) {
     // The same marker each time for the same state, so an unchanged folder keeps its fingerprint.
     const state = error instanceof NotRegularFileError ? error.kind : `unreadable:${(error as NodeJS.ErrnoException).code ?? 'error'}`;
