@@ -34,10 +34,10 @@ describe('--mean/--std reach the kernels of a --shape question', () => {
     const shape = q.shapes[0]!;
     const { n, strategies, typed } = shapeTransfers(context, shape, q.dtypes, q.normalization);
     expect(n).toEqual(MINE);
-    const [{ pixels }] = syntheticBatches(shape, 1);
-    const reference = normalizeChannelsOnHost(pixels!, MINE); // float64, rounded once (a 256-entry table per channel)
+    const { pixels } = syntheticBatches(shape, 1)[0]!;
+    const reference = normalizeChannelsOnHost(pixels, MINE); // float64, rounded once (a 256-entry table per channel)
     for (const t of [...strategies, ...typed]) {
-      const out = stagedToDevice(t, pixels!, shape);
+      const out = stagedToDevice(t, pixels, shape);
       expect(out.shape, t.id).toEqual([...shape]);
       await context.sync(out);
       const values = (await out.data()) as Float32Array;
