@@ -44,6 +44,11 @@ const LEVELS = [
       'commands only parse, call and set the exit code: they are the top, nothing below calls a command; the vitest preset (gpu-transfer-perf/vitest) is the command line of a plain `vitest run`, its RunConfig read from the PERF_* variables by cli/args.ts',
     ],
     ['api', '^src/index\\.ts$', 'the public API (gpu-transfer-perf) re-exports the layers below for perf files; nothing in src/ imports it'],
+    [
+      'kernels-entry',
+      '^src/kernels\\.ts$',
+      'the production kernels (gpu-transfer-perf/kernels) re-export the device decode and normalize kernels of transfer/ for input pipelines; nothing in src/ imports it',
+    ],
   ],
   [['kit', '^src/kit/', 'the portable run kit packs the commands: the one layer above cli']],
 ];
@@ -77,6 +82,14 @@ export default {
       severity: 'error',
       from: { path: '^src/results/', pathNot: TESTS },
       to: { path: '^(node_modules/)?(@tensorflow/|vitest|vite/|@vitest/|webgpu)' },
+    },
+    {
+      name: 'kernels-entry-light',
+      comment:
+        "gpu-transfer-perf/kernels goes into production input pipelines: everything it reaches, at any depth, is the harness's own code or tfjs and its backends, never a test runner, chart, image or data library (or any other package)",
+      severity: 'error',
+      from: { path: '^src/kernels\\.ts$' },
+      to: { reachable: true, path: '^(?!src/)', pathNot: '^(node_modules/)?@tensorflow/' },
     },
     {
       name: 'test-support-for-tests-only',

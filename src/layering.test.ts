@@ -63,6 +63,11 @@ describe('layering (docs/layout.md, .dependency-cruiser.mjs)', () => {
       'src/results/uses-support.ts': "import { records } from '../../test/support/records.js';\nexport const bad = records;\n",
       // results/ reaching tfjs (hardware-profile.ts did) or vitest: no longer pure.
       'src/results/profile.ts': "import * as tf from '@tensorflow/tfjs';\nimport { expect } from 'vitest';\nexport const v = [tf.version, expect];\n",
+      // The kernels entry reaching a package other than tfjs, two modules down: no longer light.
+      'src/kernels.ts': "export { decode } from './transfer/decode.js';\n",
+      'src/transfer/decode.ts':
+        "import * as tf from '@tensorflow/tfjs';\nimport { z } from 'zod';\nimport { table } from './table.js';\nexport const decode = [tf.version, z, table];\n",
+      'src/transfer/table.ts': "import { readFileSync } from 'node:fs';\nexport const table = readFileSync;\n",
       'src/results/uses-support.test.ts': "import { records } from '../../test/support/records.js';\nexport const ok = records;\n",
       // A perf file by the package name, and one through ../src.
       'perf/01-good.perf.ts': "import { record } from 'gpu-transfer-perf';\nexport const good = record;\n",
@@ -106,6 +111,14 @@ describe('layering (docs/layout.md, .dependency-cruiser.mjs)', () => {
       expect(lines.filter((l) => l.startsWith('results-pure:'))).toEqual([
         'results-pure: src/results/profile.ts -> @tensorflow/tfjs',
         'results-pure: src/results/profile.ts -> vitest',
+      ]);
+    });
+
+    it('the kernels entry reaching any package but tfjs, at any depth, breaks kernels-entry-light', () => {
+      // zod one module down, node:fs two down; tfjs is allowed.
+      expect(lines.filter((l) => l.startsWith('kernels-entry-light:'))).toEqual([
+        'kernels-entry-light: src/kernels.ts -> fs',
+        'kernels-entry-light: src/kernels.ts -> zod',
       ]);
     });
 
