@@ -27,9 +27,9 @@ import {
 import { CUDA_LIBRARIES, locateLibraries, readLdconfigCache } from './cuda.js';
 import { envelopeCommand, envelopePathFor, formatFigure, judgeFigure, noEnvelopeCheck, readEnvelope, remakeAdvice } from './envelope.js';
 import { DoctorFileError } from './files.js';
-import { HOST_COPY_BYTES, measureHostCopy, QUICK_HOST_COPY_BYTES } from './host-copy.js';
+import { measureHostCopy } from './host-copy.js';
 import { measureHostLoad } from './host-load.js';
-import { DEFAULT_PLAN, measureFigures, QUICK_PLAN } from './measurements.js';
+import { DEFAULT_PLAN, measureFigures, planFor, QUICK_PLAN } from './measurements.js';
 import { installedVersion } from './packages.js';
 import { type Efficiency, judgeEfficiency, type UploadPath, uploadPlateau } from './physical/efficiency.js';
 import { judgeMachine, readMachine, recordedAdapter } from './physical/machine.js';
@@ -269,8 +269,11 @@ export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink):
       sink.note(
         `measuring on ${profile.id}${options.quick ? ' (--quick)' : ''}: host->device curve${sampler.watching ? ' (the PCIe link read again meanwhile)' : ''}, readback, device copy, normalize kernel, speedup pairs, host memory copy (synced, medians of repeats; GB/s = 1e9 B/s)`,
       );
-      figures = await measureFigures(context, options.quick ? QUICK_PLAN : DEFAULT_PLAN, facts?.maxBufferSize ?? null, undefined, () => sampler.start());
-      hostCopy = await measureHostCopy(options.quick ? QUICK_HOST_COPY_BYTES : HOST_COPY_BYTES, options.quick ? 5 : 7);
+      const plan = options.quick ? QUICK_PLAN : DEFAULT_PLAN;
+      const maxBufferSize = facts?.maxBufferSize ?? null;
+      figures = await measureFigures(context, plan, maxBufferSize, undefined, () => sampler.start());
+      // The host copy at the largest upload's size: the efficiency sets one against the other.
+      hostCopy = await measureHostCopy(Math.max(...planFor(context, plan, maxBufferSize).uploadSizes), options.quick ? 5 : 7);
       figures.push(hostCopy);
     }
   }

@@ -3,12 +3,6 @@ import { Worker } from 'node:worker_threads';
 import { bandwidthFigure, sizeId, sizeLabel } from './measurements.js';
 import type { Figure } from './schema.js';
 
-const MiB = 1024 * 1024;
-
-/** Host copies doctor times: the size of the largest upload of the plan (256 MiB; 64 MiB with --quick), far beyond any cache. */
-export const HOST_COPY_BYTES = 256 * MiB;
-export const QUICK_HOST_COPY_BYTES = 64 * MiB;
-
 // Each worker copies its slice of one shared buffer into another (TypedArray.set: a memcpy),
 // once to fault the pages in, then once per 'go'. CommonJS, evaluated: no file to locate in
 // the repository, the kit or dist/.
@@ -33,7 +27,8 @@ const once = (worker: Worker) =>
   });
 
 /**
- * The host's own memory copy bandwidth: `bytes` copied between two shared buffers by one thread
+ * The host's own memory copy bandwidth: `bytes` (doctor: its largest upload's size, 64 or 256
+ * MiB, far beyond any cache) copied between two shared buffers by one thread
  * per CPU the process may use (os.availableParallelism(), which follows the affinity mask), each
  * its own slice, as STREAM's Copy uses every core (the usual host memory check,
  * https://docs.nvidia.com/grace-perf-tuning-guide/health-checks.html). One thread alone does not

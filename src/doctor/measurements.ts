@@ -194,6 +194,11 @@ export function capPlan(plan: MeasurementPlan, maxBytes: number): MeasurementPla
 // Host backends hold tensors in the JS heap or the wasm heap (4 GiB at most): stay well below.
 const HOST_BACKEND_MAX_BYTES = 64 * MiB;
 
+/** The plan as run on this backend: no transfer beyond the device's maxBufferSize, or 64 MiB on a host backend. */
+export function planFor(context: BackendContext, fullPlan: MeasurementPlan, maxBufferSize: number | null): MeasurementPlan {
+  return capPlan(fullPlan, context.capabilities.hasGpuDevice ? (maxBufferSize ?? Number.POSITIVE_INFINITY) : HOST_BACKEND_MAX_BYTES);
+}
+
 /**
  * Every figure of doctor on the running backend, in order; `say` reports progress.
  * `duringUploads` is started before the upload curve and its returned stop function called right
@@ -208,7 +213,7 @@ export async function measureFigures(
   duringUploads: () => () => void = () => () => {},
 ): Promise<Figure[]> {
   const onDevice = context.capabilities.hasGpuDevice;
-  const plan = capPlan(fullPlan, onDevice ? (maxBufferSize ?? Number.POSITIVE_INFINITY) : HOST_BACKEND_MAX_BYTES);
+  const plan = planFor(context, fullPlan, maxBufferSize);
   const ops = onDevice ? await webgpuOps(context) : tensorOps(context);
   const stopWatching = duringUploads();
   let uploadFigures: Figure[];
