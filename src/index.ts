@@ -115,7 +115,7 @@ export {
 
 export type { PixelBatch, TransferStrategy } from './transfer/strategies/strategies.js';
 export type { ChannelNormalization, HostPayload, StagedTransfer } from './transfer/strategies/staged-transfer.js';
-export type { Normalization } from './transfer/normalization.js';
+export type { AnyNormalization, Normalization } from './transfer/normalization.js';
 export type { RawBatch } from './transfer/strategies/alternatives.js';
 export type { CropMirrorNormalizeSpec } from './transfer/kernels/crop-mirror-normalize.js';
 export type { WireDtype } from './transfer/wire-dtypes.js';
@@ -146,6 +146,8 @@ export {
   ARTICLE_NORMALIZATION,
   /** Normalizes raw pixels on the host into float32 (float64 arithmetic, rounded once). */
   normalizeOnHost,
+  /** Normalizes channels-last raw pixels on the host, one mean/std per channel (float64, rounded once). */
+  normalizeChannelsOnHost,
 } from './transfer/normalization.js';
 export {
   /** The naive tfjs port: bytes as an int32 tensor (4 bytes per pixel), normalized by two kernels. */
@@ -180,8 +182,10 @@ export {
 export {
   /** Pixels centred on zero as int8 (x - 128). */
   centerPixels,
-  /** Encodes raw pixels as one wire type so that every type decodes to the same model input. */
+  /** Encodes raw pixels as one wire type so that every type decodes to the same model input (one mean/std, or per channel). */
   encodePixels,
+  /** Host reference of the device decode of a wire type (float64, rounded once; per channel too). */
+  decodeOnHost,
 } from './transfer/wire/payload.js';
 export {
   /** Sends a payload at its wire size and returns the float32 tensor decoded from it on the device. */
