@@ -6,6 +6,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { judgeMachine, readMachine, recordedAdapter } from './machine.js';
+import { matchAdapter } from './match.js';
+import { LinkSampler } from './sampler.js';
+import { hopsToWatch } from './section.js';
 import { LIVE_ROOT, MachineRootError, resolveMachineRoot } from './sysfs.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../fixtures/sysfs/', import.meta.url));
@@ -182,6 +185,41 @@ describe('a sysfs copy made here, not among the committed ones', () => {
       ['0000:80:03.0', { speedText: g4, gts: 16, width: 16 }],
     ]);
     expect(judgeMachine(reading, adapter, loaded).verdict).toMatchObject({ match: 'matched', links: [{ verdict: 'healthy' }], linkLimitGBps: GEN4_X16 });
+  });
+});
+
+describe('the link read again under load', () => {
+  let dir: string;
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('an idle Gen1 reading (power saving) that retrains to Gen4 under load is healthy; the best reading per hop is kept', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'gtp-sysfs-load-'));
+    const sys = join(dir, 'sys');
+    const rp = 'pci0000:00/0000:00:01.0';
+    const gpu = `${rp}/0000:01:00.0`;
+    const idle: [string, number] = ['2.5 GT/s PCIe', 16];
+    await writeFunction(sys, rp, { class: '0x060400', vendor: '0x8086', device: '0xa70d', cur: idle, max: ['16.0 GT/s PCIe', 16] });
+    await writeFunction(sys, gpu, { class: '0x030000', vendor: '0x10de', device: '0x2684', cur: idle, max: ['16.0 GT/s PCIe', 16], numa: [-1, '0-15'] });
+    const reading = readMachine(resolveMachineRoot(dir));
+    const adapter = { backend: 'webgpu', vendor: 'nvidia', name: 'nvidia-geforce-rtx-4090', isSoftware: false, pciBusId: null, cudaGpu: false };
+    // At idle: degraded, but only a warning (NVIDIA lowers the link when not in use).
+    const atIdle = judgeMachine(reading, adapter);
+    expect(atIdle.verdict.links[0]).toMatchObject({ verdict: 'degraded', currentGBps: 4 });
+    expect(atIdle.checks.find((c) => c.id === 'physical.link.0000-01-00-0')).toMatchObject({ status: 'warn', reason: expect.stringMatching(/read at idle/) });
+
+    const sampler = new LinkSampler(hopsToWatch(reading.devices, matchAdapter(adapter, reading.devices)));
+    const stop = sampler.start(5);
+    // The uploads begin: both ends of the link retrain to 16.0 GT/s; then it idles down again before the last sample.
+    for (const path of [rp, gpu]) await writeFile(join(sys, 'devices', path, 'current_link_speed'), '16.0 GT/s PCIe\n');
+    await new Promise((r) => setTimeout(r, 30));
+    for (const path of [rp, gpu]) await writeFile(join(sys, 'devices', path, 'current_link_speed'), '2.5 GT/s PCIe\n');
+    stop();
+    expect(sampler.samples).toBeGreaterThanOrEqual(3);
+    const underLoad = sampler.readings()!;
+    expect(underLoad.get('0000:01:00.0')).toEqual({ speedText: '16.0 GT/s PCIe', gts: 16, width: 16 });
+    const loaded = judgeMachine(reading, adapter, underLoad);
+    expect(loaded.verdict).toMatchObject({ match: 'matched', links: [{ verdict: 'healthy', currentGBps: GEN4_X16 }], linkLimitGBps: GEN4_X16 });
+    expect(loaded.checks.find((c) => c.id === 'physical.link.0000-01-00-0')?.reason).toMatch(/healthy link \(read while uploading\)$/);
   });
 });
 
