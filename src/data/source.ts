@@ -52,7 +52,11 @@ export interface DatasetSource<Given = unknown, Data = unknown, Sizes = unknown>
   isFixture(given: Given, samePath: (a: string, b: string) => boolean): boolean;
   /** What the default reads, as run records and baselines name it. */
   readonly defaultDescription: string;
-  /** The scenario ids that read it; 'others': every scenario no source names (MNIST). */
+  /**
+   * The scenario ids that read it; 'others': every scenario no source names (MNIST). Says what
+   * to read and check before a run starts; the run record lists a data set only once a test
+   * process loaded it (useDataset), so a user's file that no source names is not said to read MNIST.
+   */
   readonly scenarios: readonly string[] | 'others';
   /**
    * Reads the user's data once before any device starts and says what it holds (the run
