@@ -5,7 +5,7 @@ import type { ChannelNormalization } from '../normalization.js';
 import { ChannelAffineVec4Program } from '../webgpu/crop-mirror-normalize-flat-program.js';
 import { channelConstants, phaseOf } from '../webgpu/crop-mirror-normalize-wgsl.js';
 import { DirectDispatcher } from '../webgpu/direct-dispatch.js';
-import { PER_WORD } from '../webgpu/normalize-packed-program.js';
+import { PackedWordsProgram, PER_WORD, vec4Decoder, WORDS_PER_VEC4 } from '../webgpu/normalize-packed-program.js';
 import type { PackedWireDtype } from '../wire-dtypes.js';
 
 /**
@@ -19,24 +19,6 @@ import type { PackedWireDtype } from '../wire-dtypes.js';
  * instead, which is this computation for uint8, with direct dispatch.)
  */
 
-/**
- * WGSL `decodeVec4(w : vec2<u32>) -> vec4<f32>`: the 4 elements packed in w.x (uint8, int8) or
- * in w.x and w.y (float16, low half first). Integers by shifts (exact; unpack4x8snorm would
- * divide by 127 and clamp -128), int8 sign-extended by an arithmetic shift of the byte moved to
- * the top (WGSL §8.9); float16 by unpack2x16float, an exact widening of finite halves.
- */
-function decodeVec4(wire: PackedWireDtype): string {
-  const body = {
-    uint8: 'vec4<f32>((vec4<u32>(w.x) >> vec4<u32>(0u, 8u, 16u, 24u)) & vec4<u32>(0xffu))',
-    int8: 'vec4<f32>(bitcast<vec4<i32>>(vec4<u32>(w.x) << vec4<u32>(24u, 16u, 8u, 0u)) >> vec4<u32>(24u))',
-    float16: 'vec4<f32>(unpack2x16float(w.x), unpack2x16float(w.y))',
-  }[wire];
-  return `fn decodeVec4(w : vec2<u32>) -> vec4<f32> { return ${body}; }`;
-}
-
-/** Words behind one vec4 of output: 1 for uint8 and int8 (4 bytes), 2 for float16 (4 halves). */
-const WORDS_PER_VEC4: Readonly<Record<PackedWireDtype, number>> = { uint8: 1, int8: 1, float16: 2 };
-
 const key = (wire: PackedWireDtype, n: ChannelNormalization) => `${wire}_${n.mean.join(',')}_${n.std.join(',')}`;
 
 /**
@@ -44,38 +26,14 @@ const key = (wire: PackedWireDtype, n: ChannelNormalization) => `${wire}_${n.mea
  * word is never written). With `firstWord` it decodes only the words from there on: the 1-3
  * elements the vec4 program leaves, into the output the caller passes to runWebGPUProgram.
  */
-export class ChannelDecodeProgram implements WebGPUProgram {
-  readonly variableNames = ['packed'];
-  readonly outputShape: number[];
-  readonly shaderKey: string;
-  readonly dispatchLayout: { x: number[] };
-  readonly dispatch: [number, number, number];
-  readonly workgroupSize: [number, number, number] = [64, 1, 1];
-  // Adds `uniforms.size` = number of output elements.
-  readonly size = true;
-  readonly uniforms?: string;
-
+export class ChannelDecodeProgram extends PackedWordsProgram {
   constructor(
     outputShape: number[],
-    private readonly wire: PackedWireDtype,
+    wire: PackedWireDtype,
     private readonly n: ChannelNormalization,
-    private readonly firstWord = 0,
+    firstWord = 0,
   ) {
-    this.outputShape = outputShape;
-    const words = Math.ceil(outputShape.reduce((a, b) => a * b, 1) / PER_WORD[wire]) - firstWord;
-    if (words < 1) throw new RangeError(`firstWord ${firstWord} leaves no word to decode`);
-    this.dispatchLayout = webgpu_util.flatDispatchLayout([words]);
-    this.dispatch = webgpu_util.computeDispatch(this.dispatchLayout, [words], this.workgroupSize);
-    this.shaderKey = `channelDecode_${key(wire, n)}`;
-    if (firstWord > 0) {
-      this.uniforms = 'firstWord : i32,';
-      this.shaderKey += '_tail';
-    }
-  }
-
-  /** Values of `uniforms` in order, for runWebGPUProgram (none unless decoding a tail). */
-  uniformData(): Array<{ type: 'int32'; data: number[] }> | undefined {
-    return this.firstWord > 0 ? [{ type: 'int32', data: [this.firstWord] }] : undefined;
+    super(outputShape, wire, `channelDecode_${key(wire, n)}`, firstWord);
   }
 
   getUserCode(): string {
@@ -83,10 +41,10 @@ export class ChannelDecodeProgram implements WebGPUProgram {
     const C = this.n.mean.length;
     return `
       ${channelConstants(this.n.mean, this.n.std)}
-      ${decodeVec4(this.wire)}
+      ${vec4Decoder(this.wire)}
 
       fn main(invocation : i32) {
-        let index = invocation${this.firstWord > 0 ? ' + uniforms.firstWord' : ''};
+        let index = ${this.wordIndex()};
         let first = index * ${perWord};
         if (first < uniforms.size) {
           let word = bitcast<u32>(packed[index]);
@@ -153,7 +111,7 @@ export class ChannelDecodeVec4Program implements WebGPUProgram {
       perVec4 === 2 ? `vec2<u32>(bitcast<u32>(packed[2 * (${j})]), bitcast<u32>(packed[2 * (${j}) + 1]))` : `vec2<u32>(bitcast<u32>(packed[${j}]), 0u)`;
     return `
       ${channelConstants(this.n.mean, this.n.std)}
-      ${decodeVec4(this.wire)}
+      ${vec4Decoder(this.wire)}
 
       fn main(index : i32) {
         let vec4Count = uniforms.size;

@@ -31,17 +31,12 @@ function decodeExpression(dtype: PackedWireDtype): string {
 }
 
 /**
- * WGSL program for tfjs-backend-webgpu: each invocation reads one 32-bit word of a packed
- * uint8, int8 or float16 payload, decodes its elements and writes (x - mean) / std for each
- * element that exists; the padding of the last word is never read into the output. With the
- * identity normalization it writes the decoded values themselves, with no arithmetic.
- *
- * The first device program of the harness, kept as the `scalar` variant: one word per
- * invocation, one 4-byte store per element. NormalizePackedVec4Program is the fast one.
- * With `firstWord` it decodes only the words from there on (the tail the vec4 program cannot
- * store), writing into an output tensor the caller passes to runWebGPUProgram.
+ * What every one-word-per-invocation decode program shares: one invocation per packed 32-bit
+ * word, `uniforms.size` = output elements, and with `firstWord` only the words from there on
+ * (the 1-3 tail elements a vec4 program cannot store), written into an output tensor the
+ * caller passes to runWebGPUProgram. Subclasses write the WGSL.
  */
-export class NormalizePackedBytesProgram implements WebGPUProgram {
+export abstract class PackedWordsProgram implements WebGPUProgram {
   readonly variableNames = ['packed'];
   readonly outputShape: number[];
   readonly shaderKey: string;
@@ -51,20 +46,19 @@ export class NormalizePackedBytesProgram implements WebGPUProgram {
   // Adds `uniforms.size` = number of output elements.
   readonly size = true;
   readonly uniforms?: string;
-  private readonly wire: PackedWireDtype;
-  private readonly normalization: Normalization;
-  private readonly firstWord: number;
 
-  constructor(outputShape: number[], wire: PackedWireDtype, normalization: Normalization, firstWord = 0) {
+  constructor(
+    outputShape: number[],
+    protected readonly wire: PackedWireDtype,
+    shaderKey: string,
+    protected readonly firstWord = 0,
+  ) {
     this.outputShape = outputShape;
-    this.wire = wire;
-    this.normalization = { mean: normalization.mean, std: normalization.std };
-    this.firstWord = firstWord;
     const words = Math.ceil(outputShape.reduce((a, b) => a * b, 1) / PER_WORD[wire]) - firstWord;
     if (words < 1) throw new RangeError(`firstWord ${firstWord} leaves no word to decode`);
     this.dispatchLayout = webgpu_util.flatDispatchLayout([words]);
     this.dispatch = webgpu_util.computeDispatch(this.dispatchLayout, [words], this.workgroupSize);
-    this.shaderKey = `normalizePackedBytes_${wire}_${normalization.mean}_${normalization.std}`;
+    this.shaderKey = shaderKey;
     if (firstWord > 0) {
       this.uniforms = 'firstWord : i32,';
       this.shaderKey += '_tail';
@@ -76,13 +70,38 @@ export class NormalizePackedBytesProgram implements WebGPUProgram {
     return this.firstWord > 0 ? [{ type: 'int32', data: [this.firstWord] }] : undefined;
   }
 
+  /** The WGSL index of the word this invocation decodes. */
+  protected wordIndex(): string {
+    return `invocation${this.firstWord > 0 ? ' + uniforms.firstWord' : ''}`;
+  }
+
+  abstract getUserCode(): string;
+}
+
+/**
+ * WGSL program for tfjs-backend-webgpu: each invocation reads one 32-bit word of a packed
+ * uint8, int8 or float16 payload, decodes its elements and writes (x - mean) / std for each
+ * element that exists; the padding of the last word is never read into the output. With the
+ * identity normalization it writes the decoded values themselves, with no arithmetic.
+ *
+ * The first device program of the harness, kept as the `scalar` variant: one word per
+ * invocation, one 4-byte store per element. NormalizePackedVec4Program is the fast one.
+ */
+export class NormalizePackedBytesProgram extends PackedWordsProgram {
+  private readonly normalization: Normalization;
+
+  constructor(outputShape: number[], wire: PackedWireDtype, normalization: Normalization, firstWord = 0) {
+    super(outputShape, wire, `normalizePackedBytes_${wire}_${normalization.mean}_${normalization.std}`, firstWord);
+    this.normalization = { mean: normalization.mean, std: normalization.std };
+  }
+
   getUserCode(): string {
     const { mean, std } = this.normalization;
     const perWord = PER_WORD[this.wire];
     const value = isIdentity(this.normalization) ? 'x' : `(x - ${f32Literal(mean)}) / ${f32Literal(std)}`;
     return `
       fn main(invocation : i32) {
-        let index = invocation${this.firstWord > 0 ? ' + uniforms.firstWord' : ''};
+        let index = ${this.wordIndex()};
         let first = index * ${perWord};
         if (first < uniforms.size) {
           let word = bitcast<u32>(packed[index]);
@@ -100,14 +119,14 @@ export class NormalizePackedBytesProgram implements WebGPUProgram {
 }
 
 /** Packed words behind one vec4 of output: 1 for uint8 and int8 (4 bytes), 2 for float16 (4 halves). */
-const WORDS_PER_VEC4: Readonly<Record<PackedWireDtype, number>> = { uint8: 1, int8: 1, float16: 2 };
+export const WORDS_PER_VEC4: Readonly<Record<PackedWireDtype, number>> = { uint8: 1, int8: 1, float16: 2 };
 
 /**
  * WGSL function `decodeVec4(w : vec2<u32>) -> vec4<f32>`: 4 output elements from the words
  * holding them (w.x alone for uint8 and int8, w.x and w.y for float16), decoded as the scalar
  * program does, one lane per element.
  */
-function vec4Decoder(dtype: PackedWireDtype): string {
+export function vec4Decoder(dtype: PackedWireDtype): string {
   switch (dtype) {
     case 'uint8':
       // Byte k of the word is element k (little-endian).
