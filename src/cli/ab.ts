@@ -4,11 +4,18 @@ import { writeJsonAtomic, writeTextAtomic } from '../results/storage.js';
 import { abMeasureOptions, runAb } from '../runner/ab.js';
 import type { CommandLine } from './args.js';
 import { checkJobSummary, checkOutputs } from '../results/output-guard.js';
-import { requireHarnessCheckout } from './harness-checkout.js';
+import { nothingToCompareIsExit3 } from './harness-checkout.js';
 
-/** `npm run perf:ab -- --base REF`: A/B of two commits on this machine, judged per process. */
-export async function abCommand(args: Extract<CommandLine, { command: 'ab' }>): Promise<number> {
-  requireHarnessCheckout('perf:ab');
+/**
+ * `npm run perf:ab -- --base REF` here, `npx gtp ab --base REF` in a user's project: A/B of two
+ * commits on this machine, each measured by its own harness, judged per process; exit 3 when an
+ * arm has nothing to measure it or with.
+ */
+export function abCommand(args: Extract<CommandLine, { command: 'ab' }>): Promise<number> {
+  return nothingToCompareIsExit3(() => ab(args));
+}
+
+async function ab(args: Extract<CommandLine, { command: 'ab' }>): Promise<number> {
   const measure = abMeasureOptions(args);
   await checkOutputs(
     [

@@ -12,6 +12,7 @@ import { DATASET_SOURCES } from '../data/sources.js';
 import { EXPORTERS, exportFlags } from '../report/exporters.js';
 import { WIRE_DTYPES, type WireDtype } from '../transfer/wire-dtypes.js';
 import { UsageError } from './usage-error.js';
+import { FROM_SOURCES } from '../base/commands.js';
 
 // What parseCommandLine throws, in a module of its own: the command files throw it too (history.ts, whose HistoryArgs this file takes).
 export { UsageError } from './usage-error.js';
@@ -116,7 +117,13 @@ export type CommandLine =
       readonly out: string | null;
       readonly force: boolean;
     }
-  | ({ readonly command: 'calibrate'; readonly processes: number } & BackendArgs)
+  | ({
+      readonly command: 'calibrate';
+      /** --processes K; null: not given (the command's own default: 60 per condition here, 20 per arm in a user's project). */
+      readonly processes: number | null;
+      /** --write-tolerances: write the smallest supported tolerances to baselines/tolerances.json (a user's project). */
+      readonly writeTolerances: boolean;
+    } & BackendArgs)
   | ({ readonly command: 'compare'; readonly run: string | null } & CompareArgs)
   | {
       readonly command: 'baseline';
@@ -132,9 +139,8 @@ export type CommandLine =
     }
   | ({ readonly command: 'history' } & HistoryArgs);
 
-export const USAGE = `Usage (in this repository; installed as a package the same commands are
-\`gtp perf\`, \`gtp compare\`, \`gtp baseline\`, \`gtp doctor\`, \`gtp report\`, \`gtp history\`;
-perf:ab, perf:bisect and perf:calibrate run in a checkout of this repository only):
+const SOURCE_USAGE = `Usage (in this repository; installed as a package the same commands are
+\`npx gtp perf\`, \`npx gtp ab\`, ... in the project that depends on it):
   npm run perf -- [options]              run the scenarios, write a run record and its HTML report,
                                          compare it with this profile's baseline, print one
                                          line per scenario and what failed (--verbose: every table)
@@ -145,7 +151,9 @@ perf:ab, perf:bisect and perf:calibrate run in a checkout of this repository onl
   npm run perf:bisect -- --good REF --bad REF
                                          the first commit between them whose metric is worse
                                          (an A/B against the good end per probe)
-  npm run perf:calibrate -- [--backend]  measure how often the verdicts are right on this machine
+  npm run perf:calibrate -- [--backend]  how far values move between processes on this machine and
+                                         what the verdicts can tell apart (in your project: an
+                                         A/A of your perf files, a tolerance per metric)
   npm run doctor -- [options]            check that the backend and device are set up right
   npm run report -- [RUN.json]           rebuild a run's HTML report (default: the latest run)
   npm run perf:history -- [options]      trends and change points of the run records in history/
@@ -220,11 +228,19 @@ A/B options (perf:ab):
   --base REF              the commit to compare against (required); a baseline file
                           (baselines/<profile>.json) means the commit it was measured at
   --head REF              the other arm (default: the working tree)
-  --scenario ID           repeatable (default: speedup and dtypes)
-  --processes K           processes per arm and look (default 8; K more once when inconclusive)
-  --ratios-only           judge speedups only, not absolute times (what npm test gates)
+  --scenario ID           repeatable (default: speedup and dtypes here; every perf file of each
+                          commit in your project)
+  --processes K           processes per arm and look (default 8; 6 is the fewest that can
+                          decide at the first look; K more once when inconclusive); each arm
+                          is measured by its own commit's harness
+  --ratios-only           judge speedups only, not absolute times
   --json FILE, --markdown FILE
                           write the verdicts there too
+
+Calibrate options (in your project):
+  --processes K           processes per arm of the A/A (default 20)
+  --write-tolerances      write each metric's smallest supported tolerance to
+                          baselines/tolerances.json (merged; perf:ab and perf:baseline read it)
 
 Bisect options (perf:bisect; also --scenario, --processes, --ratios-only, --backend as for perf:ab):
   --good REF, --bad REF   the range: the good end is the older commit (both required)
@@ -258,7 +274,34 @@ Markdown verdicts to it; checked before anything is measured (see docs/usage.md)
 Exit codes: 0 pass; 1 a scenario failed or a gating metric regressed; 2 bad usage or bad
 input (unknown flag, unreadable or invalid file, refused baseline update); 3 no baseline for
 this profile (perf:compare; perf with PERF_REQUIRE_BASELINE=1), or a profile, scale or data
-mismatch without --allow-profile-mismatch (profile only).`;
+mismatch without --allow-profile-mismatch (profile only); perf:ab, perf:bisect and
+perf:calibrate: nothing to compare (a commit without the harness or without perf files).`;
+
+/**
+ * The usage as the package shows it in a user's project, where the npm scripts of this
+ * repository do not exist: each \`npm run <script> --\` becomes \`npx gtp <command>\` (the
+ * description column kept aligned) and each script name the command's.
+ */
+export function installedUsage(text: string): string {
+  const command = (line: string) =>
+    line
+      .replace(/npm run (?:perf:(\w+)|(perf|doctor|report))(?: --)?/g, (_m, sub: string | undefined, script: string | undefined) => `npx gtp ${sub ?? script}`)
+      .replace(/\bperf:(compare|baseline|ab|bisect|calibrate|history)\b/g, 'gtp $1');
+  const lines = text.split('\n').map((line) => {
+    // A command line of the list: its description starts after a run of blanks; keep it there.
+    const column = /^ {2}npm run \S.*?\S( {2,})\S/.exec(line);
+    if (!column) return command(line);
+    const at = column[0].length - 1;
+    const head = command(line.slice(0, at)).trimEnd();
+    return `${head.padEnd(Math.max(at, head.length + 2))}${line.slice(at)}`;
+  });
+  lines[0] = 'Usage (gpu-transfer-perf installed in your project; run from its root, where perf/ and baselines/ are):';
+  lines[1] = '';
+  return lines.filter((_, i) => i !== 1).join('\n');
+}
+
+/** --help as shown where it runs: this repository's npm scripts here, \`npx gtp <command>\` where the package is installed. */
+export const USAGE = FROM_SOURCES ? SOURCE_USAGE : installedUsage(SOURCE_USAGE);
 
 function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
@@ -324,7 +367,7 @@ const OPTIONS_BY_COMMAND = {
     processes: { type: 'string' },
   },
   report: { baseline: { type: 'string' }, baselines: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' } },
-  calibrate: { ...RUN_OPTIONS, processes: { type: 'string' } },
+  calibrate: { ...RUN_OPTIONS, processes: { type: 'string' }, 'write-tolerances': { type: 'boolean' } },
   compare: COMPARE_OPTIONS,
   baseline: {
     baseline: { type: 'string' },
@@ -660,7 +703,7 @@ export function parseCommandLine(
         force: flag('force'),
       };
     case 'calibrate':
-      return { command, ...backendArgs(), processes: count('processes', 60) };
+      return { command, ...backendArgs(), processes: str('processes') === null ? null : count('processes', 1), writeTolerances: flag('write-tolerances') };
     case 'compare':
       return { command, run: positionals[0] ?? null, ...compareArgs() };
     case 'baseline':

@@ -5,11 +5,17 @@ import { writeJsonAtomic } from '../results/storage.js';
 import { abMeasureOptions } from '../runner/ab.js';
 import { runBisect } from '../runner/bisect.js';
 import type { CommandLine } from './args.js';
-import { requireHarnessCheckout } from './harness-checkout.js';
+import { nothingToCompareIsExit3 } from './harness-checkout.js';
 
-/** `npm run perf:bisect -- --good REF --bad REF`: the first commit whose metric is worse; exit 0 when found, 1 when not. */
-export async function bisectCommand(args: Extract<CommandLine, { command: 'bisect' }>): Promise<number> {
-  requireHarnessCheckout('perf:bisect');
+/**
+ * `npm run perf:bisect -- --good REF --bad REF` (`npx gtp bisect` in a user's project): the first
+ * commit whose metric is worse; exit 0 when found, 1 when not, 3 when a probe has nothing to measure it.
+ */
+export function bisectCommand(args: Extract<CommandLine, { command: 'bisect' }>): Promise<number> {
+  return nothingToCompareIsExit3(() => bisect(args));
+}
+
+async function bisect(args: Extract<CommandLine, { command: 'bisect' }>): Promise<number> {
   const measure = abMeasureOptions(args);
   await checkOutputs([args.json ? { path: args.json, kind: 'bisect file', flag: '--json' } : null], args);
   const result = await runBisect({ good: args.good, bad: args.bad, metric: args.metric, ...measure });

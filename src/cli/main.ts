@@ -16,6 +16,7 @@ import { runDoctor } from './doctor.js';
 import { perfCommand } from './perf.js';
 import { reportCommand } from './report.js';
 import { EXIT } from '../results/exit.js';
+import { commandLine } from '../base/commands.js';
 
 /** Runs one command of `npm run perf`, `perf:compare`, `perf:baseline`, `perf:calibrate`, `perf:history`, `doctor`. */
 async function dispatch(args: CommandLine): Promise<number> {
@@ -44,7 +45,8 @@ async function dispatch(args: CommandLine): Promise<number> {
   }
 }
 
-const HINT = 'Run `npm run perf -- --help` (installed as a package: `gtp --help`) for the commands and options.';
+// Named as the command is typed where it runs: an npm script here, the bin in a user's project.
+const HINT = `Run \`${commandLine('perf', '--help')}\` for the commands and options.`;
 
 async function main(argv: readonly string[]): Promise<number> {
   try {

@@ -12,10 +12,24 @@ import { EXIT, signalExitCode } from '../results/exit.js';
 import { DEFAULT_PROCESS_ALPHA, judgeProcesses, type ProcessVerdict } from '../results/process-verdict.js';
 import type { RunRecord } from '../results/schema.js';
 import { readRunRecord } from '../results/storage.js';
-import { hasMeasureHost, type MeasureHost, startMeasureHost } from './measure-host.js';
+import { commandLine, commandName } from '../base/commands.js';
+import { type ArmHarness, armHarness, dependsOnHarness, HARNESS_SOURCE, INSTALLED_HARNESS } from './arm-harness.js';
+import { type MeasureHost, startMeasureHost } from './measure-host.js';
 import { checkBackendChoice, RunInputError, scenarioFiles } from './perf.js';
+import { DEFAULT_SCENARIO_DIR, listScenarios, selectScenarios } from './scenarios.js';
 
 const run = promisify(execFile);
+
+/** The prefix of the A/B's progress lines, as the command is called here (`perf:ab`, `gtp ab`). */
+const LOG = `[${commandName('ab')}]`;
+
+/**
+ * Nothing to compare (exit 3, like a missing baseline): an arm has no harness to measure it or
+ * no perf files to measure. The message says what to do.
+ */
+export class NothingToCompareError extends Error {
+  override readonly name = 'NothingToCompareError';
+}
 
 /** What `npm run perf:ab` is asked to do. */
 export interface AbOptions {
@@ -38,22 +52,25 @@ export interface Arm {
   readonly commit: string;
   readonly dir: string;
   readonly records: RunRecord[];
+  /** The harness that measures it: its own (sources here, the installed package in a user's project). */
+  readonly harness: ArmHarness;
   /** The checkout's measure host, once started; null: a commit from before it, a command per process. */
   host: MeasureHost | null;
 }
 
-/** Default scenarios of an A/B: the timed ones whose ratios CI gates. */
+/** Default scenarios of an A/B in this repository: the timed ones whose ratios CI gates. */
 export const AB_DEFAULT_SCENARIOS = ['speedup', 'dtypes'] as const;
 
 /**
  * What perf:ab and perf:bisect measure, from their shared flags: the scenarios (default
- * AB_DEFAULT_SCENARIOS), processes, backend and judged kinds; an unknown scenario or a backend
- * that is not installed is the user's to fix (exit 2) before any checkout is made.
+ * AB_DEFAULT_SCENARIOS here; in a user's project none named, so each arm runs all of its own
+ * perf files), processes, backend and judged kinds; an unknown scenario or a backend that is not
+ * installed is the user's to fix (exit 2) before any checkout is made.
  */
 export function abMeasureOptions(
   flags: Pick<AbOptions, 'scenarios' | 'processes' | 'backend'> & { readonly ratiosOnly: boolean },
 ): Omit<AbOptions, 'base' | 'head'> {
-  const scenarios = flags.scenarios.length > 0 ? flags.scenarios : [...AB_DEFAULT_SCENARIOS];
+  const scenarios = flags.scenarios.length > 0 ? flags.scenarios : HARNESS_SOURCE === 'sources' ? [...AB_DEFAULT_SCENARIOS] : [];
   scenarioFiles(scenarios);
   checkBackendChoice(flags.backend);
   return { scenarios, processes: flags.processes, backend: flags.backend, kinds: flags.ratiosOnly ? ['ratio'] : ['ratio', 'time'] };
@@ -104,8 +121,48 @@ export async function resolveRef(ref: string): Promise<string> {
   return baseline.git.commit;
 }
 
-/** A git worktree of `ref` with dependencies: node_modules linked when the lockfile is the same, else `npm ci` from the npm cache. */
-async function checkout(ref: string, into: string): Promise<string> {
+/** The text of a file, or null when there is none. */
+async function textOrNull(path: string): Promise<string | null> {
+  return existsSync(path) ? readFile(path, 'utf8') : null;
+}
+
+/**
+ * In a user's project, what the checkout of `ref` at `dir` must hold before anything is installed:
+ * gpu-transfer-perf among its dependencies and the perf files to measure (the named scenarios,
+ * or any). Without them there is nothing to compare (exit 3), said with what to do.
+ */
+async function requireMeasurable(ref: string, commit: string, dir: string, options: AbOptions): Promise<void> {
+  const at = `${ref} (${commit.slice(0, 12)})`;
+  const manifest = await textOrNull(join(dir, 'package.json'));
+  if (manifest === null || !dependsOnHarness(manifest)) {
+    throw new NothingToCompareError(
+      `${at} does not depend on gpu-transfer-perf (${manifest === null ? 'no package.json' : 'not in its package.json'}), so nothing there can measure it: compare with a commit made after the harness was added (\`git log -- package.json\` shows when), or commit \`npm install gpu-transfer-perf\` first`,
+    );
+  }
+  let files: ReturnType<typeof listScenarios>;
+  try {
+    files = listScenarios(dir, DEFAULT_SCENARIO_DIR);
+  } catch {
+    files = [];
+  }
+  if (files.length === 0) {
+    throw new NothingToCompareError(
+      `${at} has no perf files in ${DEFAULT_SCENARIO_DIR}/ ([NN-]name.perf.ts or .spec.ts), so there is nothing to measure there: compare with a commit that has them (\`git log -- ${DEFAULT_SCENARIO_DIR}\` shows when they came), or measure this tree alone with \`${commandLine('perf')}\``,
+    );
+  }
+  try {
+    selectScenarios(files, options.scenarios);
+  } catch (error) {
+    throw new NothingToCompareError(`${at} lacks a scenario you named: ${(error as Error).message}; name only scenarios both commits have`);
+  }
+}
+
+/**
+ * A git worktree of `ref` with dependencies: node_modules linked when the lockfile is byte-equal
+ * to the working tree's (same packages, same harness), else installed there from npm's cache
+ * (`npm ci`, or `npm install` at a commit without a lockfile).
+ */
+async function checkout(ref: string, into: string, options: AbOptions): Promise<string> {
   let commit: string;
   try {
     commit = await git(['rev-parse', '--verify', `${ref}^{commit}`]);
@@ -113,15 +170,40 @@ async function checkout(ref: string, into: string): Promise<string> {
     throw new RunInputError(`--base/--head ${ref}: not a commit, branch or tag of this repository`);
   }
   await git(['worktree', 'add', '--detach', into, commit]);
-  const sameLock =
-    existsSync(join(into, 'package-lock.json')) && (await readFile(join(into, 'package-lock.json'), 'utf8')) === (await readFile('package-lock.json', 'utf8'));
+  if (HARNESS_SOURCE === 'installed') await requireMeasurable(ref, commit, into, options);
+  const lock = await textOrNull(join(into, 'package-lock.json'));
+  const sameLock = lock !== null && existsSync('node_modules') && lock === (await textOrNull('package-lock.json'));
   if (sameLock) await symlink(resolve('node_modules'), join(into, 'node_modules'), 'dir');
-  else await tracked(run('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: into, maxBuffer: 64 * 1024 * 1024 }));
+  else {
+    const install = lock !== null ? ['ci'] : ['install', '--no-save'];
+    try {
+      await tracked(run('npm', [...install, '--prefer-offline', '--no-audit', '--no-fund'], { cwd: into, maxBuffer: 64 * 1024 * 1024 }));
+    } catch (error) {
+      const tail = String((error as { stderr?: unknown }).stderr ?? (error as Error).message)
+        .trim()
+        .split('\n')
+        .slice(-3)
+        .join(' | ');
+      const message = `${ref} (${commit.slice(0, 12)}): its dependencies did not install (npm ${install.join(' ')} --prefer-offline): ${tail}`;
+      // In a user's project the base's own packages measure it: none installed, nothing to compare.
+      if (HARNESS_SOURCE === 'installed') throw new NothingToCompareError(`${message}; fix that commit's package-lock.json or compare with another one`);
+      throw new Error(message);
+    }
+  }
   return commit;
 }
 
+/** The harness of an arm's checkout; none (no installed package) is nothing to compare. */
+export function harnessOf(dir: string, label: string): ArmHarness {
+  const harness = armHarness(dir);
+  if (harness) return harness;
+  throw new NothingToCompareError(
+    `${label}: no ${INSTALLED_HARNESS} in ${dir}, so nothing can measure it: run \`npm install\` (gpu-transfer-perf in your package.json) and try again`,
+  );
+}
+
 /** perf's flags for an arm's processes: the scenarios and the backend (the record file is per process). */
-function perfFlags(options: AbOptions): string[] {
+function perfFlags(options: Pick<AbOptions, 'scenarios' | 'backend'>): string[] {
   return [...options.scenarios.flatMap((s) => ['--scenario', s]), '--backend', options.backend];
 }
 
@@ -134,20 +216,20 @@ function armEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Starts the arm's measure host when its commit has one (tracked, so a signal stops it). */
-function startHost(arm: Arm, options: AbOptions): void {
-  if (!hasMeasureHost(arm.dir)) {
-    console.log(`[perf:ab] ${arm.label}: no measure host at that commit; a perf command per process (slower start)`);
+/** Starts the arm's measure host when its harness has one (tracked, so a signal stops it). */
+export function startHost(arm: Arm, options: Pick<AbOptions, 'scenarios' | 'backend'>): void {
+  if (!arm.harness.host) {
+    console.log(`${LOG} ${arm.label}: no measure host in its harness; a perf command per process (slower start)`);
     return;
   }
-  arm.host = startMeasureHost(arm.dir, perfFlags(options), armEnv(), arm.label);
+  arm.host = startMeasureHost(arm.dir, perfFlags(options), armEnv(), arm.label, arm.harness.host);
   tracked({ child: arm.host.child });
 }
 
 /** Runs one process of an arm, to `out`, and returns its record: through its measure host, or its own commit's `perf` command. */
-function runProcess(arm: Arm, options: AbOptions, out: string): Promise<RunRecord> {
+export function runProcess(arm: Arm, options: Pick<AbOptions, 'scenarios' | 'backend'>, out: string): Promise<RunRecord> {
   if (arm.host) return arm.host.measure(out);
-  const child = spawn(join(arm.dir, 'node_modules/.bin/tsx'), ['src/cli/main.ts', 'perf', ...perfFlags(options), '--out', out], {
+  const child = spawn(arm.harness.perf.command, [...arm.harness.perf.args, ...perfFlags(options), '--out', out], {
     cwd: arm.dir,
     env: armEnv(),
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -185,7 +267,7 @@ export function abbaOrder(processes: number): Array<readonly ['base' | 'head', '
 async function measureArms(arms: readonly [Arm, Arm], options: AbOptions, work: string, look: string): Promise<void> {
   for (const [i, pair] of abbaOrder(options.processes).entries()) {
     for (const arm of pair.map((name) => (name === 'base' ? arms[0] : arms[1]))) {
-      console.log(`[perf:ab] look ${look}, pair ${i + 1}/${options.processes}: ${arm.name} (${arm.label})`);
+      console.log(`${LOG} look ${look}, pair ${i + 1}/${options.processes}: ${arm.name} (${arm.label})`);
       arm.records.push(await runProcess(arm, options, join(work, `${arm.name}-${look}-${i}.json`)));
     }
   }
@@ -223,7 +305,7 @@ function cleanupOnSignal(what: string, cleanup: () => Promise<void>): { readonly
   const handlers = (['SIGINT', 'SIGTERM'] as const).map((signal) => {
     const handler = () => {
       interrupted = true;
-      console.error(`\n[perf:ab] ${signal}: stopping its processes, removing ${what}`);
+      console.error(`\n${LOG} ${signal}: stopping its processes, removing ${what}`);
       void once().finally(() => process.exit(signalExitCode(signal)));
     };
     process.once(signal, handler);
@@ -270,10 +352,42 @@ export async function removeWorktree(dir: string): Promise<void> {
 export async function openArm(workspace: Workspace, folder: string, name: Arm['name'], ref: string, options: AbOptions, label = ref): Promise<Arm> {
   const dir = join(workspace.work, folder);
   workspace.worktrees.push(dir);
-  const commit = await checkout(ref, dir);
-  const arm: Arm = { name, label: `${label} (${commit.slice(0, 12)})`, commit, dir, records: [], host: null };
+  const commit = await checkout(ref, dir, options);
+  // A bisect's probe is labelled with its commit already: not twice.
+  const named = commit.startsWith(label) ? commit.slice(0, 12) : `${label} (${commit.slice(0, 12)})`;
+  const arm: Arm = { name, label: named, commit, dir, records: [], harness: harnessOf(dir, named), host: null };
   startHost(arm, options);
   return arm;
+}
+
+/** The arm of the working tree as it is (HEAD plus what is uncommitted), measured by its own harness. */
+export async function openWorkingTree(options: AbOptions): Promise<Arm> {
+  const commit = await git(['rev-parse', 'HEAD']);
+  const label = `working tree at ${commit.slice(0, 7)}${(await git(['status', '--porcelain'])) ? ' (uncommitted changes)' : ''}`;
+  const dir = process.cwd();
+  const arm: Arm = { name: 'head', label, commit, dir, records: [], harness: harnessOf(dir, label), host: null };
+  startHost(arm, options);
+  return arm;
+}
+
+/**
+ * What the result says beside the verdicts: different harness versions in the two arms (a change
+ * may then be the harness's, not the code's), and metrics only one arm recorded (not judged).
+ */
+export function armNotes(arms: readonly [Arm, Arm]): string[] {
+  const notes: string[] = [];
+  const [base, head] = arms.map((a) => a.harness.version ?? 'unknown version');
+  if (base !== head) {
+    notes.push(
+      `the arms ran different harness versions: base gpu-transfer-perf ${base}, head ${head}; each was measured by its own, so a change may come from the harness as well as from your code`,
+    );
+  }
+  const ids = (arm: Arm) => new Set(arm.records.flatMap((r) => r.metrics.filter((m) => m.kind === 'ratio' || m.kind === 'time').map((m) => m.id)));
+  const [inBase, inHead] = [ids(arms[0]), ids(arms[1])];
+  const only = (a: Set<string>, b: Set<string>) => [...a].filter((id) => !b.has(id));
+  if (only(inHead, inBase).length > 0) notes.push(`only the head recorded (not judged): ${only(inHead, inBase).join(', ')}`);
+  if (only(inBase, inHead).length > 0) notes.push(`only the base recorded (not judged): ${only(inBase, inHead).join(', ')}`);
+  return notes;
 }
 
 /**
@@ -292,7 +406,7 @@ export async function judgeArms(arms: readonly [Arm, Arm], options: AbOptions, w
   const verdicts = judge();
   const open = verdicts.filter((v) => v.verdict === 'inconclusive');
   if (open.length === 0) return verdicts;
-  console.log(`[perf:ab] inconclusive: ${open.map((v) => v.id).join(', ')}; ${options.processes} more processes per arm, once`);
+  console.log(`${LOG} inconclusive: ${open.map((v) => v.id).join(', ')}; ${options.processes} more processes per arm, once`);
   await measureArms(arms, options, work, `${tag}2`);
   return judge();
 }
@@ -317,26 +431,22 @@ export async function runAb(options: AbOptions): Promise<AbResult> {
   try {
     const base = await openArm(workspace, 'base', 'base', await resolveRef(options.base), options, options.base);
     opened = [base];
-    let head: Arm;
-    if (options.head) head = await openArm(workspace, 'head', 'head', options.head, options);
-    else {
-      const commit = await git(['rev-parse', 'HEAD']);
-      const label = `working tree at ${commit.slice(0, 7)}${(await git(['status', '--porcelain'])) ? ' (uncommitted changes)' : ''}`;
-      head = { name: 'head', label, commit, dir: process.cwd(), records: [], host: null };
-      startHost(head, options);
-    }
+    const head = options.head ? await openArm(workspace, 'head', 'head', options.head, options) : await openWorkingTree(options);
     const arms = [base, head] as const;
     opened = arms;
     const verdicts = await judgeArms(arms, options, work);
     const errors = armErrors(arms);
     const regressed = verdicts.some((v) => v.verdict === 'regressed');
+    const notes = armNotes(arms);
     return {
       base: arms[0].label,
       head: arms[1].label,
-      scenarios: options.scenarios,
+      // None named (a user's project): each arm ran all of its perf files; the head's are listed.
+      scenarios: options.scenarios.length > 0 ? options.scenarios : [...new Set(head.records.flatMap((r) => r.metrics.map((m) => m.scenario)))],
       processes: [arms[0].records.length, arms[1].records.length],
       verdicts,
       errors,
+      ...(notes.length > 0 ? { notes } : {}),
       minutes: (performance.now() - started) / 60_000,
       exitCode: regressed || errors.length > 0 ? EXIT.regression : EXIT.pass,
     };

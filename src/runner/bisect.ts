@@ -2,8 +2,12 @@ import type { BisectProbe, BisectResult } from '../results/ab-result.js';
 import type { ProcessVerdict } from '../results/process-verdict.js';
 import { join } from 'node:path';
 import { type AbOptions, type Arm, armErrors, git, judgeArms, openArm, openWorkspace, removeWorktree } from './ab.js';
+import { commandName } from '../base/commands.js';
 import { HarnessStartError } from './harness-start.js';
 import { RunInputError } from './perf.js';
+
+/** The prefix of bisect's progress lines, as the command is called here (`perf:bisect`, `gtp bisect`). */
+const LOG = `[${commandName('bisect')}]`;
 
 /** What `npm run perf:bisect` is asked to do. */
 export interface BisectOptions extends Omit<AbOptions, 'base' | 'head'> {
@@ -138,7 +142,7 @@ export async function runBisect(options: BisectOptions): Promise<BisectResult> {
     const probe = async (index: number): Promise<BisectProbe> => {
       const commit = commits[index]!;
       const folder = `probe-${probes.length + 1}`;
-      console.log(`[perf:bisect] probe ${probes.length + 1}: ${commit.slice(0, 12)} (${index + 1} of ${commits.length} after the good end)`);
+      console.log(`${LOG} probe ${probes.length + 1}: ${commit.slice(0, 12)} (${index + 1} of ${commits.length} after the good end)`);
       base!.records.length = 0; // each probe is its own ABBA comparison against the good end
       const subject = await git(['log', '-1', '--format=%s', commit]);
       let head: Arm | null = null;
@@ -161,7 +165,7 @@ export async function runBisect(options: BisectOptions): Promise<BisectResult> {
         };
         probes.push(done);
         baseMeasured = true;
-        console.log(`[perf:bisect] ${commit.slice(0, 12)}: ${done.outcome}`);
+        console.log(`${LOG} ${commit.slice(0, 12)}: ${done.outcome}`);
         return done;
       } catch (error) {
         if (workspace.cleanup.interrupted()) throw error;
@@ -186,7 +190,7 @@ export async function runBisect(options: BisectOptions): Promise<BisectResult> {
           errors: [cause],
         };
         probes.push(skipped);
-        console.log(`[perf:bisect] ${commit.slice(0, 12)}: skip (${cause})`);
+        console.log(`${LOG} ${commit.slice(0, 12)}: skip (${cause})`);
         return skipped;
       } finally {
         await head?.host?.close();

@@ -10,6 +10,17 @@ import { runScenarios } from './run-scenarios.js';
 import { listScenarios, selectScenarios } from './scenarios.js';
 import { MNIST_SPEEDUP_ID } from '../results/metric-ids.js';
 import { EXIT } from '../results/exit.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BackendChoice } from '../backend/types.js';
+import { commandLine, commandName } from '../base/commands.js';
+import { studentTQuantile } from '../measure/statistics.js';
+import { readToleranceOverrides } from '../results/baseline.js';
+import type { ProcessVerdict } from '../results/process-verdict.js';
+import type { RunRecord } from '../results/schema.js';
+import { abbaOrder, type Arm, harnessOf, runProcess, startHost } from './ab.js';
+import { RunInputError } from './perf.js';
 
 const SPEEDUP = MNIST_SPEEDUP_ID;
 const PLAN: DecisionPlan = { perArm: 8, tolerance: 0.1, alpha: DEFAULT_PROCESS_ALPHA };
@@ -137,4 +148,151 @@ export async function runCalibrate(config: RunConfig, perCondition = 60): Promis
   });
   console.log(`Written: ${path}`);
   return EXIT.pass;
+}
+
+/** What `gtp calibrate` in a user's project is asked to do. */
+export interface OwnCalibrateOptions {
+  readonly backend: BackendChoice;
+  /** Processes per arm of the A/A (A and A', alternated in ABBA order). */
+  readonly perArm: number;
+  /** Write the smallest supported tolerances to this tolerances file (merged with its entries); null: print only. */
+  readonly writeTolerances: string | null;
+}
+
+/** The A/A's default processes per arm in a user's project: 40 in all, about 2-3 minutes for a perf file of a few seconds. */
+export const OWN_CALIBRATE_PER_ARM = 20;
+
+/** The processes per arm `gtp ab` uses by default (cli/args.ts), for which the tolerance is worked out. */
+const AB_PROCESSES = 8;
+/** The chance an unchanged commit must have to pass at the first look with the smallest supported tolerance. */
+const PASS_POWER = 0.95;
+const Z_95 = 1.6448536;
+
+/**
+ * The upper 95% confidence bound of a standard deviation `sd` estimated with `df` degrees of
+ * freedom: sd * sqrt(df / chi2_0.05(df)), the chi-square quantile by Wilson & Hilferty's cube-root
+ * approximation (1931; within 1% for df >= 5). A spread measured on few processes may be too
+ * small by chance; a tolerance built on it must not be.
+ */
+export function sdUpperBound(sd: number, df: number): number {
+  const c = 2 / (9 * df);
+  const chi2 = df * (1 - c - Z_95 * Math.sqrt(c)) ** 3;
+  return sd * Math.sqrt(df / chi2);
+}
+
+/**
+ * The smallest tolerance with which `gtp ab` (K + K processes, alpha per side) passes an
+ * unchanged commit at its first look with probability PASS_POWER, for a between-process SD `sd`
+ * of logs. A/B passes when the bad-side bound of the (1 - 2 alpha) interval of the log change
+ * lies inside twice the tolerance (results/process-verdict.ts), so on an A/A the change d ~
+ * N(0, se) with se = sd * sqrt(2 / K) must satisfy d - t * se > log(1 - 2 tol) (a ratio) or
+ * d + t * se < log(1 + 2 tol) (a time) with chance PASS_POWER: 2 tol = 1 - exp(-(t + z) se) or
+ * exp((t + z) se) - 1, t = t(1 - alpha, 2K - 2) (the permutation interval taken as the t
+ * interval it approximates), z = z(PASS_POWER). Rounded up to half a percent.
+ */
+export function smallestTolerance(sd: number, kind: 'ratio' | 'time', k = AB_PROCESSES, alpha = DEFAULT_PROCESS_ALPHA): number {
+  const reach = (studentTQuantile(1 - alpha, 2 * k - 2) + Z_95) * sd * Math.sqrt(2 / k);
+  const tolerance = kind === 'ratio' ? (1 - Math.exp(-reach)) / 2 : (Math.exp(reach) - 1) / 2;
+  return Math.ceil(tolerance * 200) / 200;
+}
+
+/** One metric's calibration: its spread across processes and what it supports. */
+export interface MetricSpread {
+  readonly id: string;
+  readonly kind: 'ratio' | 'time';
+  readonly median: number;
+  readonly sd: number;
+  readonly sdUpper: number;
+  readonly tolerance: number;
+  /** The A/A's own verdict (A vs A') at the tolerance in force now. */
+  readonly aa: ProcessVerdict;
+}
+
+/**
+ * `gtp calibrate` in a user's project: an A/A of the project's own perf files. 2 x perArm
+ * processes of the working tree, measured by its installed harness in one measure host as
+ * `gtp ab` measures an arm, labelled A and A' in ABBA order; for each ratio and time metric
+ * every process recorded, the between-process SD of its logs (with a 95% upper bound), the
+ * smallest tolerance that bound supports for `gtp ab` at its default processes, and the A/A's own
+ * verdict at the tolerance in force. Writes the tolerances only when asked.
+ */
+export async function runOwnCalibrate(options: OwnCalibrateOptions): Promise<number> {
+  if (options.perArm < 3) throw new RunInputError(`calibrate: --processes must be at least 3 per arm (a spread needs them), got ${options.perArm}`);
+  const existing = options.writeTolerances ? await readToleranceOverrides(options.writeTolerances) : await readToleranceOverrides();
+  const measure = { scenarios: [], backend: options.backend };
+  const work = await mkdtemp(join(tmpdir(), 'gtp-calibrate-'));
+  const arm: Arm = {
+    name: 'base',
+    label: 'working tree',
+    commit: '',
+    dir: process.cwd(),
+    records: [],
+    harness: harnessOf(process.cwd(), 'working tree'),
+    host: null,
+  };
+  const pools: { A: RunRecord[]; "A'": RunRecord[] } = { A: [], "A'": [] };
+  const started = performance.now();
+  try {
+    startHost(arm, measure);
+    for (const [i, pair] of abbaOrder(options.perArm).entries()) {
+      for (const side of pair.map((name): 'A' | "A'" => (name === 'base' ? 'A' : "A'"))) {
+        console.log(`[${commandName('calibrate')}] pair ${i + 1}/${options.perArm}: ${side}`);
+        pools[side].push(await runProcess(arm, measure, join(work, `${side === 'A' ? 'a' : 'a2'}-${i}.json`)));
+      }
+    }
+  } finally {
+    await arm.host?.close();
+    await rm(work, { recursive: true, force: true });
+  }
+  const minutes = (performance.now() - started) / 60_000;
+  const errors = [...pools.A, ...pools["A'"]].flatMap((r) => r.errors.map((e) => `[${e.scenario}] ${e.test}: ${e.message.split('\n')[0]}`));
+  const all = [...pools.A, ...pools["A'"]];
+  const ids = (all[0]?.metrics ?? []).filter((m): m is typeof m & { kind: 'ratio' | 'time' } => m.kind === 'ratio' || m.kind === 'time');
+  const valuesOf = (records: readonly RunRecord[], id: string) => records.map((r) => r.metrics.find((m) => m.id === id)?.value ?? Number.NaN);
+  const spreads: MetricSpread[] = ids
+    .filter((m) => valuesOf(all, m.id).every((v) => v > 0))
+    .map((m) => {
+      const values = valuesOf(all, m.id);
+      // Same code in every process: the spread about one mean, 2K - 1 degrees of freedom (an
+      // offset between A and A', a drift, counts against the tolerance rather than hiding).
+      const sd = betweenProcessSd(values);
+      const sdUpper = sdUpperBound(sd, values.length - 1);
+      const aa = judgeProcesses(
+        { id: m.id, kind: m.kind, base: valuesOf(pools.A, m.id), head: valuesOf(pools["A'"], m.id) },
+        { tolerance: existing[m.id] ?? PLAN.tolerance, alpha: DEFAULT_PROCESS_ALPHA },
+      );
+      return { id: m.id, kind: m.kind, median: median(values), sd, sdUpper, tolerance: smallestTolerance(sdUpper, m.kind), aa };
+    });
+  const table = new Table({
+    head: ['metric', 'kind', 'median', 'between-process SD', '95% upper bound', `smallest tolerance (gtp ab, ${AB_PROCESSES} a side)`, 'A/A verdict'],
+    style: { head: [], border: [] },
+  });
+  for (const s of spreads) {
+    table.push([
+      s.id,
+      s.kind,
+      s.median.toPrecision(4),
+      pct(s.sd),
+      pct(s.sdUpper),
+      pct(s.tolerance),
+      `${s.aa.verdict} (${(100 * s.aa.change).toFixed(1)}% at ${pct(s.aa.tolerance)})`,
+    ]);
+  }
+  console.log(
+    `\nA/A calibration of this project's perf files: ${all.length} processes (${options.perArm} A + ${options.perArm} A', ABBA order), ${minutes.toFixed(1)} min, measured by gpu-transfer-perf ${arm.harness.version ?? '(unknown version)'}.`,
+  );
+  console.log(
+    `Between-process SD of log values over all ${all.length} processes, its 95% upper bound (chi-square), and the smallest tolerance with which \`${commandLine('ab', '--base <ref>')}\` passes an unchanged commit at its first look ${Math.round(100 * PASS_POWER)}% of the time (from the upper bound; alpha ${DEFAULT_PROCESS_ALPHA} per side). A change smaller than its tolerance is not called a regression; one of twice it is.`,
+  );
+  console.log(table.toString());
+  for (const e of errors) console.log(`ERROR ${e}`);
+  if (spreads.length === 0) console.log('No ratio or time metric was recorded by every process: nothing to calibrate.');
+  if (options.writeTolerances && spreads.length > 0 && errors.length === 0) {
+    const merged = { ...existing, ...Object.fromEntries(spreads.map((s) => [s.id, s.tolerance])) };
+    await writeJsonAtomic(options.writeTolerances, merged);
+    console.log(`Written: ${options.writeTolerances} (${spreads.length} tolerances; \`${commandLine('ab')}\` and \`${commandLine('baseline')}\` use them).`);
+  } else if (spreads.length > 0) {
+    console.log(`Not written: with --write-tolerances, \`${commandLine('calibrate', '--write-tolerances')}\` writes them to baselines/tolerances.json.`);
+  }
+  return errors.length > 0 || spreads.length === 0 ? EXIT.regression : EXIT.pass;
 }

@@ -22,6 +22,17 @@ import type { ScenarioFile } from './scenarios.js';
 
 /** The host's entry, relative to a checkout: a commit without it is measured the old way (a command per process). */
 export const MEASURE_HOST_ENTRY = 'src/cli/measure-host.ts';
+/**
+ * The host's entry in the installed package, relative to its folder (node_modules/gpu-transfer-perf):
+ * built JavaScript, started with plain node (a user's project need not have tsx).
+ */
+export const PACKAGE_MEASURE_HOST_ENTRY = 'dist/cli/measure-host.js';
+
+/** How a host is started: a program and its arguments before perf's flags. */
+export interface HostLaunch {
+  readonly command: string;
+  readonly args: readonly string[];
+}
 
 /** Parent -> host: measure once more and write the record to `out`; or stop (after the last reply). */
 type MeasureRequest = { readonly out: string } | { readonly stop: true };
@@ -84,11 +95,19 @@ export function hasMeasureHost(dir: string): boolean {
 }
 
 /**
- * Starts the host of the checkout at `dir` with its own tsx, on `perfArgs` (perf's flags:
- * scenarios, backend). `label` names the checkout in errors.
+ * Starts the host of the checkout at `dir` (its working directory: its perf files, its
+ * baselines) on `perfArgs` (perf's flags: scenarios, backend). `launch` says which harness:
+ * default the checkout's own sources through its tsx (this repository); in a user's project the
+ * checkout's installed package, with node. `label` names the checkout in errors.
  */
-export function startMeasureHost(dir: string, perfArgs: readonly string[], env: NodeJS.ProcessEnv, label: string): MeasureHost {
-  const child = spawn(join(dir, 'node_modules/.bin/tsx'), [MEASURE_HOST_ENTRY, ...perfArgs], {
+export function startMeasureHost(
+  dir: string,
+  perfArgs: readonly string[],
+  env: NodeJS.ProcessEnv,
+  label: string,
+  launch: HostLaunch = { command: join(dir, 'node_modules/.bin/tsx'), args: [MEASURE_HOST_ENTRY] },
+): MeasureHost {
+  const child = spawn(launch.command, [...launch.args, ...perfArgs], {
     cwd: dir,
     env,
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
