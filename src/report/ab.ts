@@ -17,6 +17,7 @@ export function renderAb(r: AbResult): string {
     `Geometric means of one value per process; change = head/base - 1 with its ${confidence} interval from an exact permutation test on per-process logs.`,
     table.toString(),
     ...r.errors.map((e) => `ERROR ${e}`),
+    ...(r.notes ?? []).map((n) => `NOTE: ${n}`),
     `Verdicts: ${['regressed', 'improved', 'inconclusive', 'pass'].map((k) => `${r.verdicts.filter((v) => v.verdict === k).length} ${k}`).join(', ')}; exit ${r.exitCode}.`,
   ].join('\n');
 }
@@ -36,6 +37,7 @@ export function abMarkdown(r: AbResult): string {
     ),
     '',
     ...r.errors.map((e) => `> ERROR ${e.replace(/\|/g, '\\|')}`),
+    ...(r.notes ?? []).map((n) => `> NOTE: ${n}`),
     '',
   ].join('\n');
 }

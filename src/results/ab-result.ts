@@ -12,6 +12,8 @@ export interface AbResult {
   readonly processes: readonly [number, number];
   readonly verdicts: readonly ProcessVerdict[];
   readonly errors: readonly string[];
+  /** What to know beside the verdicts (different harness versions in the arms, metrics only one arm recorded); absent: none. */
+  readonly notes?: readonly string[];
   readonly minutes: number;
   readonly exitCode: number;
 }
