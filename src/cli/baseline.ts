@@ -17,6 +17,7 @@ import { defaultRunConfig } from '../run-config.js';
 import { UsageError } from './args.js';
 import { latestRunPath } from './compare.js';
 import { EXIT } from '../results/exit.js';
+import { commandLine } from '../base/commands.js';
 
 /** What accepting the run changes, metric values only: a json-diff, or '' when nothing changed. */
 function valueDiff(existing: Baseline | null, next: Baseline): string {
@@ -40,7 +41,7 @@ export async function baselineCommand(args: {
   history: string;
 }): Promise<number> {
   const runPath = args.run ?? (await latestRunPath());
-  if (!runPath) throw new UsageError('no run record given and none in results/: run `npm run perf` first');
+  if (!runPath) throw new UsageError(`no run record given and none in results/: run ${commandLine('perf')} first`);
   const run = await readRunRecord(runPath);
   const target = args.target ?? baselinePathFor(run.profile.id, run.scale, args.baselines);
   const kind = await stat(target).then(

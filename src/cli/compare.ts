@@ -7,6 +7,7 @@ import { writeExports } from '../report/write-exports.js';
 import { exportOutputs, exportTargets } from '../report/exporters.js';
 import { UsageError, type CompareArgs } from './args.js';
 import { checkJobSummary, checkOutputs } from '../results/output-guard.js';
+import { commandLine } from '../base/commands.js';
 
 /**
  * The latest run record in results/ (compare's and baseline's default), saying which entries
@@ -21,7 +22,7 @@ export async function latestRunPath(dir = RESULTS_DIR): Promise<string | null> {
 /** `npm run perf:compare`: compares a stored run (default: the latest) with its profile's baseline. */
 export async function compareCommand(args: CompareArgs & { run: string | null }): Promise<number> {
   const runPath = args.run ?? (await latestRunPath());
-  if (!runPath) throw new UsageError('no run record given and none in results/: run `npm run perf` first');
+  if (!runPath) throw new UsageError(`no run record given and none in results/: run ${commandLine('perf')} first`);
   const run = await readRunRecord(runPath);
   const targets = exportTargets('compare', args.exports, null);
   await checkOutputs(exportOutputs(targets), args);

@@ -12,6 +12,7 @@ import { changeSummary, describeStep, renderHistoryPage, shortCommit, type Analy
 import { historyProfiles, readHistory } from '../history/store.js';
 import { UsageError } from './usage-error.js';
 import { EXIT } from '../results/exit.js';
+import { commandName } from '../base/commands.js';
 
 /** What `perf:history` is asked. */
 export interface HistoryArgs {
@@ -46,7 +47,8 @@ export function methodLine(p: EDivisiveParams): string {
 /** The profile to read: the one asked for, or the only one in the history. */
 async function chooseProfile(dir: string, asked: string | null): Promise<string | null> {
   const folder = await stat(dir).catch(() => null);
-  if (!folder?.isDirectory()) throw new RecordFileError(`${dir}: no history folder there (perf:baseline appends to history/, perf --history DIR to DIR)`);
+  if (!folder?.isDirectory())
+    throw new RecordFileError(`${dir}: no history folder there (${commandName('baseline')} appends to history/, ${commandName('perf')} --history DIR to DIR)`);
   const profiles = await historyProfiles(dir);
   if (asked !== null) {
     if (!profiles.includes(asked)) throw new UsageError(`--profile ${asked}: no such folder in ${dir} (there: ${profiles.join(', ') || 'none'})`);
@@ -125,7 +127,9 @@ export async function historyCommand(args: HistoryArgs, cwd = process.cwd()): Pr
   if (args.calibrate) return calibrateHistory(args.profile);
   const profile = await chooseProfile(args.history, args.profile);
   if (profile === null) {
-    console.log(`${args.history} holds no records yet: perf:baseline appends each accepted run there, and perf --history ${args.history} each run.`);
+    console.log(
+      `${args.history} holds no records yet: ${commandName('baseline')} appends each accepted run there, and ${commandName('perf')} --history ${args.history} each run.`,
+    );
     return EXIT.pass;
   }
   const out = args.out ?? join(RESULTS_DIR, `history-${profile}.html`);

@@ -15,6 +15,7 @@ import { gitState } from '../runner/git.js';
 import { perfRunConfig, UsageError, type CommandLine } from './args.js';
 import { checkBaselinesReadable } from './baselines-check.js';
 import { checkJobSummary, checkOutputs, checkWritableDir } from '../results/output-guard.js';
+import { commandLine } from '../base/commands.js';
 
 type PerfArgs = Extract<CommandLine, { command: 'perf' }>;
 
@@ -86,7 +87,9 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
   } catch (error) {
     // Disk full or the folder gone after the run: the record is written, say where, and fail.
     if (!(error instanceof FileWriteError)) throw error;
-    console.error(`\nerror: ${error.message}; the run record is at ${outcome.recordPath} (rebuild the report with: npm run report -- ${outcome.recordPath})`);
+    console.error(
+      `\nerror: ${error.message}; the run record is at ${outcome.recordPath} (rebuild the report with: ${commandLine('report', outcome.recordPath)})`,
+    );
     writeFailed = true;
   }
 

@@ -5,6 +5,7 @@ import { besideRecord, latestRecordPath, readRunRecord, writeTextAtomic } from '
 import { htmlExporter } from '../report/html.js';
 import { UsageError } from './args.js';
 import { checkOutput } from '../results/output-guard.js';
+import { commandLine } from '../base/commands.js';
 
 /** What `npm run report -- [RUN.json] [--baseline FILE] [--out FILE]` was given. */
 export interface ReportArgs {
@@ -24,7 +25,7 @@ export interface ReportArgs {
  */
 export async function reportCommand(args: ReportArgs): Promise<number> {
   const runPath = args.run ?? (await latestRecordPath());
-  if (!runPath) throw new UsageError('no run record given and none in results/: run `npm run perf` first');
+  if (!runPath) throw new UsageError(`no run record given and none in results/: run ${commandLine('perf')} first`);
   const record = await readRunRecord(runPath);
   const { path: baselinePath, baseline } = await findBaseline(record, args.baseline, args.baselines);
   const comparison: Comparison | null = baseline ? compareWithBaseline(record, baseline, { allowProfileMismatch: false, gateTiming: false }) : null;

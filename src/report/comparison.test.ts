@@ -43,7 +43,7 @@ describe('one-process ratios against a one-process baseline are information', ()
     for (const text of texts) {
       expect(text).not.toMatch(/stale|regress|improve|accept a new/i);
       expect(text.split(CANNOT_GATE)).toHaveLength(2);
-      expect(text).toContain('gtp perf --processes 8 --out results/timing.json, then gtp baseline results/timing.json --merge');
+      expect(text).toContain('npm run perf -- --processes 8 --out results/timing.json, then npm run perf:baseline -- results/timing.json --merge');
     }
     // Beside its baseline, with its change.
     expect(texts[1]).toMatch(/mnist-transfer\.speedup .*0\.78x \[0\.76, 0\.79\] .*0\.91x \[0\.90, 0\.93\] .*\+17\.5% .*info \(one process\)/);

@@ -5,6 +5,7 @@ import { failingVerdicts, ranScenario, type Comparison } from '../results/compar
 import type { Metric, RunRecord } from '../results/schema.js';
 import { beyondBand, flagged, informational, type Verdict, type VerdictName } from '../results/verdict.js';
 import { formatCI, formatValue } from './format.js';
+import { commandLine } from '../base/commands.js';
 
 type Color = Parameters<typeof styleText>[0];
 const COLOR: Record<VerdictName, Color> = {
@@ -129,7 +130,7 @@ export function renderComparisonBrief(c: Comparison, selection: RunRecord['selec
   ];
   for (const v of attention.slice(0, limit))
     lines.push(`  ${paint(v, verdictLabel(v))} ${v.id}: ${v.baseline && v.current ? `${changeLine(v)}: ` : ''}${v.reason}`);
-  if (attention.length > limit) lines.push(`  ... and ${attention.length - limit} more (npm run perf:compare lists them all; the HTML report too)`);
+  if (attention.length > limit) lines.push(`  ... and ${attention.length - limit} more (${commandLine('compare')} lists them all; the HTML report too)`);
   for (const n of c.notes) lines.push(`NOTE: ${n}`);
   lines.push(summaryLine(c, selection));
   return lines.join('\n');

@@ -9,6 +9,7 @@ import { relativeChange, verdictLabel } from './comparison.js';
 import type { Exporter, ReportInput } from './exporter.js';
 import { ciDirection, type Direction, formatCI, formatValue, significant } from './format.js';
 import { CLAIM, type ClaimRatio, claimSubject, type RunSummary, runSummary } from './summary.js';
+import { commandLine } from '../base/commands.js';
 
 /** Text for HTML element content and attribute values. */
 export function escapeHtml(text: string): string {
@@ -117,7 +118,7 @@ export interface FirstScreen {
 const acrossProcesses = (articleRun: boolean) =>
   articleRun
     ? '<code>npm run perf:ab -- --base &lt;ref&gt;</code> judges across processes'
-    : '<code>--processes K</code> gives one value per process, which a baseline accepted from such a run judges';
+    : `<code>${h(commandLine('ab', '--base <ref>', false))}</code> judges across processes (each commit measured by its own harness), and <code>--processes K</code> gives one value per process, which a baseline accepted from such a run judges`;
 
 /**
  * Which answers a run's first screen gives (a pure function of the record and its summary): the
@@ -410,7 +411,7 @@ function verdictCell(verdict: Verdict | undefined): string {
   if (judged) return `<td class="verdict-${verdict.verdict}" title="${h(verdict.reason)}">${h(verdictLabel(verdict))}</td>`;
   const why =
     verdict.kind === 'ratio'
-      ? 'measured in one process: information beside its baseline, not a verdict (npm run perf:ab -- --base <ref> judges ratios across processes)'
+      ? `measured in one process: information beside its baseline, not a verdict (${commandLine('ab', '--base <ref>')} judges ratios across processes)`
       : 'an absolute time: information beside its baseline, not a verdict';
   return `<td class="verdict-info" title="${h(why)}">info</td>`;
 }

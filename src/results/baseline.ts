@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { metricList, metricSchema, runRecordSchema, type RunRecord } from './schema.js';
 import { RecordFileError, readJsonFile } from './storage.js';
 import { DEFAULT_TOLERANCE } from './verdict.js';
+import { commandLine } from '../base/commands.js';
 
 /** A baseline: an accepted run record whose metrics each carry the tolerance they are judged with. */
 export const baselineSchema = runRecordSchema.extend({
@@ -78,7 +79,7 @@ export async function findBaseline(run: RunRecord, explicitPath: string | null, 
 
 /** What to say when a profile has no baseline yet. */
 export function noBaselineMessage(run: RunRecord, path: string, runPath: string): string {
-  return `No baseline for profile ${run.profile.id} (${run.scale} scale) at ${path}: nothing compared. Accept this run with: npm run perf:baseline -- ${runPath} (installed as a package: gtp baseline ${runPath})`;
+  return `No baseline for profile ${run.profile.id} (${run.scale} scale) at ${path}: nothing compared. Accept this run with: ${commandLine('baseline', runPath)}`;
 }
 
 /** A run that must not become a baseline; the message says why and what to do. */

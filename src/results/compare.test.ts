@@ -55,7 +55,7 @@ describe('compareWithBaseline', () => {
     const without = compareWithBaseline(gross, base, { allowProfileMismatch: false, gateTiming: false, spread: null });
     expect(without.exitCode).toBe(EXIT.pass);
     expect(without.notes).toEqual([
-      "1 ratio(s) cannot gate: the baseline holds one process of each and there is no webgpu-lavapipe-x64.calibration.json beside it, and one process's CI says nothing about the next. To gate them, accept a baseline measured in several processes: gtp perf --processes 8 --out results/timing.json, then gtp baseline results/timing.json --merge (npm run perf / npm run perf:baseline in this repository)",
+      "1 ratio(s) cannot gate: the baseline holds one process of each and there is no webgpu-lavapipe-x64.calibration.json beside it, and one process's CI says nothing about the next. To gate them, accept a baseline measured in several processes: npm run perf -- --processes 8 --out results/timing.json, then npm run perf:baseline -- results/timing.json --merge; or compare two commits with npm run perf:ab -- --base <ref>",
     ]);
     const spread = { sd: 0.09, df: 118, source: 'calibration' };
     const judged = compareWithBaseline(gross, base, { allowProfileMismatch: false, gateTiming: false, spread });

@@ -3,6 +3,7 @@ import type { Metric, RunError, RunRecord } from './schema.js';
 import { judgingBasis, judgeMetric, isJudged, type Verdict } from './verdict.js';
 import { oneProcessAlpha, type KnownSpread } from './process-verdict.js';
 import { EXIT } from './exit.js';
+import { commandLine } from '../base/commands.js';
 
 /** Exit codes of a comparison (and of every command: results/exit.ts). */
 export { EXIT } from './exit.js';
@@ -95,7 +96,7 @@ export function compareWithBaseline(run: RunRecord, baseline: Baseline, options:
   const unjudgedRatios = both.filter(([b, c]) => b.kind === 'ratio' && c.kind === 'ratio' && !isJudged(b, c, judging)).length;
   if (unjudgedRatios > 0)
     notes.push(
-      `${unjudgedRatios} ratio(s) cannot gate: the baseline holds one process of each${options.spread === null ? ` and there is no ${baseline.profile.id}.calibration.json beside it` : ''}, and one process's CI says nothing about the next. To gate them, accept a baseline measured in several processes: gtp perf --processes 8 --out results/timing.json, then gtp baseline results/timing.json --merge (npm run perf / npm run perf:baseline in this repository)`,
+      `${unjudgedRatios} ratio(s) cannot gate: the baseline holds one process of each${options.spread === null ? ` and there is no ${baseline.profile.id}.calibration.json beside it` : ''}, and one process's CI says nothing about the next. To gate them, accept a baseline measured in several processes: ${commandLine('perf', '--processes 8 --out results/timing.json')}, then ${commandLine('baseline', 'results/timing.json --merge')}; or compare two commits with ${commandLine('ab', '--base <ref>')}`,
     );
   const unjudgedTimes = both.filter(([b, c]) => b.kind === 'time' && c.kind === 'time' && !isJudged(b, c, judging)).length;
   if (options.gateTiming && unjudgedTimes > 0)

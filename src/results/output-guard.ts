@@ -3,6 +3,7 @@ import { access, lstat, readFile, realpath, rm, stat, statfs, writeFile } from '
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { BASELINE_DIR } from './baseline.js';
 import { ensureDir, entryKind } from './storage.js';
+import { commandName } from '../base/commands.js';
 
 /** An output path that must not or cannot be written: exit 2, found before anything is measured. */
 export class OutputPathError extends Error {
@@ -140,7 +141,7 @@ export async function checkOutput(target: OutputTarget, options: OutputOptions):
   for (const dir of new Set([BASELINE_DIR, options.baselines ?? BASELINE_DIR])) {
     const protectedDir = await realFolder(dir);
     if (folder === protectedDir || folder.startsWith(protectedDir + sep)) {
-      throw new OutputPathError(`${what} is inside ${dir}/, the baselines folder: baselines change only through perf:baseline`);
+      throw new OutputPathError(`${what} is inside ${dir}/, the baselines folder: baselines change only through ${commandName('baseline')}`);
     }
   }
   const existing = await stat(path).catch(() => null);
@@ -155,7 +156,7 @@ export async function checkOutput(target: OutputTarget, options: OutputOptions):
     throw new OutputPathError(`${what}: it exists and cannot be read (${errorCode(error)}), so it is not replaced; choose another path`);
   }
   if (isBaseline(jsonObject(content.toString('utf8')))) {
-    throw new OutputPathError(`${what} is a baseline: refusing to overwrite it (baselines change only through perf:baseline)`);
+    throw new OutputPathError(`${what} is a baseline: refusing to overwrite it (baselines change only through ${commandName('baseline')})`);
   }
   if (RECOGNIZERS[kind](content) || options.force) return;
   throw new OutputPathError(

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { printable } from '../data/media-errors.js';
 import { migrateToCurrent, OLDEST_READABLE_VERSION } from './migrate.js';
 import { runRecordSchema, SCHEMA_VERSION, type RunRecord } from './schema.js';
+import { commandLine } from '../base/commands.js';
 
 /** A results or baseline file that cannot be used; the message names the file and the field. */
 export class RecordFileError extends Error {
@@ -141,7 +142,7 @@ export function parseJsonText<T>(path: string, text: string, schema: z.ZodType<T
   }
   if (typeof version === 'number' && version < OLDEST_READABLE_VERSION) {
     throw new RecordFileError(
-      `${path}: schemaVersion ${version} was written by an older gpu-transfer-perf (this one reads ${OLDEST_READABLE_VERSION} to ${SCHEMA_VERSION}); run npm run perf again (and npm run perf:baseline to replace an old baseline)`,
+      `${path}: schemaVersion ${version} was written by an older gpu-transfer-perf (this one reads ${OLDEST_READABLE_VERSION} to ${SCHEMA_VERSION}); run ${commandLine('perf')} again (and ${commandLine('baseline')} to replace an old baseline)`,
     );
   }
   if (options.versioned && typeof version !== 'number') {
