@@ -330,6 +330,14 @@ export interface Workspace {
 
 /** A new temp folder for checkouts; a signal stops the children and removes it all. */
 export async function openWorkspace(prefix: string): Promise<Workspace> {
+  try {
+    await git(['rev-parse', '--verify', 'HEAD^{commit}']);
+  } catch {
+    // Commits are what an A/B or a bisect compares: outside a repository, or before its first commit, there are none.
+    throw new RunInputError(
+      `${process.cwd()} is not a git repository with a commit: ${commandName('ab')} and ${commandName('bisect')} compare commits (git init, then commit your project)`,
+    );
+  }
   await git(['worktree', 'prune']); // worktrees of an A/B that was killed
   const work = await mkdtemp(join(tmpdir(), prefix));
   const worktrees: string[] = [];
