@@ -33,6 +33,7 @@ import { samplePairs } from '../src/measure/paired.js';
 import { median } from '../src/measure/statistics.js';
 import { timeSynced } from '../src/measure/timer.js';
 import { ARTICLE_BATCH } from '../src/suite/sizes.js';
+import { ARTICLE_NORMALIZATION, normalizationTable, normalizeWithTable } from '../src/transfer/normalization.js';
 import { cpuNormalize, deviceNormalize } from '../src/transfer/strategies/strategies.js';
 
 const run = promisify(execFile);
@@ -41,6 +42,10 @@ interface SessionResult {
   readonly session: number;
   readonly medianA: number;
   readonly medianB: number;
+  /** Median of a bare device sync (nothing submitted): the floor every timing carries. */
+  readonly syncMs: number;
+  /** Median of the host normalize loop alone (the table path cpu-normalize runs), no device. */
+  readonly hostMs: number;
   readonly logRatios: number[];
 }
 
@@ -86,10 +91,26 @@ async function child(sessions: number, pairs: number, warmup: number, upload: st
       runA: (round) => timeSynced(context, () => host.toDevice(batchOf(round))),
       runB: (round) => timeSynced(context, () => device.toDevice(batchOf(round))),
     });
+    const syncs: number[] = [];
+    for (let i = 0; i < pairs; i++) {
+      const start = performance.now();
+      await context.sync();
+      syncs.push(performance.now() - start);
+    }
+    const table = normalizationTable(ARTICLE_NORMALIZATION);
+    const into = new Float32Array(batchOf(0).images.length);
+    const hosts: number[] = [];
+    for (let i = 0; i < pairs; i++) {
+      const start = performance.now();
+      normalizeWithTable(batchOf(i).images, table, into);
+      hosts.push(performance.now() - start);
+    }
     results.push({
       session: s,
+      hostMs: median(hosts),
       medianA: median(samples.a),
       medianB: median(samples.b),
+      syncMs: median(syncs),
       logRatios: samples.a.map((a, i) => Math.log(a / samples.b[i]!)),
     });
   }
@@ -173,7 +194,9 @@ async function driver(options: {
       const ratios = result.sessions.map((s) => Math.exp(median(s.logRatios)).toFixed(3)).join(' ');
       const a = result.sessions.map((s) => s.medianA.toFixed(3)).join(' ');
       const b = result.sessions.map((s) => s.medianB.toFixed(3)).join(' ');
-      console.log(`${name.padEnd(12)} #${i} cpu${result.lastCpu}: ratio by session ${ratios} | cpu-normalize ms ${a} | device-normalize ms ${b}`);
+      const sync = result.sessions.map((s) => s.syncMs.toFixed(3)).join(' ');
+      const hostOnly = result.sessions.map((s) => s.hostMs.toFixed(3)).join(' ');
+      console.log(`${name.padEnd(12)} #${i} cpu${result.lastCpu}: ratio by session ${ratios} | cpu-normalize ms ${a} | device-normalize ms ${b} | bare sync ms ${sync} | host loop ms ${hostOnly}`);
     }
   }
   console.log(`\n${cpus().length} CPUs; ${options.processes} processes x ${options.sessions} sessions x ${options.pairs} pairs per condition`);
