@@ -22,6 +22,7 @@
  *   s2_process = (MS_process - MS_session) / (S * P)
  * It measures: run it on a quiet machine (nothing else loading the cores).
  */
+import * as tf from '@tensorflow/tfjs';
 import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
@@ -92,11 +93,13 @@ async function child(sessions: number, pairs: number, warmup: number, upload: st
       runB: (round) => timeSynced(context, () => device.toDevice(batchOf(round))),
     });
     const syncs: number[] = [];
+    const probe = tf.scalar(0);
     for (let i = 0; i < pairs; i++) {
       const start = performance.now();
-      await context.sync();
+      await context.sync(probe);
       syncs.push(performance.now() - start);
     }
+    probe.dispose();
     const table = normalizationTable(ARTICLE_NORMALIZATION);
     const into = new Float32Array(batchOf(0).images.length);
     const hosts: number[] = [];
