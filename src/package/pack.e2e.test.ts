@@ -6,10 +6,13 @@
 // commit that made a strategy slower and `npx gtp calibrate` measures its spreads. Real
 // processes, real git, real device, nothing mocked.
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDoctorReport } from '../doctor/files.js';
 import { smallestDecidingGroupSize } from '../measure/permutation.js';
@@ -64,9 +67,11 @@ async function gtp(args: readonly string[]): Promise<Outcome> {
 }
 
 /**
- * npm's cache holds the tarballs of every locked package but no registry metadata, so an
- * offline install must resolve from a lockfile: the harness's own, whose tree already holds
- * every runtime dependency of the tarball at its pinned version (npm prunes the dev-only rest).
+ * The project's lockfile starts as the harness's own, whose tree holds every package the tarball
+ * and the example need at its pinned version (npm prunes the rest), so the install takes the
+ * tarballs from npm's cache. tfjs and vitest are peers of the harness: npm checks them against
+ * the registry's metadata, which the cache may lack, so the install prefers the cache
+ * (--prefer-offline) rather than insisting on it.
  */
 async function writeOfflineLock(dir: string): Promise<void> {
   const lock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8')) as {
@@ -74,8 +79,13 @@ async function writeOfflineLock(dir: string): Promise<void> {
     version: string;
     packages: Record<string, unknown>;
   };
-  const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { name: string; version: string; dependencies: Record<string, string> };
-  const root = { name: manifest.name, version: manifest.version, dependencies: manifest.dependencies };
+  const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+    dependencies: Record<string, string>;
+    devDependencies?: Record<string, string>;
+  };
+  const root = { name: manifest.name, version: manifest.version, dependencies: manifest.dependencies, devDependencies: manifest.devDependencies };
   await writeFile(
     join(dir, 'package-lock.json'),
     JSON.stringify({ ...lock, name: manifest.name, version: manifest.version, packages: { ...lock.packages, '': root } }),
@@ -89,7 +99,7 @@ beforeAll(async () => {
   project = join(work, 'own-pipeline');
   await cp(EXAMPLE, project, { recursive: true, filter: (path) => !/^(node_modules|results)(\/|$)/.test(relative(EXAMPLE, path)) });
   await writeOfflineLock(project);
-  await sh('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], { cwd: project, env, maxBuffer: 16 * 1024 * 1024 });
+  await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: project, env, maxBuffer: 16 * 1024 * 1024 });
   perf = await gtp(['perf', '--out', 'results/run.json']);
   record = await readRunRecord(join(project, 'results/run.json'));
 }, 600_000);
@@ -159,12 +169,17 @@ describe('the packed harness in a project of its own', () => {
   });
 
   it("answers a question asked with flags from the package's own questions/ (gtp perf --shape)", async () => {
-    const asked = await gtp(['perf', '--shape', '2x16x16x3', '--out', 'results/shape.json']);
+    // The project's own normalization (0-255 scale), which the device kernel must use.
+    const own = ['--mean', '120,110,100', '--std', '60,55,50'];
+    const asked = await gtp(['perf', '--shape', '2x16x16x3', ...own, '--out', 'results/shape.json']);
     expect(asked.code, asked.output).toBe(0);
     const record = await readRunRecord(join(project, 'results/shape.json'));
     const bytes = (id: string) => record.metrics.find((m) => m.id === id)?.value;
     expect(bytes('shape.2x16x16x3.upload-bytes.cpu-normalize')).toBe(4 * 2 * 16 * 16 * 3);
     expect(bytes('shape.2x16x16x3.upload-bytes.device-normalize')).toBe(2 * 16 * 16 * 3);
+    // Both strategies agree on the device (the spec compares them) and every figure says whose normalization.
+    expect(record.errors).toEqual([]);
+    expect(record.metrics.some((m) => /120,110,100/.test(m.detail ?? ''))).toBe(true);
   });
 
   it('gtp doctor --quick finds every runtime package where npm put it (hoisted into the project)', async () => {
@@ -180,6 +195,100 @@ describe('the packed harness in a project of its own', () => {
     expect(failed.filter((c) => !/^(backend|backend\.webgpu|webgpu\..+|device\..+|figure\..+)$/.test(c.id))).toEqual([]);
     expect(doctor.code, doctor.output).toBe(failed.length > 0 ? 1 : 0);
   });
+
+  it("measures the docs' plain-tfjs host pattern right: 4 B per value counted, nothing skipped", async () => {
+    // docs/own-pipeline.md's host strategy as a user writes it: a plain tfjs tensor from host
+    // values, no context.upload; webgpu uploads such a tensor lazily, so the harness must.
+    await mkdir(join(project, 'perf-plain'), { recursive: true });
+    await writeFile(
+      join(project, 'perf-plain/plain.perf.ts'),
+      `import * as tf from '@tensorflow/tfjs';
+import { expect, it } from 'vitest';
+import { bytesMetric, countTransfers, recordMetrics, timeSynced, useBackend } from 'gpu-transfer-perf';
+
+it('the plain pattern', async ({ task }) => {
+  const context = await useBackend();
+  const values = new Float32Array(2 * 16 * 16 * 3).fill(0.25);
+  const ms = await timeSynced(context, () => tf.tensor4d(values, [2, 16, 16, 3]));
+  const { result, bytes } = await countTransfers(context, () => tf.tensor4d(values, [2, 16, 16, 3]));
+  result.dispose();
+  expect(ms).toBeGreaterThan(0);
+  await recordMetrics(task, bytesMetric('plain.upload-bytes', bytes.dataBytes, 'measured', { detail: 'tf.tensor4d of host float32 values, counted until on the device' }));
+});
+`,
+    );
+    // Judged against no baseline (its folder has none): the project's baseline is of its own perf files.
+    const run = await gtp(['perf', '--dir', 'perf-plain', '--baselines', 'perf-plain', '--out', 'results/plain.json']);
+    expect(run.code, run.output).toBe(0);
+    const plain = await readRunRecord(join(project, 'results/plain.json'));
+    expect(plain.errors).toEqual([]);
+    expect(plain.metrics.find((m) => m.id === 'plain.upload-bytes')?.value).toBe(4 * 2 * 16 * 16 * 3);
+  });
+
+  it('ships its device kernels to a plain Node script that loads no test or report library (gpu-transfer-perf/kernels)', async () => {
+    // A resolve hook fails the import of anything but tfjs and node: itself; the script runs the
+    // per-channel decode kernel on the cpu backend and prints a value.
+    await writeFile(
+      join(project, 'no-harness-libraries.mjs'),
+      `export async function resolve(specifier, context, next) {
+  if (/^(vitest|vite|@vitest|vega|vega-lite|sharp|mnist|zod|cli-table3|json-diff)(\\/|$)/.test(specifier)) throw new Error('the kernels entry loaded ' + specifier);
+  return next(specifier, context);
+}
+`,
+    );
+    await writeFile(
+      join(project, 'production.mjs'),
+      `import { register } from 'node:module';
+register('./no-harness-libraries.mjs', import.meta.url);
+const tf = await import('@tensorflow/tfjs');
+const kernels = await import('gpu-transfer-perf/kernels');
+await tf.setBackend('cpu');
+const pixels = new Uint8Array([0, 128, 255, 10, 20, 30]);
+const out = kernels.sendPacked({ dtype: 'uint8', values: pixels, shape: [1, 1, 2, 3] }, { mean: [0, 128, 255], std: [1, 2, 5] });
+console.log(JSON.stringify(Array.from(await out.data())));
+`,
+    );
+    const { stdout } = await sh('node', ['production.mjs'], { cwd: project, env });
+    expect(JSON.parse(stdout.trim())).toEqual([0, 0, 0, 10, -54, -45]);
+  });
+
+  it('installs at a size that fits a project: the harness adds under 200 MB beyond tfjs and what the project chose', async () => {
+    const sizes = await installedShares(project);
+    console.log(
+      `[pack test] installed: node_modules ${mb(sizes.total)}; @tensorflow ${mb(sizes.tfjs)}; the harness and what it depends on, beyond tfjs ${mb(sizes.harness)} (largest: ${sizes.largest.map(([n, b]) => `${n} ${mb(b)}`).join(', ')})`,
+    );
+    expect(sizes.harness).toBeLessThan(200e6);
+    // tfjs and vitest are the project's: one copy each, not the harness's own.
+    expect(sizes.nestedTfjs).toEqual([]);
+  });
+
+  it("its report's first screen answers with the project's own ratio and a chart of it (Chromium)", async () => {
+    const html = join(project, 'results/run.html');
+    const browserDir = await mkdtemp(join(tmpdir(), 'gtp-pack-browser-'));
+    const browser = await chromium.launchPersistentContext(browserDir, {
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu'],
+    });
+    try {
+      const page = await browser.newPage();
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.goto(pathToFileURL(html).href, { waitUntil: 'load' });
+      const screen = await page.evaluate(() => ({
+        first: document.querySelector('#at-a-glance > section h2')?.textContent ?? '',
+        ratio: document.querySelector('#ratios table.own-ratios tbody tr code')?.textContent ?? '',
+        chartTop: document.querySelector('#ratios figure.chart[data-chart="ratios"] svg')?.getBoundingClientRect().top ?? -1,
+      }));
+      expect(screen.first).toBe("1. What do this run's ratios say?");
+      expect(screen.ratio).toBe('rgb-batches.speedup');
+      // Drawn (vega is installed in this project) and on the first screen.
+      expect(screen.chartTop).toBeGreaterThan(0);
+      expect(screen.chartTop).toBeLessThan(900);
+    } finally {
+      await browser.close();
+      await rm(browserDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('names the commands that work here in --help (npx gtp ab), no npm script of the harness', async () => {
     // `gtp --help` would be npx's own help: npx reads a leading --help itself.
@@ -321,4 +430,137 @@ describe('gtp ab, bisect and calibrate in that project, a git repository of its 
     expect(shown.length).toBeGreaterThan(10);
     for (const output of shown) expect(output).not.toMatch(/npm run|perf:(ab|bisect|calibrate|compare|baseline|history)\b/);
   });
+});
+
+/** MB as the README states sizes (1e6 bytes). */
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
+
+/** The bytes of a folder's files, not following links, leaving out nested node_modules (counted as packages of their own). */
+async function folderBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules') continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) total += await folderBytes(path);
+    else if (entry.isFile()) total += (await lstat(path)).size;
+  }
+  return total;
+}
+
+/**
+ * The installed tree by share, from npm's lockfile of the project: every package, @tensorflow's,
+ * and those the harness brings (its dependencies, recursively, not its peers: tfjs and vitest are
+ * the project's), resolved as Node resolves them (nested first, then hoisted).
+ */
+async function installedShares(dir: string): Promise<{ total: number; tfjs: number; harness: number; largest: Array<[string, number]>; nestedTfjs: string[] }> {
+  const lock = JSON.parse(await readFile(join(dir, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string>; link?: boolean }>;
+  };
+  const paths = Object.keys(lock.packages).filter((p) => p.startsWith('node_modules/'));
+  const bytes = new Map<string, number>();
+  for (const p of paths) bytes.set(p, lock.packages[p]!.link ? 0 : await folderBytes(join(dir, p)).catch(() => 0));
+  const resolveFrom = (from: string, name: string): string | null => {
+    for (let base = from; ; base = base.slice(0, Math.max(0, base.lastIndexOf('/node_modules/')))) {
+      const candidate = `${base ? `${base}/` : ''}node_modules/${name}`;
+      if (lock.packages[candidate]) return candidate;
+      if (!base) return null;
+    }
+  };
+  const harness = new Set<string>();
+  const visit = (path: string) => {
+    if (harness.has(path)) return;
+    harness.add(path);
+    const entry = lock.packages[path]!;
+    for (const name of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies })) {
+      const found = resolveFrom(path, name);
+      if (found) visit(found);
+    }
+  };
+  visit('node_modules/gpu-transfer-perf');
+  const isTfjs = (p: string) => /(^|\/)node_modules\/@tensorflow\//.test(p);
+  const sum = (ps: Iterable<string>) => [...ps].reduce((a, p) => a + (bytes.get(p) ?? 0), 0);
+  const own = [...harness].filter((p) => !isTfjs(p));
+  return {
+    total: sum(paths),
+    tfjs: sum(paths.filter(isTfjs)),
+    harness: sum(own),
+    largest: own
+      .map((p): [string, number] => [p.replace(/^.*node_modules\//, ''), bytes.get(p) ?? 0])
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 4),
+    nestedTfjs: paths.filter((p) => /node_modules\/gpu-transfer-perf\/node_modules\/(@tensorflow\/tfjs-core|vitest)$/.test(p)),
+  };
+}
+
+/** A GitHub Actions job as the recipe writes it: plain `run:` shell steps and `uses:` actions. */
+interface WorkflowJob {
+  readonly env?: Record<string, string>;
+  readonly steps: ReadonlyArray<{ readonly name?: string; readonly run?: string; readonly uses?: string; readonly if?: string }>;
+}
+
+/**
+ * The `uses:` actions the recipe may name, each with what the test provides in its place:
+ * checkout (the copy is a git repository with the base branch fetched as origin/main),
+ * setup-node (this machine's Node 20, npm's cache preferred as the action's cache restores it),
+ * upload-artifact (nothing to upload to: the files it names are checked to exist).
+ */
+const PROVIDED_ACTIONS = ['actions/checkout@v4', 'actions/setup-node@v4', 'actions/upload-artifact@v4'];
+
+describe("the CI recipe's run: steps (examples/own-pipeline/.github/workflows/perf.yml), run in order in the example copy", () => {
+  let jobs: Record<string, WorkflowJob>;
+  let bin: string;
+
+  beforeAll(async () => {
+    jobs = (parseYaml(await readFile(join(project, '.github/workflows/perf.yml'), 'utf8')) as { jobs: Record<string, WorkflowJob> }).jobs;
+    // The runner's sudo: this machine runs as root and has none, so it runs the command as is.
+    bin = await mkdtemp(join(tmpdir(), 'gtp-ci-bin-'));
+    await writeFile(join(bin, 'sudo'), '#!/bin/sh\nexec "$@"\n', { mode: 0o755 });
+    // checkout with history: the project's branch is main, and a remote holds it (origin/main).
+    await gitIn('branch', '-M', 'main');
+    await sh('git', ['clone', '-q', '--bare', project, join(work, 'origin.git')], { env });
+    await gitIn('remote', 'add', 'origin', join(work, 'origin.git'));
+    await gitIn('fetch', '-q', 'origin');
+    // checkout leaves the branch tracking its remote, which the job's plain `git push` relies on.
+    await gitIn('branch', '-q', '--set-upstream-to=origin/main', 'main');
+  }, 60_000);
+
+  afterAll(() => rm(bin, { recursive: true, force: true }));
+
+  /** Runs one job's steps in order with bash -e, as the runner does; returns each run step's outcome. */
+  async function runJob(name: string, github: Record<string, string>): Promise<void> {
+    const job = jobs[name]!;
+    for (const step of job.steps) {
+      if (step.uses) {
+        expect(PROVIDED_ACTIONS, `${name}: a uses: step the test does not provide`).toContain(step.uses);
+        continue;
+      }
+      const script = step.run!;
+      // An expression the runner would evaluate cannot be run here as written.
+      expect(script, `${name}: ${step.name ?? script}`).not.toMatch(/\$\{\{/);
+      const stepEnv = { ...env, ...job.env, ...github, PATH: `${bin}:${env.PATH}`, npm_config_prefer_offline: 'true', CI: 'true' };
+      const outcome = await sh('bash', ['-e', '-c', script], { cwd: project, env: stepEnv, maxBuffer: 64 * 1024 * 1024 }).then(
+        (r) => ({ code: 0, output: r.stdout + r.stderr }),
+        (e: { code?: number; stdout?: string; stderr?: string }) => ({ code: e.code ?? -1, output: `${e.stdout ?? ''}${e.stderr ?? ''}` }),
+      );
+      shown.push(outcome.output);
+      expect(outcome.code, `${name}: ${step.name ?? script}\n${outcome.output.slice(-3000)}`).toBe(0);
+    }
+  }
+
+  it('the pull-request job: the system package, npm ci and gtp ab against the base branch pass an unchanged head (exit 0), verdicts written', async () => {
+    const summary = join(work, 'step_summary_ab');
+    await writeFile(summary, '');
+    await runJob('ab', { GITHUB_EVENT_NAME: 'pull_request', GITHUB_BASE_REF: 'main', GITHUB_STEP_SUMMARY: summary });
+    expect(JSON.parse(await readFile(join(project, 'results/ab.json'), 'utf8'))).toMatchObject({ exitCode: 0 });
+    expect(await readFile(join(project, 'results/ab.md'), 'utf8')).toMatch(/rgb-batches\.speedup/);
+    expect(await readFile(summary, 'utf8')).toMatch(/rgb-batches\.speedup/);
+  }, 600_000);
+
+  it('the main-branch job: 8 processes into history/, committed and pushed to origin', async () => {
+    const head = await gitIn('rev-parse', 'HEAD');
+    await runJob('history', { GITHUB_EVENT_NAME: 'push', GITHUB_SHA: head });
+    const pushed = await sh('git', ['log', '-1', '--format=%s', 'main'], { cwd: join(work, 'origin.git'), env });
+    expect(pushed.stdout.trim()).toBe(`perf history: ${head.slice(0, 12)} [skip ci]`);
+    expect((await gitIn('ls-files', 'history')).split('\n').filter(Boolean)).toHaveLength(1);
+  }, 600_000);
 });
