@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adapterSlug, cpuSlug, profileId, softwareAdapterName } from './fingerprint.js';
+import { adapterSlug, cpuPart, cpuSlug, legacyIdOf, legacyProfileId, profileId, softwareAdapterName } from './fingerprint.js';
 
 const lavapipe = {
   vendor: 'mesa',
@@ -29,11 +29,37 @@ describe('hardware fingerprint', () => {
   });
 
   it('builds stable profile ids per backend', () => {
-    const base = { cpuModel: 'AMD EPYC', arch: 'x64', isUsingGpuDevice: null };
-    expect(profileId({ ...base, backend: 'webgpu', adapter: lavapipe })).toBe('webgpu-lavapipe-x64');
+    const base = { cpuModel: 'AMD EPYC', cpuCores: 2, arch: 'x64', isUsingGpuDevice: null };
     expect(profileId({ ...base, backend: 'webgpu', adapter: h200 })).toBe('webgpu-nvidia-h200-x64');
     expect(profileId({ ...base, backend: 'wasm', adapter: null })).toBe('wasm-amd-epyc-x64');
+    expect(profileId({ ...base, backend: 'cpu', adapter: null })).toBe('cpu-amd-epyc-x64');
     expect(profileId({ ...base, backend: 'tensorflow', adapter: null, isUsingGpuDevice: true })).toBe('tensorflow-cuda-x64');
-    expect(profileId({ ...base, backend: 'tensorflow', adapter: null, isUsingGpuDevice: false })).toBe('tensorflow-cpu-amd-epyc-x64');
+  });
+
+  it('names the CPU and its cores where the CPU does the device work over its cores', () => {
+    const base = { cpuModel: 'AMD EPYC', cpuCores: 2, arch: 'x64', isUsingGpuDevice: null };
+    expect(cpuPart('AMD EPYC 7B13 64-Core Processor', 4)).toBe('amd-epyc-7b13-4c');
+    expect(profileId({ ...base, backend: 'webgpu', adapter: lavapipe })).toBe('webgpu-lavapipe-amd-epyc-2c-x64');
+    expect(profileId({ ...base, cpuCores: 4, backend: 'webgpu', adapter: lavapipe })).toBe('webgpu-lavapipe-amd-epyc-4c-x64');
+    expect(profileId({ ...base, cpuModel: 'Intel(R) Xeon(R) Processor', backend: 'webgpu', adapter: lavapipe })).toBe('webgpu-lavapipe-intel-xeon-2c-x64');
+    const swiftshader = { ...h200, vendor: 'google', description: 'SwiftShader Device (Subzero)' };
+    expect(profileId({ ...base, backend: 'webgpu', adapter: swiftshader })).toBe('webgpu-swiftshader-amd-epyc-2c-x64');
+    expect(profileId({ ...base, backend: 'tensorflow', adapter: null, isUsingGpuDevice: false })).toBe('tensorflow-cpu-amd-epyc-2c-x64');
+    // One thread whatever the machine has (no wasm threads in Node; plain JavaScript): the model alone.
+    expect(profileId({ ...base, cpuCores: 64, backend: 'wasm', adapter: null })).toBe('wasm-amd-epyc-x64');
+  });
+
+  it('knows the id each setup had before, from the parts and from the new id alone', () => {
+    const base = { cpuModel: 'AMD EPYC 7B13', cpuCores: 2, arch: 'arm64', isUsingGpuDevice: false };
+    const cases = [
+      { ...base, backend: 'webgpu' as const, adapter: lavapipe, legacy: 'webgpu-lavapipe-arm64', cpu: 'amd-epyc-7b13-2c' },
+      { ...base, backend: 'tensorflow' as const, adapter: null, legacy: 'tensorflow-cpu-amd-epyc-7b13-arm64', cpu: 'amd-epyc-7b13-2c' },
+    ];
+    for (const { legacy, cpu, ...parts } of cases) {
+      expect(legacyProfileId(parts)).toBe(legacy);
+      expect(legacyIdOf(profileId(parts))).toEqual({ legacyId: legacy, cpu });
+    }
+    for (const id of ['webgpu-nvidia-h200-x64', 'wasm-amd-epyc-x64', 'tensorflow-cuda-x64', 'webgpu-lavapipe-x64']) expect(legacyIdOf(id)).toBeNull();
+    expect(legacyProfileId({ ...base, backend: 'webgpu', adapter: h200 })).toBe('webgpu-nvidia-h200-arm64');
   });
 });

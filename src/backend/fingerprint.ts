@@ -51,29 +51,77 @@ export function cpuSlug(model: string): string {
   return words.slice(0, 3).join('-') || 'unknown-cpu';
 }
 
+/**
+ * The CPU part of an id where the CPU does the device's work: model and the cores the process
+ * may use, 'AMD EPYC', 2 -> 'amd-epyc-2c'.
+ */
+export function cpuPart(model: string, cores: number): string {
+  return `${cpuSlug(model)}-${Math.max(1, Math.round(cores))}c`;
+}
+
 /** What identifies a hardware profile. */
 export interface ProfileParts {
   readonly backend: BackendName;
   readonly adapter: AdapterDescription | AdapterInfoFields | null;
   readonly cpuModel: string;
+  /** The cores the process may use (os.availableParallelism()), as the record's cpu.cores. */
+  readonly cpuCores: number;
   readonly arch: string;
   readonly isUsingGpuDevice: boolean | null;
 }
 
 /**
- * Stable id of the setup a run measured, used to name its baseline:
- * 'webgpu-lavapipe-x64', 'webgpu-nvidia-h200-x64', 'wasm-amd-epyc-x64', 'tensorflow-cuda-x64'.
- * The device doing the work names it: the adapter for webgpu, the CPU for wasm and cpu.
+ * Stable id of the setup a run measured, used to name its baseline, calibration, envelope and
+ * history folder: 'webgpu-lavapipe-amd-epyc-2c-x64', 'webgpu-nvidia-h200-x64', 'wasm-amd-epyc-x64',
+ * 'tensorflow-cuda-x64', 'tensorflow-cpu-amd-epyc-2c-x64'. The device doing the work names it:
+ * the adapter for a GPU; the CPU where the CPU does the device's work. Where that work is spread
+ * over the cores (a software adapter such as lavapipe, TensorFlow's CPU kernels) the core count is
+ * part of it: a 2-core runner's baseline must not judge a 4-core one. wasm (no threads in Node)
+ * and cpu (plain JavaScript) run on the calling thread only, so their ids carry the model alone.
  */
 export function profileId(parts: ProfileParts): string {
   const arch = slug(parts.arch);
+  const cpu = cpuPart(parts.cpuModel, parts.cpuCores);
   switch (parts.backend) {
-    case 'webgpu':
-      return `webgpu-${parts.adapter ? adapterSlug(parts.adapter) : 'unknown-adapter'}-${arch}`;
+    case 'webgpu': {
+      if (!parts.adapter) return `webgpu-unknown-adapter-${arch}`;
+      const software = softwareAdapterName(parts.adapter);
+      return software ? `webgpu-${software}-${cpu}-${arch}` : `webgpu-${adapterSlug(parts.adapter)}-${arch}`;
+    }
     case 'tensorflow':
-      return `tensorflow-${parts.isUsingGpuDevice ? 'cuda' : `cpu-${cpuSlug(parts.cpuModel)}`}-${arch}`;
+      return `tensorflow-${parts.isUsingGpuDevice ? 'cuda' : `cpu-${cpu}`}-${arch}`;
     case 'wasm':
     case 'cpu':
       return `${parts.backend}-${cpuSlug(parts.cpuModel)}-${arch}`;
   }
+}
+
+/**
+ * The id the same setup had before the CPU's core count (and, for software adapters, its model)
+ * became part of it: 'webgpu-lavapipe-x64', 'tensorflow-cpu-amd-epyc-x64'. Files named by it
+ * (baselines committed before) are read through results/profile-files.ts.
+ */
+export function legacyProfileId(parts: ProfileParts): string {
+  const id = profileId(parts);
+  return legacyIdOf(id)?.legacyId ?? id;
+}
+
+// profileId's shapes that carry a CPU part ('<cpu slug>-<n>c') before the architecture.
+const SOFTWARE_NAMES = [...new Set(SOFTWARE_ADAPTERS.map((s) => s.name)), 'software'].join('|');
+const WITH_CPU: readonly RegExp[] = [
+  new RegExp(String.raw`^(?<before>webgpu-(?:${SOFTWARE_NAMES})-)(?<cpu>(?:[a-z0-9]+-)+?\d+c)-(?<arch>[a-z0-9_]+)$`),
+  /^(?<before>tensorflow-cpu-)(?<cpu>(?<model>(?:[a-z0-9]+-)+?)\d+c)-(?<arch>[a-z0-9_]+)$/,
+];
+
+/**
+ * For an id whose CPU part is new ('webgpu-lavapipe-amd-epyc-2c-x64'), the id the same kind of
+ * setup had before (legacyId 'webgpu-lavapipe-x64') and the CPU part ('amd-epyc-2c') that a file
+ * named by the legacy id must record to be this setup's; null for an id that did not change.
+ */
+export function legacyIdOf(id: string): { readonly legacyId: string; readonly cpu: string } | null {
+  for (const pattern of WITH_CPU) {
+    const g = id.match(pattern)?.groups;
+    if (g) return { legacyId: `${g.before}${g.model ?? ''}${g.arch}`, cpu: g.cpu! };
+  }
+  return null;
 }

@@ -43,15 +43,17 @@ export interface HardwareProfile {
  * which knows the kernels.
  */
 export function describeHardwareProfile(context: BackendContext, capabilities: CapabilityTable): HardwareProfile {
-  const cpus = os.cpus();
-  const cpuModel = cpus[0]?.model.trim() ?? 'unknown';
+  const cpuModel = os.cpus()[0]?.model.trim() ?? 'unknown';
+  // The cores this process may run on (its CPU affinity), not every core the host has: where the
+  // CPU does the device's work, this is what the id names and the record's cpu.cores holds.
+  const cores = Math.max(1, os.availableParallelism());
   return {
-    id: profileId({ backend: context.name, adapter: context.adapter, cpuModel, arch: os.arch(), isUsingGpuDevice: context.isUsingGpuDevice }),
+    id: profileId({ backend: context.name, adapter: context.adapter, cpuModel, cpuCores: cores, arch: os.arch(), isUsingGpuDevice: context.isUsingGpuDevice }),
     backend: context.name,
     backendReason: context.reason,
     adapter: context.adapter ? { ...context.adapter, features: [...context.adapter.features] } : null,
     isUsingGpuDevice: context.isUsingGpuDevice,
-    cpu: { model: cpuModel, cores: Math.max(1, cpus.length) },
+    cpu: { model: cpuModel, cores },
     os: `${os.platform()} ${os.release()} ${os.arch()}`,
     node: process.version,
     versions: packageVersions(),

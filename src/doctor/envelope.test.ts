@@ -112,6 +112,14 @@ describe('doctor envelopes', () => {
     expect(formatFigure({ value: 0.2291, unit: 'fraction' })).toBe('0.229');
   });
 
+  it('read: the legacy-named envelope serves the machine it was made on only (issue 25 #6)', async () => {
+    const legacy = await readEnvelope(join('baselines', 'webgpu-lavapipe-x64.doctor.json'));
+    expect(legacy?.derivation.machine).toMatch(/^AMD EPYC x2, /);
+    expect(await readEnvelope(envelopePathFor('webgpu-lavapipe-amd-epyc-2c-x64'))).toEqual(legacy);
+    expect(await readEnvelope(envelopePathFor('webgpu-lavapipe-amd-epyc-4c-x64'))).toBeNull();
+    expect(await readEnvelope(envelopePathFor('webgpu-lavapipe-intel-xeon-2c-x64'))).toBeNull();
+  });
+
   it('read: absent is null, a bad file is refused by name', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'gtp-envelope-'));
     try {

@@ -1,19 +1,29 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { BASELINE_DIR } from '../results/baseline.js';
+import { lookupProfileFile, profileFilePath } from '../results/profile-files.js';
 import { median } from '../measure/statistics.js';
 import { readDoctorJson } from './files.js';
 import { type Check, type DoctorReport, ENVELOPE_VERSION, type Envelope, envelopeSchema, type Figure, type FigureRange } from './schema.js';
 
-/** A profile's envelope sits beside its baseline: baselines/<profile-id>.doctor.json. */
+/** A profile's envelope sits beside its baseline: baselines/<profile-id>.doctor.json (where one is written). */
 export function envelopePathFor(profileId: string, dir = BASELINE_DIR): string {
-  return join(dir, `${profileId}.doctor.json`);
+  return profileFilePath(dir, profileId, 'envelope');
 }
 
-/** The envelope at `path`, or null when there is none; an invalid file throws DoctorFileError. */
+const SUFFIX = '.doctor.json';
+
+/**
+ * The envelope at `path`, or null when there is none; an invalid file throws DoctorFileError.
+ * When `path` (<dir>/<profile>.doctor.json) does not exist, the legacy-named envelope of that
+ * profile's kind of setup is read if it was made on this CPU (results/profile-files.ts).
+ */
 export async function readEnvelope(path: string): Promise<Envelope | null> {
-  if (!existsSync(path)) return null;
-  return readDoctorJson(path, envelopeSchema, 'gpu-transfer-perf doctor envelope', ENVELOPE_VERSION);
+  const name = basename(path);
+  const found = existsSync(path) || !name.endsWith(SUFFIX) ? null : lookupProfileFile(dirname(path), name.slice(0, -SUFFIX.length), 'envelope');
+  const at = found === null ? path : found.found === 'legacy' ? found.path : null;
+  if (at === null || !existsSync(at)) return null;
+  return readDoctorJson(at, envelopeSchema, 'gpu-transfer-perf doctor envelope', ENVELOPE_VERSION);
 }
 
 /** What to look at when a figure is below its range, by figure kind (the id's first part). */

@@ -3,6 +3,7 @@ import { copyFile, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exactMetric, gitRepoWithCommits, recordAt, tempDir } from '../../test/support/history.js';
+import { lavapipeProfile } from '../../test/support/run-record.js';
 import { appendToHistory, historyFileName, historyProfiles, HistoryRefusedError, orderByCommits, readHistory } from './store.js';
 
 let dir: string;
@@ -26,6 +27,31 @@ describe('history store', () => {
     expect(second.written).toBe(false);
     expect(JSON.parse(await readFile(first.path, 'utf8')).notes).toEqual([]);
     expect(await historyProfiles(history)).toEqual(['webgpu-lavapipe-x64']);
+  });
+
+  it("reads the legacy folder's records of this CPU and core count with a profile's new folder (issue 25 #6)", async () => {
+    const history = join(dir, 'h-legacy');
+    const epyc = { model: 'AMD EPYC', cores: 2 };
+    const id = 'webgpu-lavapipe-amd-epyc-2c-x64';
+    const on = (profile: ReturnType<typeof lavapipeProfile>, i: number) => ({ ...recordAt(commits[i]!, i, bytes(i)), profile });
+    // Two records from before ids named the CPU, one of them from another machine; then one of today.
+    await appendToHistory(history, on(lavapipeProfile(epyc), 0));
+    const other = await appendToHistory(history, on(lavapipeProfile({ model: 'AMD EPYC', cores: 4 }), 1));
+    expect(await historyProfiles(history)).toEqual(['webgpu-lavapipe-x64']);
+    const today = await appendToHistory(history, on(lavapipeProfile(epyc, id), 2));
+    expect(today.path).toBe(join(history, id, historyFileName(on(lavapipeProfile(epyc, id), 2))));
+    // The legacy folder is read through the new one: one profile to choose.
+    expect(await historyProfiles(history)).toEqual([id]);
+    const read = await readHistory(history, id, dir);
+    expect(read.entries.map((e) => [e.record.git.commit, e.record.profile.id])).toEqual([
+      [commits[0], id],
+      [commits[2], id],
+    ]);
+    expect(read.skipped).toEqual([
+      { path: other.path, reason: `in the legacy folder of ${id}, but it was made on AMD EPYC, 4 cores (amd-epyc-4c), this setup is amd-epyc-2c` },
+    ]);
+    // The legacy folder read by its own name, as before.
+    expect((await readHistory(history, 'webgpu-lavapipe-x64', dir)).entries).toHaveLength(2);
   });
 
   it('orders records by the first-parent log, not by time; records outside the log go last by time', async () => {

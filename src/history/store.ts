@@ -4,6 +4,8 @@ import { link, readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { FileWriteError, parseRunRecord, readRegularFile, regularFilesOf, writeJsonAtomic } from '../results/storage.js';
 import type { RunRecord } from '../results/schema.js';
+import { legacyMismatch, profileFilePath } from '../results/profile-files.js';
+import { legacyIdOf } from '../backend/fingerprint.js';
 
 /**
  * The history store: plain run records under <dir>/<profile>/<commit>-<time>.json (asv's layout
@@ -26,7 +28,7 @@ export function historyFileName(record: Pick<RunRecord, 'git' | 'createdAt'>): s
 
 /** Where a record goes in the history at `dir`: <dir>/<profile>/<file name>. */
 export function historyPath(dir: string, record: Pick<RunRecord, 'git' | 'createdAt' | 'profile'>): string {
-  return join(dir, record.profile.id, historyFileName(record));
+  return join(profileFilePath(dir, record.profile.id, 'history'), historyFileName(record));
 }
 
 /** A run the history must not hold: one made outside a git repository or before its first commit. */
@@ -148,13 +150,17 @@ export function orderByCommits<T extends { record: Pick<RunRecord, 'git' | 'crea
   return { ordered, outsideLog: entries.filter((e) => rank(e) === undefined).length };
 }
 
-/** The profiles (sub-folders) of the history at `dir`; [] when there is none. */
+/**
+ * The profiles (sub-folders) of the history at `dir`; [] when there is none. A folder named by a
+ * legacy id ('webgpu-lavapipe-x64', before the CPU was part of it) is not listed beside a
+ * profile that reads it (see readHistory): its records of that machine are that profile's.
+ */
 export async function historyProfiles(dir: string): Promise<string[]> {
-  const names = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  return names
+  const names = (await readdir(dir, { withFileTypes: true }).catch(() => []))
     .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
-    .map((d) => d.name)
-    .sort();
+    .map((d) => d.name);
+  const readByAnother = new Set(names.flatMap((n) => legacyIdOf(n)?.legacyId ?? []));
+  return names.filter((n) => !readByAnother.has(n)).sort();
 }
 
 /**
@@ -163,26 +169,40 @@ export async function historyProfiles(dir: string): Promise<string[]> {
  * socket, device or dangling link, never opened); counts a byte-identical copy of a record
  * once (a copy would weigh its commit double in the change-point search), keeping the file
  * with the record's own name (historyFileName) else the first by name; orders them by the
- * first-parent git log of `gitDir` (see orderByCommits).
+ * first-parent git log of `gitDir` (see orderByCommits). For a profile whose id gained its CPU
+ * (backend/fingerprint.ts legacyIdOf), the legacy folder's records made on this CPU with this
+ * core count are read too (as this profile's), the others skipped with why.
  */
 export async function readHistory(dir: string, profile: string, gitDir: string): Promise<HistoryRead> {
-  const folder = join(dir, profile);
-  const names = (await readdir(folder).catch(() => [] as string[])).filter((n) => !n.startsWith('.')).sort();
-  const { files, skipped } = await regularFilesOf(folder, names);
+  const legacy = legacyIdOf(profile)?.legacyId;
+  const folders = [profile, ...(legacy ? [legacy] : [])];
+  const skipped: SkippedFile[] = [];
   const read: Array<HistoryEntry & { digest: string }> = [];
-  for (const { path } of files) {
-    if (!path.endsWith('.json')) {
-      skipped.push({ path, reason: 'not a .json file' });
-      continue;
-    }
-    try {
-      const bytes = await readRegularFile(path);
-      const record = parseRunRecord(path, bytes.toString('utf8'));
-      if (record.profile.id !== profile) skipped.push({ path, reason: `a record of profile ${record.profile.id}, not ${profile}` });
-      else read.push({ path, record, digest: createHash('sha256').update(bytes).digest('hex') });
-    } catch (error) {
-      const message = (error as Error).message;
-      skipped.push({ path, reason: message.startsWith(path) ? message.slice(path.length + 2) : message });
+  for (const name of folders) {
+    const folder = profileFilePath(dir, name, 'history');
+    const names = (await readdir(folder).catch(() => [] as string[])).filter((n) => !n.startsWith('.')).sort();
+    const listed = await regularFilesOf(folder, names);
+    skipped.push(...listed.skipped);
+    for (const { path } of listed.files) {
+      if (!path.endsWith('.json')) {
+        skipped.push({ path, reason: 'not a .json file' });
+        continue;
+      }
+      try {
+        const bytes = await readRegularFile(path);
+        const record = parseRunRecord(path, bytes.toString('utf8'));
+        const why =
+          name === profile
+            ? record.profile.id === profile
+              ? null
+              : `a record of profile ${record.profile.id}, not ${profile}`
+            : legacyMismatch(profile, record.profile);
+        if (why !== null) skipped.push({ path, reason: name === profile ? why : `in the legacy folder of ${profile}, but ${why}` });
+        else read.push({ path, record: { ...record, profile: { ...record.profile, id: profile } }, digest: createHash('sha256').update(bytes).digest('hex') });
+      } catch (error) {
+        const message = (error as Error).message;
+        skipped.push({ path, reason: message.startsWith(path) ? message.slice(path.length + 2) : message });
+      }
     }
   }
   skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

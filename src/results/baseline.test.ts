@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { makeBaseline, readToleranceOverrides, refusalReason } from './baseline.js';
-import { testRunRecord } from '../../test/support/run-record.js';
+import { baselinePathFor, findBaseline, makeBaseline, readToleranceOverrides, refusalReason } from './baseline.js';
+import { compareWithBaseline } from './compare.js';
+import { EXIT } from './exit.js';
+import { lavapipeProfile, testRunRecord } from '../../test/support/run-record.js';
 import type { Metric, RunRecord } from './schema.js';
 
 const metric = (id: string): Metric => ({ id, scenario: 's', kind: 'exact', value: 1, unit: 'B' });
@@ -54,6 +56,72 @@ describe('refusalReason (what perf:baseline will not accept)', () => {
       await writeFile(path, JSON.stringify({ 'mnist-transfer.speedup': 0.15 }));
       expect(await readToleranceOverrides(path)).toEqual({ 'mnist-transfer.speedup': 0.15 });
       expect(await readToleranceOverrides(join(dir, 'absent.json'))).toEqual({});
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('findBaseline across the change of profile ids (issue 25 #6)', () => {
+  const epyc = { model: 'AMD EPYC', cores: 2 };
+  // A run of today: its id names the CPU and cores (hardware-profile.ts).
+  const runOn = (cpu: { model: string; cores: number }, id: string) => run({ profile: lavapipeProfile(cpu, id) });
+  const options = { allowProfileMismatch: false, gateTiming: false };
+
+  it('judges a run with the legacy-named baseline made on its CPU and core count', async () => {
+    const here = runOn(epyc, 'webgpu-lavapipe-amd-epyc-2c-x64');
+    const dir = await mkdtemp(join(tmpdir(), 'gtp-legacy-'));
+    try {
+      await writeFile(join(dir, 'webgpu-lavapipe-x64.json'), JSON.stringify(makeBaseline(run({ profile: lavapipeProfile(epyc) }), 'old.json', {})));
+      const found = await findBaseline(here, null, dir);
+      expect(found.path).toBe(join(dir, 'webgpu-lavapipe-x64.json'));
+      expect(found.lookup?.found).toBe('legacy');
+      expect(found.baseline!.profile.id).toBe(here.profile.id);
+      expect(compareWithBaseline(here, found.baseline!, options).exitCode).toBe(EXIT.pass);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses it (exit 3, naming both machines) for a run on another CPU model or core count', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gtp-legacy-'));
+    try {
+      await writeFile(join(dir, 'webgpu-lavapipe-x64.json'), JSON.stringify(makeBaseline(run({ profile: lavapipeProfile(epyc) }), 'old.json', {})));
+      for (const [cpu, id] of [
+        [{ model: 'Intel(R) Xeon(R) Processor', cores: 2 }, 'webgpu-lavapipe-intel-xeon-2c-x64'],
+        [{ model: 'AMD EPYC', cores: 4 }, 'webgpu-lavapipe-amd-epyc-4c-x64'],
+      ] as const) {
+        const there = runOn(cpu, id);
+        const found = await findBaseline(there, null, dir);
+        expect(found.lookup?.found === 'other-machine' && found.lookup.reason).toMatch(/another machine's: it was made on AMD EPYC, 2 cores/);
+        const comparison = compareWithBaseline(there, found.baseline!, options);
+        expect(comparison.exitCode).toBe(EXIT.noBaseline);
+        expect(comparison.refused).toContain(`the baseline is for profile webgpu-lavapipe-amd-epyc-2c-x64 and this run is ${id}`);
+        // As for any other profile's baseline: compared only when asked.
+        expect(compareWithBaseline(there, found.baseline!, { ...options, allowProfileMismatch: true }).refused).toBeNull();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads the committed baseline as this CI machine\'s (AMD EPYC, 2 cores), by default and by path', async () => {
+    const ci = runOn(epyc, 'webgpu-lavapipe-amd-epyc-2c-x64');
+    expect((await findBaseline(ci, null)).baseline?.profile.id).toBe(ci.profile.id);
+    expect((await findBaseline(ci, 'baselines/webgpu-lavapipe-x64.json')).baseline?.profile.id).toBe(ci.profile.id);
+  });
+
+  it('puts a baseline accepted now under the new id, which is found before the legacy one', async () => {
+    const here = runOn(epyc, 'webgpu-lavapipe-amd-epyc-2c-x64');
+    const dir = await mkdtemp(join(tmpdir(), 'gtp-legacy-'));
+    try {
+      await writeFile(join(dir, 'webgpu-lavapipe-x64.json'), JSON.stringify(makeBaseline(run({ profile: lavapipeProfile(epyc) }), 'old.json', {})));
+      const target = baselinePathFor(here.profile.id, here.scale, dir);
+      expect(target).toBe(join(dir, 'webgpu-lavapipe-amd-epyc-2c-x64.json'));
+      await writeFile(target, JSON.stringify(makeBaseline(here, 'new.json', {})));
+      const found = await findBaseline(here, null, dir);
+      expect(found).toMatchObject({ path: target, lookup: { found: 'own' } });
+      expect(found.baseline!.accepted.from).toBe('new.json');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

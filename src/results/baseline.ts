@@ -5,6 +5,7 @@ import { metricList, metricSchema, runRecordSchema, type RunRecord } from './sch
 import { RecordFileError, readJsonFile } from './storage.js';
 import { DEFAULT_TOLERANCE } from './verdict.js';
 import { commandLine } from '../base/commands.js';
+import { lookupProfileFile, profileFilePath, withCurrentId, type ProfileFileLookup } from './profile-files.js';
 
 /** A baseline: an accepted run record whose metrics each carry the tolerance they are judged with. */
 export const baselineSchema = runRecordSchema.extend({
@@ -31,14 +32,22 @@ export function datasetMismatch(baseline: Readonly<Record<string, string>>, run:
   return null;
 }
 
-/** Where the baseline of a profile lives: quick scale at <id>.json, full scale at <id>.full.json. */
+/** Where the baseline of a profile is written: quick scale at <id>.json, full scale at <id>.full.json. */
 export function baselinePathFor(profileId: string, scale: RunRecord['scale'], dir = BASELINE_DIR): string {
-  return join(dir, scale === 'quick' ? `${profileId}.json` : `${profileId}.full.json`);
+  return profileFilePath(dir, profileId, scale === 'quick' ? 'baseline' : 'full-baseline');
 }
 
-/** Reads and validates a baseline file. */
+/**
+ * Reads and validates a baseline file. One recorded under the legacy id of its own profile
+ * (before the CPU was part of a software adapter's id) is read with the id its recorded machine
+ * has today (profile-files.ts withCurrentId), so that it judges runs of that machine only.
+ */
 export async function readBaseline(path: string): Promise<Baseline> {
-  return readJsonFile(path, baselineSchema, 'gpu-transfer-perf baseline');
+  const baseline = await readJsonFile(path, baselineSchema, 'gpu-transfer-perf baseline');
+  const profile = withCurrentId(baseline.profile);
+  if (profile === baseline.profile) return baseline;
+  const note = `Read from ${path}, recorded as profile ${baseline.profile.id} (before the CPU was part of the id): judged as ${profile.id}, the id of the machine it records`;
+  return { ...baseline, profile, notes: [...baseline.notes, note] };
 }
 
 /** Reads the tolerance overrides; none when the file does not exist. */
@@ -65,16 +74,33 @@ export function makeBaseline(record: RunRecord, from: string, overrides: Toleran
   });
 }
 
-/** The baseline a run is judged against, or null (with the path looked at) when there is none. */
-export async function findBaseline(run: RunRecord, explicitPath: string | null, dir = BASELINE_DIR): Promise<{ path: string; baseline: Baseline | null }> {
-  const path = explicitPath ?? baselinePathFor(run.profile.id, run.scale, dir);
-  try {
-    return { path, baseline: await readBaseline(path) };
-  } catch (error) {
-    // No default baseline yet is normal; an explicit --baseline that cannot be read is bad input.
-    if (!explicitPath && error instanceof RecordFileError && /ENOENT/.test(error.message)) return { path, baseline: null };
-    throw error;
-  }
+/**
+ * The baseline a run is judged against, or null (with the path looked at) when there is none.
+ * Without an explicit path: the profile's own file, else the legacy-named file of its kind of
+ * setup (`lookup` says which and why). A legacy file of another CPU or core count is returned
+ * with that machine's id, so the comparison refuses it as another profile (exit 3) unless a
+ * mismatch is allowed, as for any other profile's baseline.
+ */
+export async function findBaseline(
+  run: RunRecord,
+  explicitPath: string | null,
+  dir = BASELINE_DIR,
+): Promise<{ path: string; baseline: Baseline | null; lookup: ProfileFileLookup | null }> {
+  const read = async (path: string, lookup: ProfileFileLookup | null) => {
+    try {
+      const baseline = await readBaseline(path);
+      // The lookup found the legacy file's profile and CPU to be this run's: it is this profile's baseline.
+      const own = lookup?.found === 'legacy' && baseline.profile.id !== run.profile.id;
+      return { path, baseline: own ? { ...baseline, profile: { ...baseline.profile, id: run.profile.id } } : baseline, lookup };
+    } catch (error) {
+      // No default baseline yet is normal; an explicit --baseline that cannot be read is bad input.
+      if (lookup && error instanceof RecordFileError && /ENOENT/.test(error.message)) return { path, baseline: null, lookup };
+      throw error;
+    }
+  };
+  if (explicitPath !== null) return read(explicitPath, null);
+  const lookup = lookupProfileFile(dir, run.profile.id, run.scale === 'quick' ? 'baseline' : 'full-baseline');
+  return read(lookup.found === 'other-machine' ? lookup.legacyPath : lookup.path, lookup);
 }
 
 /** What to say when a profile has no baseline yet. */

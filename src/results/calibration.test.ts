@@ -70,6 +70,12 @@ describe('the one-process rule on the committed pools (baselines/webgpu-lavapipe
     expect(calibrationPathFor('some/dir/base.json', 'p')).toBe('some/dir/p.calibration.json');
   });
 
+  it('reads the legacy-named calibration for the machine its baseline records, not for another (issue 25 #6)', async () => {
+    const legacy = await readCalibratedSpread('baselines/webgpu-lavapipe-x64.json', 'webgpu-lavapipe-x64');
+    expect(await readCalibratedSpread('baselines/webgpu-lavapipe-x64.json', 'webgpu-lavapipe-amd-epyc-2c-x64')).toEqual(legacy);
+    expect(await readCalibratedSpread('baselines/webgpu-lavapipe-x64.json', 'webgpu-lavapipe-amd-epyc-4c-x64')).toBeNull();
+  });
+
   it('A/A, all 22 ratios of a run together: at most 1% of runs fail, with the calibrated spread (as on this machine)', () => {
     const spread = spreadOfPools(pools, 'calibration')!;
     // Honest hold-out: the spread from A' judges draws from A.

@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { z } from 'zod';
 import type { Rng } from '../base/random.js';
 import { mean } from '../measure/statistics.js';
 import { judgeOneProcess, judgeProcesses, type KnownSpread, oneProcessAlpha, type ProcessVerdictName } from './process-verdict.js';
+import { lookupProfileFile, profileFilePath } from './profile-files.js';
 import { parseJsonText } from './storage.js';
 
 /**
@@ -111,9 +112,9 @@ export function spreadOfPools(pools: Readonly<Record<string, readonly number[]>>
   return { sd: Math.sqrt(squares / df), df, source: `${source} (${df + unchanged.length} unchanged processes)` };
 }
 
-/** The profile's calibration file beside a baseline: `<dir>/<profile>.calibration.json` (perf:calibrate's pools). */
+/** Where the profile's calibration file beside a baseline is written: `<dir>/<profile>.calibration.json` (perf:calibrate's pools). */
 export function calibrationPathFor(baselinePath: string, profileId: string): string {
-  return join(dirname(baselinePath), `${profileId}.calibration.json`);
+  return profileFilePath(dirname(baselinePath), profileId, 'calibration');
 }
 
 const calibrationFileSchema = z.object({ pools: z.record(z.string(), z.array(z.number().positive())) });
@@ -121,17 +122,20 @@ const calibrationFileSchema = z.object({ pools: z.record(z.string(), z.array(z.n
 /**
  * The calibrated between-process spread of the profile whose baseline is at `baselinePath`, or
  * null when it has no calibration file (a file that exists but is not a calibration is an error).
+ * Its own file beside the baseline, else the legacy-named one when the legacy baseline beside it
+ * was made on this CPU (profile-files.ts).
  */
 export async function readCalibratedSpread(baselinePath: string, profileId: string): Promise<KnownSpread | null> {
-  const path = calibrationPathFor(baselinePath, profileId);
+  const found = lookupProfileFile(dirname(baselinePath), profileId, 'calibration');
+  if (found.found === 'none' || found.found === 'other-machine') return null;
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readFile(found.path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
-  return spreadOfPools(parseJsonText(path, text, calibrationFileSchema, 'calibration file (perf:calibrate)', { versioned: false }).pools, path);
+  return spreadOfPools(parseJsonText(found.path, text, calibrationFileSchema, 'calibration file (perf:calibrate)', { versioned: false }).pools, found.path);
 }
 
 /** A resampled check of the one-process rule: how many runs, each judging `metrics` metrics at once. */

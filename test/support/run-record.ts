@@ -53,3 +53,24 @@ export const testDiagnostics = (switches: number): Diagnostics => ({
   stealFraction: null,
   loadAverage: 0.5,
 });
+
+/**
+ * The profile of a lavapipe run on `cpu`, as hardware-profile.ts records it; `id` defaults to
+ * the id of before the CPU was part of it ('webgpu-lavapipe-x64'), as committed baselines have.
+ */
+export function lavapipeProfile(cpu: { model: string; cores: number }, id = 'webgpu-lavapipe-x64'): RunRecord['profile'] {
+  return {
+    ...testRunRecord([]).profile,
+    id,
+    adapter: {
+      vendor: 'mesa',
+      architecture: 'software',
+      device: 'llvmpipe-llvm-15-0-6-256-bits-',
+      description: 'llvmpipe: Mesa 25.0.7-2~bpo12+1 (LLVM 15.0.6) 0.0.1',
+      isSoftware: true,
+      features: [],
+    },
+    cpu,
+    os: 'linux 6.18.44 x64',
+  };
+}

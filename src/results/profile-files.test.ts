@@ -1,0 +1,74 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lavapipeProfile, testRunRecord } from '../../test/support/run-record.js';
+import { legacyMismatch, lookupProfileFile, profileFilePath, withCurrentId } from './profile-files.js';
+
+// The machine this repository's CI measures on (lscpu: AMD EPYC, 2 cores), as the committed files record it.
+const CI_ID = 'webgpu-lavapipe-amd-epyc-2c-x64';
+const EPYC = { model: 'AMD EPYC', cores: 2 };
+
+describe('profile files: the one lookup, with the legacy id as fallback', () => {
+  it('finds the committed legacy-named baseline, calibration and envelope for the CI machine', () => {
+    for (const [kind, name] of [
+      ['baseline', 'webgpu-lavapipe-x64.json'],
+      ['calibration', 'webgpu-lavapipe-x64.calibration.json'],
+      ['envelope', 'webgpu-lavapipe-x64.doctor.json'],
+    ] as const) {
+      const found = lookupProfileFile('baselines', CI_ID, kind);
+      expect(found.found, `${kind}: ${JSON.stringify(found)}`).toBe('legacy');
+      expect(found.path).toBe(join('baselines', name));
+    }
+    expect(lookupProfileFile('baselines', CI_ID, 'full-baseline')).toEqual({ found: 'none', path: join('baselines', `${CI_ID}.full.json`) });
+  });
+
+  it('refuses a legacy-named file made on another CPU model or core count, saying which', () => {
+    const intel = lookupProfileFile('baselines', 'webgpu-lavapipe-intel-xeon-2c-x64', 'baseline');
+    expect(intel).toMatchObject({ found: 'other-machine', legacyPath: join('baselines', 'webgpu-lavapipe-x64.json') });
+    expect(intel.found === 'other-machine' && intel.reason).toMatch(/another machine's: it was made on AMD EPYC, 2 cores \(amd-epyc-2c\), this setup is intel-xeon-2c/);
+    const four = lookupProfileFile('baselines', 'webgpu-lavapipe-amd-epyc-4c-x64', 'envelope');
+    expect(four.found === 'other-machine' && four.reason).toMatch(/AMD EPYC, 2 cores .*this setup is amd-epyc-4c/);
+    // The calibration has no profile of its own: the legacy baseline beside it speaks for it.
+    expect(lookupProfileFile('baselines', 'webgpu-lavapipe-amd-epyc-4c-x64', 'calibration').found).toBe('other-machine');
+    // The example's committed baseline was made on an Intel Xeon with 2 cores.
+    expect(lookupProfileFile('examples/own-pipeline/baselines', 'webgpu-lavapipe-intel-xeon-2c-x64', 'baseline').found).toBe('legacy');
+    expect(lookupProfileFile('examples/own-pipeline/baselines', CI_ID, 'baseline').found).toBe('other-machine');
+  });
+
+  describe('in a folder of its own', () => {
+    let dir: string;
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'gtp-profile-files-'));
+    });
+    afterAll(() => rm(dir, { recursive: true, force: true }));
+
+    it('takes the file of the id itself first, and never a legacy file that says no machine', async () => {
+      await writeFile(profileFilePath(dir, 'webgpu-lavapipe-x64', 'calibration'), JSON.stringify({ pools: {} }));
+      // No legacy baseline beside the calibration: nothing says whose it is.
+      const alone = lookupProfileFile(dir, CI_ID, 'calibration');
+      expect(alone.found === 'other-machine' && alone.reason).toMatch(/a calibration records no machine, and no webgpu-lavapipe-x64 baseline beside it says whose it is/);
+      await writeFile(profileFilePath(dir, 'webgpu-lavapipe-x64', 'baseline'), JSON.stringify(testRunRecord([], { profile: lavapipeProfile(EPYC) })));
+      expect(lookupProfileFile(dir, CI_ID, 'calibration').found).toBe('legacy');
+      await writeFile(profileFilePath(dir, CI_ID, 'calibration'), JSON.stringify({ pools: {} }));
+      expect(lookupProfileFile(dir, CI_ID, 'calibration')).toEqual({ found: 'own', path: join(dir, `${CI_ID}.calibration.json`) });
+      // GPU ids did not change: only their own file.
+      expect(lookupProfileFile(dir, 'webgpu-nvidia-h200-x64', 'baseline').found).toBe('none');
+    });
+  });
+
+  it('gives a legacy-recorded profile the id of the machine it records, and leaves every other as it is', () => {
+    expect(withCurrentId(lavapipeProfile(EPYC)).id).toBe(CI_ID);
+    expect(withCurrentId(lavapipeProfile({ model: 'Intel(R) Xeon(R) Processor', cores: 4 })).id).toBe('webgpu-lavapipe-intel-xeon-4c-x64');
+    const current = lavapipeProfile(EPYC, CI_ID);
+    expect(withCurrentId(current)).toBe(current);
+    const fixture = testRunRecord([]).profile; // no adapter recorded: not a legacy record of a lavapipe run
+    expect(withCurrentId(fixture)).toBe(fixture);
+  });
+
+  it('matches a legacy record on its profile and CPU', () => {
+    expect(legacyMismatch(CI_ID, { id: 'webgpu-lavapipe-x64', cpu: { model: 'AMD EPYC', cores: 2 } })).toBeNull();
+    expect(legacyMismatch(CI_ID, { id: 'webgpu-swiftshader-x64', cpu: EPYC })).toMatch(/records profile webgpu-swiftshader-x64, not webgpu-lavapipe-x64/);
+    expect(legacyMismatch(CI_ID, { id: 'webgpu-lavapipe-x64', cpu: null })).toMatch(/records no CPU/);
+  });
+});
