@@ -198,7 +198,11 @@ export async function readHistory(dir: string, profile: string, gitDir: string):
               : `a record of profile ${record.profile.id}, not ${profile}`
             : legacyMismatch(profile, record.profile);
         if (why !== null) skipped.push({ path, reason: name === profile ? why : `in the legacy folder of ${profile}, but ${why}` });
-        else read.push({ path, record: { ...record, profile: { ...record.profile, id: profile } }, digest: createHash('sha256').update(bytes).digest('hex') });
+        else {
+          // A legacy folder's record of this machine is this profile's (its id as made today).
+          const own = name === profile ? record : { ...record, profile: { ...record.profile, id: profile } };
+          read.push({ path, record: own, digest: createHash('sha256').update(bytes).digest('hex') });
+        }
       } catch (error) {
         const message = (error as Error).message;
         skipped.push({ path, reason: message.startsWith(path) ? message.slice(path.length + 2) : message });
