@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { BackendUnavailableError } from '../backend/errors.js';
@@ -40,6 +41,7 @@ import { LIVE_ROOT, resolveMachineRoot } from './physical/sysfs.js';
 import { type Check, DOCTOR_REPORT_VERSION, type DoctorReport, type Envelope, type Figure, type PhysicalSection, type ProfileSummary } from './schema.js';
 import { probeWebGpu, runningWebGpuFacts } from './webgpu-facts.js';
 import { EXIT } from '../results/exit.js';
+import { lookupProfileFile } from '../results/profile-files.js';
 
 /** What doctor is asked to do (from the command line). */
 export interface DoctorOptions {
@@ -258,12 +260,16 @@ export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink):
     add(correct);
     if (correct.status !== 'fail') {
       // The envelope is read first: a broken file is a failed check, not a crash after measuring.
-      const path = envelopePathFor(profile.id);
+      // The file actually read: this id's own, or one named by the id of before the CPU was part of it, made on this machine.
+      const lookup = lookupProfileFile(dirname(envelopePathFor(profile.id)), profile.id, 'envelope');
+      const path = lookup.found === 'legacy' ? lookup.path : envelopePathFor(profile.id);
+      if (lookup.found === 'legacy') sink.note(lookup.note);
+      if (lookup.found === 'other-machine') sink.note(`not using ${lookup.legacyPath}: ${lookup.reason}`);
       try {
         envelope = await readEnvelope(path);
       } catch (error) {
         if (!(error instanceof DoctorFileError)) throw error;
-        add({ id: 'envelope', status: 'fail', reason: `${error.message}; remake it: ${remake(path)}` });
+        add({ id: 'envelope', status: 'fail', reason: `${error.message}; remake it: ${remake(envelopePathFor(profile.id))}` });
       }
       envelopeInfo = { path, found: envelope !== null };
       sink.note(

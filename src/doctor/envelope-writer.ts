@@ -140,7 +140,8 @@ export async function writeEnvelope(o: EnvelopeWriteOptions): Promise<{ envelope
   const cpus = os.cpus();
   const machine = fromFiles
     ? `${first.cpu} x${first.cores}, ${reports[0]!.os}, ${first.adapter ?? first.backend}`
-    : `${cpus[0]?.model.trim() ?? 'unknown CPU'} x${cpus.length}, ${os.platform()} ${os.release()} ${os.arch()}, ${first.adapter ?? first.backend}`;
+    : // The cores the process may use, as the profile id counts them (os.availableParallelism).
+      `${cpus[0]?.model.trim() ?? 'unknown CPU'} x${os.availableParallelism()}, ${os.platform()} ${os.release()} ${os.arch()}, ${first.adapter ?? first.backend}`;
   const envelope = deriveEnvelope(reports, {
     allowBusy: o.includeBusy,
     margin: o.margin,
