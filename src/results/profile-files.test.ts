@@ -26,14 +26,19 @@ describe('profile files: the one lookup, with the legacy id as fallback', () => 
   it('refuses a legacy-named file made on another CPU model or core count, saying which', () => {
     const intel = lookupProfileFile('baselines', 'webgpu-lavapipe-intel-xeon-2c-x64', 'baseline');
     expect(intel).toMatchObject({ found: 'other-machine', legacyPath: join('baselines', 'webgpu-lavapipe-x64.json') });
-    expect(intel.found === 'other-machine' && intel.reason).toMatch(/another machine's: it was made on AMD EPYC, 2 cores \(amd-epyc-2c\), this setup is intel-xeon-2c/);
+    expect(intel.found === 'other-machine' && intel.reason).toMatch(
+      /another machine's: it was made on AMD EPYC, 2 cores \(amd-epyc-2c\), this setup is intel-xeon-2c/,
+    );
     const four = lookupProfileFile('baselines', 'webgpu-lavapipe-amd-epyc-4c-x64', 'envelope');
     expect(four.found === 'other-machine' && four.reason).toMatch(/AMD EPYC, 2 cores .*this setup is amd-epyc-4c/);
     // The calibration has no profile of its own: the legacy baseline beside it speaks for it.
     expect(lookupProfileFile('baselines', 'webgpu-lavapipe-amd-epyc-4c-x64', 'calibration').found).toBe('other-machine');
-    // The example's committed baseline was made on an Intel Xeon with 2 cores.
-    expect(lookupProfileFile('examples/own-pipeline/baselines', 'webgpu-lavapipe-intel-xeon-2c-x64', 'baseline').found).toBe('legacy');
-    expect(lookupProfileFile('examples/own-pipeline/baselines', CI_ID, 'baseline').found).toBe('other-machine');
+    // The example's committed baseline is named by the new id: found as its own, no fallback needed.
+    expect(lookupProfileFile('examples/own-pipeline/baselines', CI_ID, 'baseline')).toEqual({
+      found: 'own',
+      path: join('examples/own-pipeline/baselines', `${CI_ID}.json`),
+    });
+    expect(lookupProfileFile('examples/own-pipeline/baselines', 'webgpu-lavapipe-intel-xeon-2c-x64', 'baseline').found).toBe('none');
   });
 
   describe('in a folder of its own', () => {
@@ -47,7 +52,9 @@ describe('profile files: the one lookup, with the legacy id as fallback', () => 
       await writeFile(profileFilePath(dir, 'webgpu-lavapipe-x64', 'calibration'), JSON.stringify({ pools: {} }));
       // No legacy baseline beside the calibration: nothing says whose it is.
       const alone = lookupProfileFile(dir, CI_ID, 'calibration');
-      expect(alone.found === 'other-machine' && alone.reason).toMatch(/a calibration records no machine, and no webgpu-lavapipe-x64 baseline beside it says whose it is/);
+      expect(alone.found === 'other-machine' && alone.reason).toMatch(
+        /a calibration records no machine, and no webgpu-lavapipe-x64 baseline beside it says whose it is/,
+      );
       await writeFile(profileFilePath(dir, 'webgpu-lavapipe-x64', 'baseline'), JSON.stringify(testRunRecord([], { profile: lavapipeProfile(EPYC) })));
       expect(lookupProfileFile(dir, CI_ID, 'calibration').found).toBe('legacy');
       await writeFile(profileFilePath(dir, CI_ID, 'calibration'), JSON.stringify({ pools: {} }));
