@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { envBoolean, parseCommandLine, perfRunConfig, runConfigFromEnv, UsageError } from './args.js';
+import { envBoolean, parseCommandLine, runConfigFromEnv, UsageError } from './args.js';
+import { perfRunConfig } from './perf.js';
 
 describe('command line', () => {
   it('defaults to perf on auto backend, quick scale, all scenarios', () => {
@@ -83,7 +84,7 @@ describe('command line', () => {
       merge: false,
       history: 'history',
     });
-    expect(parseCommandLine(['compare', '--help'], {})).toEqual({ command: 'help' });
+    expect(parseCommandLine(['compare', '--help'], {})).toEqual({ command: 'help', topic: 'compare' });
   });
 
   it('rejects unknown flags, bad values, flags of another command and stray arguments', () => {

@@ -1,7 +1,7 @@
 import { copyFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { diffString } from 'json-diff';
 import {
+  BASELINE_DIR,
   BaselineRefusedError,
   baselinePathFor,
   makeBaseline,
@@ -12,15 +12,31 @@ import {
   type Baseline,
 } from '../results/baseline.js';
 import { FileWriteError, readRunRecord, RecordFileError, writeJsonAtomic } from '../results/storage.js';
-import { appendedLine, appendToHistory, historyRefusal } from '../history/store.js';
+import { appendedLine, appendToHistory, HISTORY_DIR, historyRefusal } from '../history/store.js';
 import { defaultRunConfig } from '../run-config.js';
-import { UsageError } from './args.js';
+import type { CommandSpec } from './command-spec.js';
+import { UsageError } from './usage-error.js';
 import { latestRunPath } from './compare.js';
 import { EXIT } from '../results/exit.js';
 import { commandLine } from '../base/commands.js';
 
+/** What `baseline` is asked. */
+export interface BaselineArgs {
+  readonly command: 'baseline';
+  readonly run: string | null;
+  readonly target: string | null;
+  readonly baselines: string;
+  readonly allowDirty: boolean;
+  readonly allowPartial: boolean;
+  /** Replace only the run's metrics in the existing baseline, keep the others. */
+  readonly merge: boolean;
+  /** The history folder the accepted run's record is appended to (default history/). */
+  readonly history: string;
+}
+
 /** What accepting the run changes, metric values only: a json-diff, or '' when nothing changed. */
-function valueDiff(existing: Baseline | null, next: Baseline): string {
+async function valueDiff(existing: Baseline | null, next: Baseline): Promise<string> {
+  const { diffString } = await import('json-diff');
   const values = (b: Baseline | null) => Object.fromEntries((b?.metrics ?? []).map((m) => [m.id, m.ci ? { value: m.value, ci: m.ci } : m.value]));
   return diffString(values(existing), values(next), { color: process.stdout.isTTY === true, precision: 4 });
 }
@@ -31,15 +47,7 @@ function valueDiff(existing: Baseline | null, next: Baseline): string {
  * keeps the previous baseline as <file>.prev; writes atomically; then appends the run's record
  * to the history (<history>/<profile>/<commit>-<time>.json).
  */
-export async function baselineCommand(args: {
-  run: string | null;
-  target: string | null;
-  baselines: string;
-  allowDirty: boolean;
-  allowPartial: boolean;
-  merge: boolean;
-  history: string;
-}): Promise<number> {
+export async function baselineCommand(args: Omit<BaselineArgs, 'command'>): Promise<number> {
   const runPath = args.run ?? (await latestRunPath());
   if (!runPath) throw new UsageError(`no run record given and none in results/: run ${commandLine('perf')} first`);
   const run = await readRunRecord(runPath);
@@ -58,7 +66,7 @@ export async function baselineCommand(args: {
   const accepted = makeBaseline(run, runPath, await readToleranceOverrides(join(args.baselines, 'tolerances.json')));
   // --merge: the run's metrics replace theirs, every other metric of the baseline stays.
   const next: Baseline = args.merge && existing ? mergeBaselines(existing, accepted) : accepted;
-  const diff = valueDiff(existing, next);
+  const diff = await valueDiff(existing, next);
   console.log(
     existing ? `Changes to ${target}:\n${diff || '(no metric value changed)'}` : `New baseline ${target} for profile ${run.profile.id} (${run.scale}).`,
   );
@@ -86,3 +94,45 @@ export async function baselineCommand(args: {
   }
   return EXIT.pass;
 }
+
+/** `gtp baseline` (`npm run perf:baseline` here): its flags, help, parse step and runner. */
+export const baselineSpec: CommandSpec<BaselineArgs> = {
+  name: 'baseline',
+  summary: "accept a run as its profile's new baseline",
+  synopsis: '[RUN.json] [options]',
+  about: [
+    "Accepts a run (default: the latest in results/) as its profile's baseline: shows what changes,",
+    'keeps the previous file as <file>.prev, and appends the run to the history.',
+  ],
+  options: [
+    { name: 'baseline', type: 'string', usage: "  --baseline FILE         where to write (default: the run's profile baseline)" },
+    { name: 'baselines', type: 'string', usage: '  --baselines DIR         the folder of baselines instead of baselines/' },
+    { name: 'allow-dirty', type: 'boolean', usage: '  --allow-dirty           accept a run made from a working tree with uncommitted changes' },
+    { name: 'allow-partial', type: 'boolean', usage: "  --allow-partial         accept a run of only some scenarios, dropping the others' metrics" },
+    {
+      name: 'merge',
+      type: 'boolean',
+      usage: `  --merge                 replace only the run's metrics in the existing baseline (e.g. a
+                          --processes 8 run of speedup and dtypes), keep the others`,
+    },
+    { name: 'history', type: 'string', usage: "  --history DIR           the history folder the accepted run's record goes to (default history/)" },
+  ],
+  positionals: 1,
+  env: [],
+  exits: [
+    '0 written',
+    '2 bad usage or bad input, or the update refused (a run with errors, from a dirty tree, of another',
+    '  profile or scale, of only some scenarios), nothing written',
+  ],
+  parse: (line) => ({
+    command: 'baseline',
+    run: line.positionals[0] ?? null,
+    target: line.str('baseline'),
+    baselines: line.str('baselines') ?? BASELINE_DIR,
+    allowDirty: line.flag('allow-dirty'),
+    allowPartial: line.flag('allow-partial'),
+    merge: line.flag('merge'),
+    history: line.str('history') ?? HISTORY_DIR,
+  }),
+  run: baselineCommand,
+};

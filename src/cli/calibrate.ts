@@ -1,9 +1,15 @@
 import { defaultRunConfig } from '../run-config.js';
-import { HARNESS_SOURCE } from '../runner/arm-harness.js';
-import { OWN_CALIBRATE_PER_ARM, runCalibrate, runOwnCalibrate } from '../runner/calibrate.js';
-import { checkBackendChoice, RunInputError } from '../runner/perf.js';
-import type { CommandLine } from './args.js';
+import type { BackendArgs, CommandSpec } from './command-spec.js';
 import { nothingToCompareIsExit3 } from './harness-checkout.js';
+
+/** What `calibrate` is asked. */
+export type CalibrateArgs = {
+  readonly command: 'calibrate';
+  /** --processes K; null: not given (the command's own default: 60 per condition here, 20 per arm in a user's project). */
+  readonly processes: number | null;
+  /** --write-tolerances: write the smallest supported tolerances to baselines/tolerances.json (a user's project). */
+  readonly writeTolerances: boolean;
+} & BackendArgs;
 
 /** Where --write-tolerances writes: the file `gtp ab` and `gtp baseline` read (results/baseline.ts). */
 const TOLERANCES_FILE = 'baselines/tolerances.json';
@@ -13,7 +19,10 @@ const TOLERANCES_FILE = 'baselines/tolerances.json';
  * (the built-in speedup scenario, four conditions). `npx gtp calibrate` in a user's project: an
  * A/A of the project's own perf files, each metric's spread and the tolerance it supports.
  */
-export function calibrateCommand(args: Extract<CommandLine, { command: 'calibrate' }>): Promise<number> {
+export async function calibrateCommand(args: CalibrateArgs): Promise<number> {
+  const { checkBackendChoice, RunInputError } = await import('../runner/perf.js');
+  const { HARNESS_SOURCE } = await import('../runner/arm-harness.js');
+  const { OWN_CALIBRATE_PER_ARM, runCalibrate, runOwnCalibrate } = await import('../runner/calibrate.js');
   checkBackendChoice(args.backend);
   if (HARNESS_SOURCE === 'sources') {
     if (args.writeTolerances)
@@ -24,3 +33,44 @@ export function calibrateCommand(args: Extract<CommandLine, { command: 'calibrat
     runOwnCalibrate({ backend: args.backend, perArm: args.processes ?? OWN_CALIBRATE_PER_ARM, writeTolerances: args.writeTolerances ? TOLERANCES_FILE : null }),
   );
 }
+
+/** `gtp calibrate` (`npm run perf:calibrate` here): its flags, help, parse step and runner. */
+export const calibrateSpec: CommandSpec<CalibrateArgs> = {
+  name: 'calibrate',
+  summary: 'how far values move between processes on this machine',
+  synopsis: '[options]',
+  about: [
+    'How far values move between processes on this machine and what the verdicts can tell apart:',
+    'in this repository the built-in speedup scenario under four conditions; in your project an',
+    'A/A of your perf files, each metric\'s spread and the smallest tolerance it supports.',
+  ],
+  options: [
+    'run',
+    {
+      name: 'processes',
+      type: 'string',
+      usage: `  --processes K           processes per condition (default 60; in your project: per arm of the
+                          A/A, default 20)`,
+    },
+    {
+      name: 'write-tolerances',
+      type: 'boolean',
+      scope: 'own-project',
+      usage: `  --write-tolerances      write each metric's smallest supported tolerance to
+                          baselines/tolerances.json (merged; ab and baseline read it)`,
+    },
+  ],
+  env: [],
+  exits: [
+    '0 calibrated (written where said)',
+    '2 bad usage or bad input',
+    '3 nothing to compare: no harness or no perf files in your project',
+  ],
+  parse: (line) => ({
+    command: 'calibrate',
+    ...line.run(),
+    processes: line.str('processes') === null ? null : line.count('processes', 1),
+    writeTolerances: line.flag('write-tolerances'),
+  }),
+  run: calibrateCommand,
+};

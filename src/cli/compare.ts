@@ -2,10 +2,10 @@ import { findBaseline, noBaselineMessage } from '../results/baseline.js';
 import { readCalibratedSpread } from '../results/calibration.js';
 import { compareWithBaseline, EXIT } from '../results/compare.js';
 import { latestRecord, readRunRecord, RESULTS_DIR, skippedNote } from '../results/storage.js';
-import { renderComparison } from '../report/comparison.js';
 import { writeExports } from '../report/write-exports.js';
 import { exportOutputs, exportTargets } from '../report/exporters.js';
-import { UsageError, type CompareArgs } from './args.js';
+import type { CommandSpec, CompareArgs } from './command-spec.js';
+import { UsageError } from './usage-error.js';
 import { checkJobSummary, checkOutputs } from '../results/output-guard.js';
 import { commandLine } from '../base/commands.js';
 
@@ -19,8 +19,11 @@ export async function latestRunPath(dir = RESULTS_DIR): Promise<string | null> {
   return latest.path;
 }
 
+/** What `compare` is asked. */
+export type CompareCommandArgs = { readonly command: 'compare'; readonly run: string | null } & CompareArgs;
+
 /** `npm run perf:compare`: compares a stored run (default: the latest) with its profile's baseline. */
-export async function compareCommand(args: CompareArgs & { run: string | null }): Promise<number> {
+export async function compareCommand(args: CompareCommandArgs): Promise<number> {
   const runPath = args.run ?? (await latestRunPath());
   if (!runPath) throw new UsageError(`no run record given and none in results/: run ${commandLine('perf')} first`);
   const run = await readRunRecord(runPath);
@@ -36,7 +39,28 @@ export async function compareCommand(args: CompareArgs & { run: string | null })
   console.log(`Baseline: ${path} (accepted from ${baseline.accepted.from} at ${baseline.accepted.at})`);
   const comparison = compareWithBaseline(run, baseline, { ...args, spread: await readCalibratedSpread(path, baseline.profile.id) });
   const input = { record: run, recordPath: runPath, comparison };
+  const { renderComparison } = await import('../report/comparison.js');
   console.log(`\n${renderComparison(comparison, process.stdout.isTTY === true)}`);
   await writeExports(input, 'compare', targets, args.jobSummary);
   return comparison.exitCode;
 }
+
+/** `gtp compare` (`npm run perf:compare` here): its flags, help, parse step and runner. */
+export const compareSpec: CommandSpec<CompareCommandArgs> = {
+  name: 'compare',
+  summary: "judge a stored run against its profile's baseline",
+  synopsis: '[RUN.json] [options]',
+  about: ["Judges a stored run record (default: the latest in results/) against its profile's baseline."],
+  options: ['compare', 'force'],
+  positionals: 1,
+  env: [],
+  exits: [
+    '0 every gating metric passed',
+    '1 a gating metric regressed',
+    '2 bad usage or bad input (an unreadable or invalid run or baseline file)',
+    '3 no baseline for the run\'s profile, or a profile, scale or data mismatch without',
+    '  --allow-profile-mismatch (profile only)',
+  ],
+  parse: (line) => ({ command: 'compare', run: line.positionals[0] ?? null, ...line.compare() }),
+  run: compareCommand,
+};

@@ -1,15 +1,27 @@
-import { runDoctorChecks } from '../doctor/doctor.js';
-import { DEFAULT_MARGIN, EnvelopeInputError, writeEnvelope } from '../doctor/envelope-writer.js';
 import { DoctorFileError } from '../doctor/files.js';
 import { MachineRootError, resolveMachineRoot } from '../doctor/physical/sysfs.js';
-import { formatCheck, formatFailures, formatSummary } from '../doctor/report.js';
 import { writeJsonAtomic } from '../results/storage.js';
 import { gitState } from '../runner/git.js';
-import type { CommandLine } from './args.js';
+import type { BackendArgs, CommandSpec } from './command-spec.js';
 import { checkOutput } from '../results/output-guard.js';
 import { EXIT } from '../results/exit.js';
+import { UsageError } from './usage-error.js';
 
-type DoctorArgs = Extract<CommandLine, { command: 'doctor' }>;
+/** What `doctor` is asked. */
+export type DoctorArgs = {
+  readonly command: 'doctor';
+  readonly expectGpu: boolean;
+  readonly json: string | null;
+  readonly quick: boolean;
+  readonly force: boolean;
+  readonly ldLibraryPath: string | null;
+  /** --sysfs-root DIR: judge a copy of a machine's /sys (fixtures/sysfs/<name>/): physical verdicts only, nothing measured. */
+  readonly sysfsRoot: string | null;
+  /** --write-envelope FILE: make the profile's envelope from --processes N doctor processes, or from the --from reports. */
+  readonly writeEnvelope: string | null;
+  readonly from: readonly string[];
+  readonly processes: number;
+} & BackendArgs;
 
 /**
  * `--write-envelope FILE`: the profile's envelope from doctor in --processes N processes of this
@@ -17,6 +29,7 @@ type DoctorArgs = Extract<CommandLine, { command: 'doctor' }>;
  * from the --from reports. Exit 0 written, 2 bad input (reports that cannot make one).
  */
 async function writeEnvelopeCommand(args: DoctorArgs, out: string): Promise<number> {
+  const { DEFAULT_MARGIN, EnvelopeInputError, writeEnvelope } = await import('../doctor/envelope-writer.js');
   try {
     const { envelope } = await writeEnvelope({
       out,
@@ -58,6 +71,8 @@ export async function runDoctor(args: DoctorArgs): Promise<number> {
     console.error(`error: ${error.message}`);
     return EXIT.badInput;
   }
+  const { runDoctorChecks } = await import('../doctor/doctor.js');
+  const { formatCheck, formatFailures, formatSummary } = await import('../doctor/report.js');
   const color = process.stdout.isTTY === true;
   const flags = [args.quick ? ', --quick' : '', args.expectGpu ? ', --expect-gpu' : '', args.sysfsRoot ? `, --sysfs-root ${args.sysfsRoot}` : ''].join('');
   console.log(`doctor: is this machine set up for gpu-transfer-perf? (--backend ${args.backend}${flags})`);
@@ -73,3 +88,67 @@ export async function runDoctor(args: DoctorArgs): Promise<number> {
   }
   return report.exitCode;
 }
+
+/** `gtp doctor` (`npm run doctor` here): its flags, help, parse step and runner. */
+export const doctorSpec: CommandSpec<DoctorArgs> = {
+  name: 'doctor',
+  summary: 'check that the backend and device are set up right',
+  synopsis: '[options]',
+  about: [
+    'Checks that the backend and device are set up right: the adapter, the physical path, the',
+    "measured bandwidth judged against physics and this profile's envelope.",
+  ],
+  options: [
+    'run',
+    { name: 'expect-gpu', type: 'boolean', usage: '  --expect-gpu            fail on a software adapter or a CPU fallback' },
+    { name: 'quick', type: 'boolean', usage: '  --quick                 fewer sizes and repeats' },
+    { name: 'json', type: 'string', usage: '  --json FILE             write the checks and figures as JSON' },
+    {
+      name: 'sysfs-root',
+      type: 'string',
+      usage: `  --sysfs-root DIR        judge a copy of a machine's /sys (e.g. fixtures/sysfs/<name>): the
+                          physical verdicts (link, path minimum, NUMA, adapter match) only`,
+    },
+    {
+      name: 'write-envelope',
+      type: 'string',
+      usage: `  --write-envelope FILE   make this profile's envelope (baselines/<profile>.doctor.json): doctor
+                          in --processes N processes (default 8), or from --from PATH reports`,
+    },
+    {
+      name: 'from',
+      type: 'string',
+      multiple: true,
+      usage: `  --from PATH             with --write-envelope: a doctor report, or a folder of doctor*.json
+                          (a kit run's results/<time>/); repeatable`,
+    },
+    { name: 'processes', type: 'string', usage: '  --processes N           with --write-envelope: doctor processes to make it from (default 8)' },
+    'force',
+  ],
+  env: [{ usage: '  LD_LIBRARY_PATH         where CUDA libraries are looked for too (tensorflow backend)' }],
+  exits: [
+    '0 every check passed (warnings allowed); the envelope written',
+    '1 a check failed',
+    '2 bad usage or bad input (an unwritable --json, a --sysfs-root that is not a copy of /sys)',
+  ],
+  parse: (line) => {
+    const backend = line.run();
+    const from = line.many('from');
+    const writeEnvelope = line.str('write-envelope');
+    if (from.length > 0 && writeEnvelope === null) throw new UsageError('doctor: --from names reports for --write-envelope FILE, which is missing');
+    return {
+      command: 'doctor',
+      ...backend,
+      expectGpu: line.flag('expect-gpu'),
+      json: line.str('json'),
+      quick: line.flag('quick'),
+      force: line.flag('force'),
+      ldLibraryPath: line.ldLibraryPath(),
+      sysfsRoot: line.str('sysfs-root'),
+      writeEnvelope,
+      from,
+      processes: line.count('processes', 8),
+    };
+  },
+  run: runDoctor,
+};

@@ -1,5 +1,4 @@
 import { EXIT } from '../results/exit.js';
-import { NothingToCompareError } from '../runner/ab.js';
 
 /**
  * ab, bisect and calibrate run wherever the harness runs: in this repository each checkout's own
@@ -8,6 +7,7 @@ import { NothingToCompareError } from '../runner/ab.js';
  * message says what to do, and the exit code is 3, as for a missing baseline.
  */
 export async function nothingToCompareIsExit3(command: () => Promise<number>): Promise<number> {
+  const { NothingToCompareError } = await import('../runner/ab.js');
   try {
     return await command();
   } catch (error) {

@@ -9,7 +9,8 @@ import { calibrateCondition, conditionsFrom, DEFAULT_PLAN, readPools, type Calib
 import { changePointsOf, seriesOf, STEP_RESAMPLES, type Series } from '../history/change-points.js';
 import { DEFAULT_EDIVISIVE, type EDivisiveParams } from '../history/edivisive.js';
 import { changeSummary, describeStep, renderHistoryPage, shortCommit, type AnalysedSeries } from '../history/page.js';
-import { historyProfiles, readHistory } from '../history/store.js';
+import { HISTORY_DIR, historyProfiles, readHistory } from '../history/store.js';
+import type { CommandSpec } from './command-spec.js';
 import { UsageError } from './usage-error.js';
 import { EXIT } from '../results/exit.js';
 import { commandName } from '../base/commands.js';
@@ -171,3 +172,41 @@ export async function historyCommand(args: HistoryArgs, cwd = process.cwd()): Pr
   console.log(`Trend page: ${out}`);
   return EXIT.pass;
 }
+
+/** `gtp history` (`npm run perf:history` here): its flags, help, parse step and runner. */
+export const historySpec: CommandSpec<{ readonly command: 'history' } & HistoryArgs> = {
+  name: 'history',
+  summary: 'trends and change points of the run records in history/',
+  synopsis: '[options]',
+  about: ['Trends and change points of the run records in history/<profile>/, printed and drawn on a page.'],
+  options: [
+    {
+      name: 'history',
+      type: 'string',
+      usage: `  --history DIR           the history folder (default history/; perf --history DIR appends
+                          each run's record to DIR/<profile>/, baseline the accepted run's)`,
+    },
+    { name: 'profile', type: 'string', usage: "  --profile P             the profile's folder to read (default: the only one there)" },
+    { name: 'metric', type: 'string', multiple: true, usage: '  --metric ID             only this metric; repeatable (default: every ratio and exact metric)' },
+    { name: 'out', type: 'string', usage: '  --out FILE              the trend page (default: results/history-<profile>.html)' },
+    {
+      name: 'calibrate',
+      type: 'boolean',
+      usage: `  --calibrate             false-positive rate and recall of the change-point detection on
+                          series drawn from baselines/<profile>.calibration.json`,
+    },
+    'force',
+  ],
+  env: [],
+  exits: ['0 analysed (the page written)', '2 bad usage or bad input (no history folder, an unknown profile, an unreadable record)'],
+  parse: (line) => ({
+    command: 'history',
+    profile: line.str('profile'),
+    metrics: line.many('metric'),
+    history: line.str('history') ?? HISTORY_DIR,
+    out: line.str('out'),
+    calibrate: line.flag('calibrate'),
+    force: line.flag('force'),
+  }),
+  run: (args) => historyCommand(args),
+};

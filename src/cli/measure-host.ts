@@ -7,7 +7,8 @@
 import { serveMeasurements } from '../runner/measure-host.js';
 import { describeDatasets, scenarioFiles } from '../runner/perf.js';
 import { sourceContext } from '../run-config.js';
-import { parseCommandLine, perfRunConfig } from './args.js';
+import { parseCommandLine } from './args.js';
+import { perfRunConfig } from './perf.js';
 
 const args = parseCommandLine(['perf', ...process.argv.slice(2)]);
 if (args.command !== 'perf') throw new Error('the measure host takes perf flags');

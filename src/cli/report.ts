@@ -1,9 +1,9 @@
-import { findBaseline } from '../results/baseline.js';
+import { BASELINE_DIR, findBaseline } from '../results/baseline.js';
 import { compareWithBaseline, EXIT, failingVerdicts, type Comparison } from '../results/compare.js';
 import type { RunRecord } from '../results/schema.js';
 import { besideRecord, latestRecordPath, readRunRecord, writeTextAtomic } from '../results/storage.js';
-import { htmlExporter } from '../report/html.js';
-import { UsageError } from './args.js';
+import type { CommandSpec } from './command-spec.js';
+import { UsageError } from './usage-error.js';
 import { checkOutput } from '../results/output-guard.js';
 import { commandLine } from '../base/commands.js';
 
@@ -31,6 +31,7 @@ export async function reportCommand(args: ReportArgs): Promise<number> {
   const comparison: Comparison | null = baseline ? compareWithBaseline(record, baseline, { allowProfileMismatch: false, gateTiming: false }) : null;
   const out = args.out ?? besideRecord(runPath, '.html');
   await checkOutput({ path: out, kind: 'HTML report', flag: args.out ? '--out' : 'the HTML report beside the run record' }, args);
+  const { htmlExporter } = await import('../report/html.js');
   await writeTextAtomic(out, await htmlExporter.render({ record, recordPath: runPath, comparison }, { color: false }));
   console.log(`Report: ${out} (run ${runPath}; ${baseline ? `baseline ${baselinePath}` : `no baseline at ${baselinePath}`})`);
   const code = comparison ? comparison.exitCode : record.errors.length > 0 ? EXIT.regression : EXIT.pass;
@@ -56,3 +57,34 @@ export function exitReason(code: number, record: RunRecord, comparison: Comparis
   const detail = reasons.length > 0 ? reasons.join('; ') : 'see the verdicts';
   return `exit ${code}: ${detail}; the page was written all the same, \`gtp compare <run>\` prints every verdict`;
 }
+
+/** `gtp report` (`npm run report` here): its flags, help, parse step and runner. */
+export const reportSpec: CommandSpec<{ readonly command: 'report' } & ReportArgs> = {
+  name: 'report',
+  summary: "rebuild a run's HTML report (default: the latest run)",
+  synopsis: '[RUN.json] [options]',
+  about: ["Rebuilds a run's HTML report (default: the latest run in results/), judged against its profile's baseline."],
+  options: [
+    { name: 'baseline', type: 'string', usage: "  --baseline FILE         judge the run against this baseline (default: its profile's)" },
+    { name: 'baselines', type: 'string', usage: '  --baselines DIR         the folder of baselines instead of baselines/' },
+    { name: 'out', type: 'string', usage: '  --out FILE              where the HTML goes (default: beside the run record, .html)' },
+    'force',
+  ],
+  positionals: 1,
+  env: [],
+  exits: [
+    '0 written (and passing, or no baseline to judge against: the page says so)',
+    '1 the run has errors or a gating metric regressed (the page is still written; a line says why)',
+    '2 bad usage or an unreadable run or baseline file',
+    '3 the comparison was refused (a profile, scale or data mismatch)',
+  ],
+  parse: (line) => ({
+    command: 'report',
+    run: line.positionals[0] ?? null,
+    baseline: line.str('baseline'),
+    baselines: line.str('baselines') ?? BASELINE_DIR,
+    out: line.str('out'),
+    force: line.flag('force'),
+  }),
+  run: reportCommand,
+};
