@@ -3,7 +3,7 @@
 // not even dirname), run on this machine's device to a run record that the repository accepts.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -90,8 +90,9 @@ describe('the run kit', () => {
     expect(record.errors).toEqual([]);
     expect(record.selection).toEqual(['perf/01-mnist-loader.spec.ts', 'perf/04-device-normalize.spec.ts']);
     expect(record.metrics.find((m) => m.id === 'mnist-transfer.upload-bytes.device-normalize')?.value).toBe(50_176);
-    // The kit is not a git checkout; KIT.json names the commit it was built from.
-    expect(record.git).toEqual({ commit: null, dirty: null });
+    // The kit is not a git checkout; its runs name the commit KIT.json says it was built from.
+    const kit = JSON.parse(await readFile(join(kitDir, 'KIT.json'), 'utf8')) as { git: { commit: string | null; dirty: boolean | null } };
+    expect(record.git).toEqual(kit.git);
     const doctor = await readDoctorReport(join(results, stamp!, 'doctor-1.json'));
     expect(doctor.profile?.id).toBe(record.profile.id);
     expect(doctor.checks.filter((c) => c.status === 'fail' && !c.id.startsWith('figure.'))).toEqual([]);
@@ -105,6 +106,7 @@ describe('the run kit', () => {
 
   it('writes a run record the repository accepts as a baseline (perf:baseline)', async () => {
     const [stamp] = await readdir(join(kitDir, 'results'));
+    const kitDirty = (JSON.parse(await readFile(join(kitDir, 'KIT.json'), 'utf8')) as { git: { dirty: boolean | null } }).git.dirty === true;
     const target = join(work, 'accepted.json');
     const tsx = join(ROOT, 'node_modules/.bin/tsx');
     await sh(
@@ -114,6 +116,8 @@ describe('the run kit', () => {
         'baseline',
         join(kitDir, 'results', stamp!, 'run.json'),
         '--allow-partial',
+        // A kit built from uncommitted work says so in KIT.json, and its runs are refused without this.
+        ...(kitDirty ? ['--allow-dirty'] : []),
         '--baseline',
         target,
         '--history',
