@@ -52,7 +52,11 @@ export interface HelpLine {
 /** One parsed command line: help, or one registered command's arguments (each command file's Args type). */
 export type CommandLine = HelpLine | CommandArgs;
 
-const FORCE: FlagSpec = { name: 'force', type: 'boolean', usage: '  --force                 replace an existing output file of another kind (never a baseline)' };
+const FORCE: FlagSpec = {
+  name: 'force',
+  type: 'boolean',
+  usage: '  --force                 replace an existing output file of another kind (never a baseline)',
+};
 
 /** The shared groups' flags, in their help order. */
 const GROUP_FLAGS: Readonly<Record<SharedGroup, readonly FlagSpec[]>> = {
@@ -64,7 +68,7 @@ const GROUP_FLAGS: Readonly<Record<SharedGroup, readonly FlagSpec[]>> = {
                           default $PERF_BACKEND, else auto: webgpu when a WebGPU adapter
                           exists, else tensorflow when installed, else wasm`,
     },
-    { name: 'scale', type: 'string', usage: '  --scale quick|full      quick: CI-sized samples (default); full: the article\'s sizes' },
+    { name: 'scale', type: 'string', usage: "  --scale quick|full      quick: CI-sized samples (default); full: the article's sizes" },
   ],
   compare: [
     {
@@ -120,7 +124,10 @@ const GROUP_ENV: Readonly<Record<SharedGroup, readonly EnvSpec[]>> = {
   compare: [
     { usage: '  PERF_GATE_TIMING=1      as --gate-timing' },
     { usage: '  PERF_REQUIRE_BASELINE=1 no baseline for this profile is exit 3, not 0 with a note (CI sets it)' },
-    { usage: '  GITHUB_STEP_SUMMARY     (set by GitHub Actions) the Markdown verdicts are appended to it;\n                          checked before anything is measured' },
+    {
+      usage:
+        '  GITHUB_STEP_SUMMARY     (set by GitHub Actions) the Markdown verdicts are appended to it;\n                          checked before anything is measured',
+    },
   ],
   ab: [{ usage: '  PERF_BACKEND            as --backend' }],
   force: [],
@@ -366,12 +373,6 @@ export function commandsHelp(sources: boolean = FROM_SOURCES, commands: readonly
       : 'npx gtp <command> --help for its flags, environment and exit codes.',
   ].join('\n');
 }
-
-/** The list of commands where this runs (as `USAGE` was: kept for the callers of the former one-text usage). */
-export const USAGE: string = commandsHelp();
-
-/** @deprecated The list of commands as a user's project shows it: commandsHelp(false), whatever text is passed. */
-export const installedUsage = (_usage?: string): string => commandsHelp(false);
 
 /** What `--help` prints: one command's help, or the list of commands. */
 export const helpText = (topic: GtpCommand | null, sources: boolean = FROM_SOURCES): string =>

@@ -294,12 +294,22 @@ console.log(JSON.stringify(Array.from(await out.data())));
     }
   }, 120_000);
 
-  it('names the commands that work here in --help (npx gtp ab), no npm script of the harness', async () => {
-    // `gtp --help` would be npx's own help: npx reads a leading --help itself.
-    const help = await gtp(['perf', '--help']);
-    expect(help.code, help.output).toBe(0);
-    expect(help.output).toMatch(/^ {2}npx gtp ab --base REF +A\/B/m);
-    expect(help.output).not.toMatch(/npm run|perf:ab/);
+  it('names the commands that work here in --help (npx gtp ab), each command its own flags, no npm script of the harness', async () => {
+    // `gtp --help` would be npx's own help (npx reads a leading --help itself): `gtp help` lists the commands.
+    const list = await gtp(['help']);
+    expect(list.code, list.output).toBe(0);
+    expect(list.output).toMatch(/^ {2}npx gtp ab --base REF +A\/B/m);
+    const perfHelp = await gtp(['perf', '--help']);
+    expect(perfHelp.code, perfHelp.output).toBe(0);
+    expect(perfHelp.output).toMatch(/^Usage: npx gtp perf /m);
+    expect(perfHelp.output).toMatch(/--shape NxHxWxC/);
+    expect(perfHelp.output).not.toMatch(/--good|--base REF/);
+    // The article's data flags are marked as acting on the built-in scenarios only.
+    expect(perfHelp.output).toMatch(/Built-in scenarios only[^\n]*\n(?:.*\n)*? {2}--mnist-dir DIR/);
+    const abHelp = await gtp(['ab', '--help']);
+    expect(abHelp.output).toMatch(/^Usage: npx gtp ab --base REF/m);
+    expect(abHelp.output).not.toMatch(/--shape|--mnist-dir/);
+    for (const text of [list.output, perfHelp.output, abHelp.output]) expect(text).not.toMatch(/npm run|perf:ab/);
   });
 
   it('refuses an unknown flag with exit 2', async () => {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commandLine, commandName, FROM_SOURCES } from '../base/commands.js';
-import { installedUsage, USAGE } from '../cli/args.js';
+import { commandsHelp } from '../cli/args.js';
 import { armHarness, dependsOnHarness, HARNESS_SOURCE } from './arm-harness.js';
 import { sdUpperBound, smallestTolerance } from './calibrate.js';
 
@@ -23,16 +23,17 @@ describe('commands as typed where the harness runs', () => {
   });
 
   it("--help in a user's project names no npm script, its columns kept", () => {
-    const usage = installedUsage(USAGE);
-    expect(usage).not.toMatch(/npm run|perf:(ab|bisect|calibrate|compare|baseline|history)\b/);
-    expect(usage).toMatch(/^ {2}npx gtp ab --base REF {2,}A\/B: processes of REF/m);
-    // The description column stays where the sources' usage has it.
+    const installed = commandsHelp(false);
+    const here = commandsHelp(true);
+    expect(installed).not.toMatch(/npm run|perf:(ab|bisect|calibrate|compare|baseline|history)\b/);
+    expect(installed).toMatch(/^ {2}npx gtp ab --base REF {2,}A\/B: processes of REF/m);
+    // The description column stays where the sources' list has it.
     const column = (text: string, start: string) =>
       text
         .split('\n')
         .find((l) => l.startsWith(start))!
         .search(/\S+ of REF/);
-    expect(column(usage, '  npx gtp ab ')).toBe(column(USAGE, '  npm run perf:ab '));
+    expect(column(installed, '  npx gtp ab ')).toBe(column(here, '  npm run perf:ab '));
   });
 });
 
