@@ -4,6 +4,7 @@ import {
   BASELINE_DIR,
   BaselineRefusedError,
   baselinePathFor,
+  findBaseline,
   makeBaseline,
   mergeBaselines,
   readBaseline,
@@ -58,7 +59,20 @@ export async function baselineCommand(args: Omit<BaselineArgs, 'command'>): Prom
   );
   if (kind === 'directory') throw new UsageError(`--baseline ${target} is a directory; name a file, e.g. ${join(target, `${run.profile.id}.json`)}`);
   // A corrupt existing baseline stops here, untouched (RecordFileError: exit 2).
-  const existing: Baseline | null = kind === 'file' ? await readBaseline(target) : null;
+  let existing: Baseline | null = kind === 'file' ? await readBaseline(target) : null;
+  // No file under this profile's id yet: the one named by the id of before the CPU was part of it,
+  // made on this machine, is this profile's baseline (to merge into and to diff against); the
+  // result is written under the new id and the legacy file is left as it is.
+  let legacyFrom: string | null = null;
+  if (!existing && !args.target) {
+    const found = await findBaseline(run, null, args.baselines);
+    if (found.lookup?.found === 'legacy' && found.baseline) {
+      existing = found.baseline;
+      legacyFrom = found.path;
+      console.log(found.lookup.note);
+    }
+  }
+  const hadFile = kind === 'file';
   const embedded = args.target ? null : defaultRunConfig({ backend: 'auto', requireBackend: null, scale: run.scale }).datasets;
   if (args.merge && !existing) throw new BaselineRefusedError(`not merging ${runPath} into ${target}: there is no baseline there to merge into`);
   const refusal = refusalReason(run, existing, { dirty: args.allowDirty, partial: args.allowPartial || args.merge }, embedded);
@@ -68,17 +82,19 @@ export async function baselineCommand(args: Omit<BaselineArgs, 'command'>): Prom
   const next: Baseline = args.merge && existing ? mergeBaselines(existing, accepted) : accepted;
   const diff = await valueDiff(existing, next);
   console.log(
-    existing ? `Changes to ${target}:\n${diff || '(no metric value changed)'}` : `New baseline ${target} for profile ${run.profile.id} (${run.scale}).`,
+    existing
+      ? `Changes to ${legacyFrom ? `${legacyFrom}, written as ${target}` : target}:\n${diff || '(no metric value changed)'}`
+      : `New baseline ${target} for profile ${run.profile.id} (${run.scale}).`,
   );
   try {
-    if (existing) await copyFile(target, `${target}.prev`);
+    if (hadFile) await copyFile(target, `${target}.prev`);
     await writeJsonAtomic(target, next);
   } catch (error) {
     throw new RecordFileError(
       `${target}: cannot write the baseline (${(error as NodeJS.ErrnoException).code ?? String(error)}); the previous file is unchanged`,
     );
   }
-  console.log(`Wrote ${target}${existing ? ` (previous kept as ${target}.prev)` : ''}.`);
+  console.log(`Wrote ${target}${hadFile ? ` (previous kept as ${target}.prev)` : ''}.`);
   // --allow-dirty accepted a run with no commit: a baseline, but no place in the commit-ordered history.
   const noHistory = historyRefusal(run);
   if (noHistory) {

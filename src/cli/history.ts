@@ -10,6 +10,7 @@ import { changePointsOf, seriesOf, STEP_RESAMPLES, type Series } from '../histor
 import { DEFAULT_EDIVISIVE, type EDivisiveParams } from '../history/edivisive.js';
 import { changeSummary, describeStep, renderHistoryPage, shortCommit, type AnalysedSeries } from '../history/page.js';
 import { HISTORY_DIR, historyProfiles, readHistory } from '../history/store.js';
+import { lookupProfileFile } from '../results/profile-files.js';
 import type { CommandSpec } from './command-spec.js';
 import { UsageError } from './usage-error.js';
 import { EXIT } from '../results/exit.js';
@@ -52,7 +53,10 @@ async function chooseProfile(dir: string, asked: string | null): Promise<string 
     throw new RecordFileError(`${dir}: no history folder there (${commandName('baseline')} appends to history/, ${commandName('perf')} --history DIR to DIR)`);
   const profiles = await historyProfiles(dir);
   if (asked !== null) {
-    if (!profiles.includes(asked)) throw new UsageError(`--profile ${asked}: no such folder in ${dir} (there: ${profiles.join(', ') || 'none'})`);
+    // A folder named by the id of before the CPU was part of it is still asked for by that name (it is read alone then).
+    const folders = (await readdir(dir, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name);
+    if (!profiles.includes(asked) && !folders.includes(asked))
+      throw new UsageError(`--profile ${asked}: no such folder in ${dir} (there: ${profiles.join(', ') || 'none'})`);
     return asked;
   }
   if (profiles.length > 1) throw new UsageError(`${dir} holds several profiles (${profiles.join(', ')}): choose one with --profile`);
@@ -92,7 +96,12 @@ function printSeries(a: AnalysedSeries): void {
 
 /** The calibration file of a profile: baselines/<profile>.calibration.json, or the only one in baselines/. */
 async function calibrationFile(profile: string | null): Promise<string> {
-  if (profile) return join(BASELINE_DIR, `${profile}.calibration.json`);
+  // This profile's own file, or the one named by its id of before the CPU was part of it, made on this machine.
+  if (profile) {
+    const found = lookupProfileFile(BASELINE_DIR, profile, 'calibration');
+    if (found.found === 'other-machine') throw new UsageError(`--calibrate: ${found.reason}`);
+    return found.path;
+  }
   const found = (await readdir(BASELINE_DIR).catch(() => [] as string[])).filter((n) => n.endsWith('.calibration.json'));
   if (found.length !== 1)
     throw new UsageError(`--calibrate: ${found.length === 0 ? 'no' : 'several'} <profile>.calibration.json in ${BASELINE_DIR}/; choose one with --profile`);
