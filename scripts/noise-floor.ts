@@ -199,7 +199,9 @@ async function driver(options: {
       const b = result.sessions.map((s) => s.medianB.toFixed(3)).join(' ');
       const sync = result.sessions.map((s) => s.syncMs.toFixed(3)).join(' ');
       const hostOnly = result.sessions.map((s) => s.hostMs.toFixed(3)).join(' ');
-      console.log(`${name.padEnd(12)} #${i} cpu${result.lastCpu}: ratio by session ${ratios} | cpu-normalize ms ${a} | device-normalize ms ${b} | bare sync ms ${sync} | host loop ms ${hostOnly}`);
+      console.log(
+        `${name.padEnd(12)} #${i} cpu${result.lastCpu}: ratio by session ${ratios} | cpu-normalize ms ${a} | device-normalize ms ${b} | bare sync ms ${sync} | host loop ms ${hostOnly}`,
+      );
     }
   }
   console.log(`\n${cpus().length} CPUs; ${options.processes} processes x ${options.sessions} sessions x ${options.pairs} pairs per condition`);

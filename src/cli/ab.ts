@@ -67,7 +67,10 @@ export const abSpec: CommandSpec<AbCommandArgs> = {
     'force',
   ],
   env: [
-    { usage: '  GITHUB_STEP_SUMMARY     (set by GitHub Actions) the Markdown verdicts are appended to it;\n                          checked before anything is measured' },
+    {
+      usage:
+        '  GITHUB_STEP_SUMMARY     (set by GitHub Actions) the Markdown verdicts are appended to it;\n                          checked before anything is measured',
+    },
   ],
   exits: [
     '0 no metric regressed',

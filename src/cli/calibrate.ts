@@ -42,7 +42,7 @@ export const calibrateSpec: CommandSpec<CalibrateArgs> = {
   about: [
     'How far values move between processes on this machine and what the verdicts can tell apart:',
     'in this repository the built-in speedup scenario under four conditions; in your project an',
-    'A/A of your perf files, each metric\'s spread and the smallest tolerance it supports.',
+    "A/A of your perf files, each metric's spread and the smallest tolerance it supports.",
   ],
   options: [
     'run',
@@ -61,11 +61,7 @@ export const calibrateSpec: CommandSpec<CalibrateArgs> = {
     },
   ],
   env: [],
-  exits: [
-    '0 calibrated (written where said)',
-    '2 bad usage or bad input',
-    '3 nothing to compare: no harness or no perf files in your project',
-  ],
+  exits: ['0 calibrated (written where said)', '2 bad usage or bad input', '3 nothing to compare: no harness or no perf files in your project'],
   parse: (line) => ({
     command: 'calibrate',
     ...line.run(),

@@ -138,4 +138,3 @@ export interface CommandSpec<Args extends { readonly command: GtpCommand }> {
   /** Runs it; resolves to the exit code. */
   run(args: Args): Promise<number>;
 }
-

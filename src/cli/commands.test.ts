@@ -38,7 +38,7 @@ describe('the registry of commands', () => {
 });
 
 describe('gtp <command> --help', () => {
-  it('prints that command\'s own flags, and not another command\'s', () => {
+  it("prints that command's own flags, and not another command's", () => {
     expect(parseCommandLine(['perf', '--help'], {})).toEqual({ command: 'help', topic: 'perf' });
     expect(parseCommandLine(['ab', '-h'], {})).toEqual({ command: 'help', topic: 'ab' });
     const perf = helpText('perf', true);
@@ -65,7 +65,7 @@ describe('gtp <command> --help', () => {
     expect(installed).not.toMatch(/npm run|perf:ab/);
   });
 
-  it("marks the flags only the built-in scenarios read where the package is installed (npx gtp perf)", () => {
+  it('marks the flags only the built-in scenarios read where the package is installed (npx gtp perf)', () => {
     const installed = helpText('perf', false);
     expect(installed).toMatch(/^Usage: npx gtp perf \[options\]$/m);
     expect(installed).not.toMatch(/npm run/);
@@ -90,7 +90,11 @@ describe('gtp --help', () => {
     expect(parseCommandLine(['help', 'bisect'], {})).toEqual({ command: 'help', topic: 'bisect' });
     for (const sources of [true, false]) {
       const list = commandsHelp(sources);
-      for (const c of COMMANDS) expect(list.split('\n').filter((l) => l.includes(c.summary)), c.name).toHaveLength(1);
+      for (const c of COMMANDS)
+        expect(
+          list.split('\n').filter((l) => l.includes(c.summary)),
+          c.name,
+        ).toHaveLength(1);
     }
     expect(commandsHelp(false)).toMatch(/^npx gtp <command> --help for its flags/m);
     expect(commandsHelp(false)).toMatch(/^ {2}npx gtp ab --base REF {2,}A\/B/m);

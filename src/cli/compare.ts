@@ -58,7 +58,7 @@ export const compareSpec: CommandSpec<CompareCommandArgs> = {
     '0 every gating metric passed',
     '1 a gating metric regressed',
     '2 bad usage or bad input (an unreadable or invalid run or baseline file)',
-    '3 no baseline for the run\'s profile, or a profile, scale or data mismatch without',
+    "3 no baseline for the run's profile, or a profile, scale or data mismatch without",
     '  --allow-profile-mismatch (profile only)',
   ],
   parse: (line) => ({ command: 'compare', run: line.positionals[0] ?? null, ...line.compare() }),

@@ -282,10 +282,10 @@ function questionOf(line: ParsedLine): Question | null {
 /** `gtp perf` (`npm run perf` here): its flags, help, parse step and runner. */
 export const perfSpec: CommandSpec<PerfArgs> = {
   name: 'perf',
-  summary: "run the perf files, write the run record and report, judge it",
+  summary: 'run the perf files, write the run record and report, judge it',
   synopsis: '[options]',
   about: [
-    "Runs the scenarios (the perf files of perf/, or --dir), writes a run record and its HTML report,",
+    'Runs the scenarios (the perf files of perf/, or --dir), writes a run record and its HTML report,',
     "compares it with this profile's baseline, and prints one line per scenario and what failed.",
   ],
   options: [
@@ -372,7 +372,7 @@ export const perfSpec: CommandSpec<PerfArgs> = {
   dataSources: true,
   env: [{ usage: '  FFMPEG_PATH, FFPROBE_PATH\n                          the video decoder of the Kinetics scenario (default: on PATH)', scope: 'built-in' }],
   exits: [
-    "0 every scenario ran and nothing gating regressed (or no baseline for this profile: a note)",
+    '0 every scenario ran and nothing gating regressed (or no baseline for this profile: a note)',
     '1 a scenario failed, a gating metric regressed, or the run record or report could not be written',
     '2 bad usage or bad input (unknown flag, bad value, unreadable data, an output path that holds',
     '  another kind of file), found before anything is measured',

@@ -156,9 +156,7 @@ export function orderByCommits<T extends { record: Pick<RunRecord, 'git' | 'crea
  * profile that reads it (see readHistory): its records of that machine are that profile's.
  */
 export async function historyProfiles(dir: string): Promise<string[]> {
-  const names = (await readdir(dir, { withFileTypes: true }).catch(() => []))
-    .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
-    .map((d) => d.name);
+  const names = (await readdir(dir, { withFileTypes: true }).catch(() => [])).filter((d) => d.isDirectory() && !d.name.startsWith('.')).map((d) => d.name);
   const readByAnother = new Set(names.flatMap((n) => legacyIdOf(n)?.legacyId ?? []));
   return names.filter((n) => !readByAnother.has(n)).sort();
 }

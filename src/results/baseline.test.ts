@@ -105,7 +105,7 @@ describe('findBaseline across the change of profile ids (issue 25 #6)', () => {
     }
   });
 
-  it('reads the committed baseline as this CI machine\'s (AMD EPYC, 2 cores), by default and by path', async () => {
+  it("reads the committed baseline as this CI machine's (AMD EPYC, 2 cores), by default and by path", async () => {
     const ci = runOn(epyc, 'webgpu-lavapipe-amd-epyc-2c-x64');
     expect((await findBaseline(ci, null)).baseline?.profile.id).toBe(ci.profile.id);
     expect((await findBaseline(ci, 'baselines/webgpu-lavapipe-x64.json')).baseline?.profile.id).toBe(ci.profile.id);
