@@ -423,9 +423,25 @@ describe('gtp ab, bisect and calibrate in that project, a git repository of its 
     expect(slower.output).toMatch(/rgb-batches\.speedup .*regressed/);
   });
 
+  it('a plain one-process gtp perf against a baseline accepted from a --processes 8 run: exit 1, naming the metric', async () => {
+    // The baseline of the fast commit (HEAD~1), measured in 8 processes: its per-process values let one process be judged.
+    await gitIn('checkout', '-q', 'HEAD~1', '--', 'perf/rgb-batches.perf.ts');
+    const eight = await timed('perf --processes 8 at the fast commit', ['perf', '--processes', '8', '--out', 'results/k8.json']);
+    await gitIn('checkout', '-q', 'HEAD', '--', 'perf/rgb-batches.perf.ts');
+    expect([0, 1]).toContain(eight.code);
+    // Accepted as from the fast commit's work (the tree held its perf file while it measured).
+    const accepted = await gtp(['baseline', 'results/k8.json', '--allow-dirty']);
+    expect(accepted.code, accepted.output).toBe(0);
+    const one = await timed('perf, one process, the 2x step', ['perf', '--out', 'results/one.json']);
+    expect(one.code, one.output).toBe(1);
+    expect(one.output).toMatch(/rgb-batches\.speedup/);
+    // Back to a clean tree for the steps that follow (the baseline is the project's own to commit).
+    await commitAll('baseline from 8 processes of the fast commit');
+  });
+
   it('finds that commit with gtp bisect (exit 0, the culprit named)', async () => {
     await docsCommit('a note after the regression');
-    // good: the perf file's commit; after it: docs (same), the regression (worse), docs (worse).
+    // good: the docs commit before the regression; after it: the regression (worse), its baseline commit (worse), docs (worse).
     const found = await timed('bisect, 3 commits', ['bisect', '--good', 'HEAD~3', '--bad', 'HEAD', '--processes', K, '--ratios-only']);
     expect(found.code, found.output).toBe(0);
     expect(found.output).toMatch(/Culprit: [0-9a-f]{12} device-uint8: checksum each batch/);
