@@ -10,9 +10,9 @@ const CI_ID = 'webgpu-lavapipe-amd-epyc-2c-x64';
 const EPYC = { model: 'AMD EPYC', cores: 2 };
 
 describe('profile files: the one lookup, with the legacy id as fallback', () => {
-  it('finds the committed legacy-named baseline, calibration and envelope for the CI machine', () => {
+  it("finds the CI machine's committed baseline under its own id, its calibration and envelope under the legacy names", () => {
+    expect(lookupProfileFile('baselines', CI_ID, 'baseline')).toEqual({ found: 'own', path: join('baselines', `${CI_ID}.json`) });
     for (const [kind, name] of [
-      ['baseline', 'webgpu-lavapipe-x64.json'],
       ['calibration', 'webgpu-lavapipe-x64.calibration.json'],
       ['envelope', 'webgpu-lavapipe-x64.doctor.json'],
     ] as const) {
