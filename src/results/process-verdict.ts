@@ -259,11 +259,12 @@ export function judgeOneProcess(s: ProcessSamples, o: ProcessJudgeOptions, sprea
 
 /**
  * Why `--processes K` cannot be used, or null: K + K processes must be able to reach p < alpha
- * at the first look (`smallestDecidingGroupSize`); 1 is one process, judged by `judgeOneProcess`.
+ * at the first look (`smallestDecidingGroupSize`); 1 is one process, judged by `judgeOneProcess`
+ * (gtp perf), unless `oneAllowed` is false (an A/B, where both arms are judged per process only).
  */
-export function processCountProblem(k: number, alpha: number = DEFAULT_PROCESS_ALPHA): string | null {
+export function processCountProblem(k: number, alpha: number = DEFAULT_PROCESS_ALPHA, oneAllowed = true): string | null {
   const least = smallestDecidingGroupSize(alpha);
-  if (k === 1 || k >= least) return null;
+  if ((oneAllowed && k === 1) || k >= least) return null;
   const arrangements = Math.round(2 / smallestPermutationP(k, k));
-  return `--processes ${k}: an exact permutation test of ${k} + ${k} per-process values cannot reach p < ${alpha} (its smallest p is 2/${arrangements} = ${smallestPermutationP(k, k).toPrecision(2)}), so every ratio would be inconclusive and measured again; use --processes ${least} or more (8 recommended), or 1 (one process judged with a prediction interval)`;
+  return `--processes ${k}: an exact permutation test of ${k} + ${k} per-process values cannot reach p < ${alpha} (its smallest p is 2/${arrangements} = ${smallestPermutationP(k, k).toPrecision(2)}), so every ratio would be inconclusive and measured again; use --processes ${least} or more (8 recommended)${oneAllowed ? ', or 1 (one process judged with a prediction interval)' : ''}`;
 }

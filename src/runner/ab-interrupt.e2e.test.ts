@@ -23,9 +23,9 @@ describe('interrupting npm run perf:ab (issue 21 #12)', () => {
         code,
         signal: killedBy,
         output,
-      } = await interruptedCli(['ab', '--base', 'HEAD', '--scenario', 'mnist-loader', '--processes', '1'], {
+      } = await interruptedCli(['ab', '--base', 'HEAD', '--scenario', 'mnist-loader', '--processes', '6'], {
         // Printed after the checkout, as the first arm's perf process starts.
-        after: '[perf:ab] look 1, pair 1/1',
+        after: '[perf:ab] look 1, pair 1/6',
         delayMs: 1_000,
         signal,
         env: { TMPDIR: tmp },

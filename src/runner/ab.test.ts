@@ -29,4 +29,10 @@ describe('abMeasureOptions', () => {
   it('refuses an unknown scenario before any checkout', () => {
     expect(() => abMeasureOptions({ ...flags, scenarios: ['no-such-scenario'] })).toThrow(RunInputError);
   });
+  it('refuses fewer processes a side than can decide at the first look (6 at alpha 0.005), one included', () => {
+    for (const processes of [1, 2, 5]) {
+      expect(() => abMeasureOptions({ ...flags, processes })).toThrow(/cannot reach p < 0\.005 .*use --processes 6 or more \(8 recommended\)$/);
+    }
+    expect(abMeasureOptions({ ...flags, processes: 6 }).processes).toBe(6);
+  });
 });

@@ -9,7 +9,7 @@ import type { BackendChoice } from '../backend/types.js';
 import { readBaseline, readToleranceOverrides } from '../results/baseline.js';
 import type { AbResult } from '../results/ab-result.js';
 import { EXIT, signalExitCode } from '../results/exit.js';
-import { DEFAULT_PROCESS_ALPHA, judgeProcesses, type ProcessVerdict } from '../results/process-verdict.js';
+import { DEFAULT_PROCESS_ALPHA, judgeProcesses, processCountProblem, type ProcessVerdict } from '../results/process-verdict.js';
 import type { RunRecord } from '../results/schema.js';
 import { readRunRecord } from '../results/storage.js';
 import { commandLine, commandName } from '../base/commands.js';
@@ -70,6 +70,9 @@ export const AB_DEFAULT_SCENARIOS = ['speedup', 'dtypes'] as const;
 export function abMeasureOptions(
   flags: Pick<AbOptions, 'scenarios' | 'processes' | 'backend'> & { readonly ratiosOnly: boolean },
 ): Omit<AbOptions, 'base' | 'head'> {
+  // Each arm is judged per process only: K + K must be able to decide at the first look (issue 25 item 3).
+  const tooFew = processCountProblem(flags.processes, DEFAULT_PROCESS_ALPHA, false);
+  if (tooFew) throw new RunInputError(tooFew);
   const scenarios = flags.scenarios.length > 0 ? flags.scenarios : HARNESS_SOURCE === 'sources' ? [...AB_DEFAULT_SCENARIOS] : [];
   scenarioFiles(scenarios);
   checkBackendChoice(flags.backend);
