@@ -26,7 +26,7 @@ function readDigits(): MnistDigit[] {
   } catch (error) {
     // An optional peer (41 MB): a project that measures its own data need not install it.
     if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
-    throw new Error(`${MNIST_MISSING}`);
+    throw new Error(MNIST_MISSING);
   }
   const digits: MnistDigit[] = [];
   for (let d = 0; d < DIGITS; d++) {

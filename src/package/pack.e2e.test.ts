@@ -371,7 +371,10 @@ describe('gtp ab, bisect and calibrate in that project, a git repository of its 
     const started = performance.now();
     const outcome = await gtp(args);
     // One progress line per measured process (ab, bisect's probes, calibrate).
-    const processes = outcome.output.match(/^\[gtp \w+\] (look \S+, )?pair /gm)?.length ?? 0;
+    // ...and perf's own line per process under --processes K (1 when it prints none: one process).
+    const pairs = outcome.output.match(/^\[gtp \w+\] (look \S+, )?pair /gm)?.length ?? 0;
+    const ofK = outcome.output.match(/^\[gpu-transfer-perf\] process \d+ of \d+/gm)?.length ?? 0;
+    const processes = pairs + ofK || (args[0] === 'perf' ? 1 : 0);
     wall[`${step} (${processes} processes)`] = (performance.now() - started) / 1000;
     return outcome;
   };
