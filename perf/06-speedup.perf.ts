@@ -13,6 +13,8 @@ import {
   CLOCK,
   timeSynced,
   ratioFromPairs,
+  hostProbe,
+  hostProbeMetric,
   timeMetric,
   recordMetrics,
   withExtraWork,
@@ -50,6 +52,8 @@ describe('speedup of device-normalize over cpu-normalize (section 6)', () => {
       pairs: sizes.pairs,
       runA: (round) => timeSynced(context, () => host.toDevice(batchOf(round))),
       runB: (round) => timeSynced(context, () => device.toDevice(batchOf(round))),
+      // The host's state before each pair: the ratio's cross-process verdicts are adjusted for it.
+      probe: hostProbe(),
     });
     const what = 'one [64,28,28,1] batch from uint8 pixels to a normalized float32 tensor on the device';
     await recordMetrics(
@@ -58,6 +62,7 @@ describe('speedup of device-normalize over cpu-normalize (section 6)', () => {
         detail: `median over interleaved pairs of time(cpu-normalize)/time(device-normalize), 95% percentile-bootstrap CI; ${what}; ${CLOCK}`,
         labels: { a: 'cpu-normalize', b: 'device-normalize' },
       }),
+      hostProbeMetric(MNIST_SPEEDUP_ID, samples.probe ?? []),
       timeMetric('mnist-transfer.time.cpu-normalize', median(samples.a), samples.a.length, {
         detail: `median; normalize on the host + upload float32; ${what}; ${CLOCK}`,
         labels: { strategy: 'cpu-normalize', table: 'stages', group: 'mnist-transfer', stage: 'total' },

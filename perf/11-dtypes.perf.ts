@@ -17,6 +17,9 @@ import {
   timeSynced,
   bytesMetric,
   ratioFromPairs,
+  hostProbe,
+  hostProbeId,
+  hostProbeMetric,
   timeMetric,
   DTYPE_BATCHES,
   encodedLargeBatch,
@@ -70,7 +73,17 @@ async function measureBatch(batch: DtypeBatch, batches: readonly EncodedBatch[],
 
   // Each round sends one batch as every type, whatever the rotation; the next round the next batch.
   const variants = WIRE_DTYPES.map((dtype) => (round: number) => timeSynced(context, () => send(batches[round % batches.length]!, dtype)));
-  const samples = await sampleInterleaved(variants, rounds);
+  // The host's state before each round: the ratios' cross-process verdicts are adjusted for it.
+  const probe = hostProbe();
+  const probes: number[] = [];
+  const samples = await sampleInterleaved(variants, {
+    ...rounds,
+    beforeRound: (round) => {
+      if (round >= rounds.warmupRounds) probes.push(probe());
+    },
+  });
+  const group = `dtypes.${batch.id}`;
+  metrics.push(hostProbeMetric(group, probes));
   const float32 = samples[WIRE_DTYPES.indexOf('float32')]!;
   const what = `${batch.what}, from host arrays already in that type to a float32 (x - 127.5) / 127.5 tensor on the device (transfer + device decode); ${CLOCK}`;
   WIRE_DTYPES.forEach((dtype, v) => {
@@ -83,7 +96,7 @@ async function measureBatch(batch: DtypeBatch, batches: readonly EncodedBatch[],
         { a: float32, b: times },
         {
           detail: `median over interleaved rounds of time(float32)/time(${dtype}), 95% percentile-bootstrap CI; above 1: ${dtype} is faster; ${what}`,
-          labels: labels('speedup-vs-float32', dtype),
+          labels: { ...labels('speedup-vs-float32', dtype), covariate: hostProbeId(group) },
         },
       ),
     );

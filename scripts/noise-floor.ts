@@ -30,7 +30,7 @@ import { parseArgs, promisify } from 'node:util';
 import { startBackend } from '../src/backend/start.js';
 import { BatchLoader } from '../src/data/loader.js';
 import { loadMnistPackage } from '../src/data/mnist-package.js';
-import { samplePairs } from '../src/measure/paired.js';
+import { sampleInterleaved } from '../src/measure/paired.js';
 import { median } from '../src/measure/statistics.js';
 import { timeSynced } from '../src/measure/timer.js';
 import { ARTICLE_BATCH } from '../src/suite/sizes.js';
@@ -48,6 +48,8 @@ interface SessionResult {
   /** Median of the host normalize loop alone (the table path cpu-normalize runs), no device. */
   readonly hostMs: number;
   readonly logRatios: number[];
+  /** The host normalize loop alone, timed inside each pair (a third variant): the host's state then. */
+  readonly logHostPerPair: number[];
 }
 
 interface ProcessResult {
@@ -86,12 +88,21 @@ async function child(sessions: number, pairs: number, warmup: number, upload: st
   for (let s = 0; s < sessions; s++) {
     const host = cpuNormalize(context, undefined, { upload: upload === 'tfjs' ? 'tfjs' : 'device-buffer' });
     const device = deviceNormalize();
-    const samples = await samplePairs({
-      warmupPairs: warmup,
-      pairs,
-      runA: (round) => timeSynced(context, () => host.toDevice(batchOf(round))),
-      runB: (round) => timeSynced(context, () => device.toDevice(batchOf(round))),
-    });
+    const table = normalizationTable(ARTICLE_NORMALIZATION);
+    const into = new Float32Array(batchOf(0).images.length);
+    const [a, b, h] = await sampleInterleaved(
+      [
+        (round) => timeSynced(context, () => host.toDevice(batchOf(round))),
+        (round) => timeSynced(context, () => device.toDevice(batchOf(round))),
+        (round) => {
+          const start = performance.now();
+          normalizeWithTable(batchOf(round).images, table, into);
+          return performance.now() - start;
+        },
+      ],
+      { warmupRounds: warmup, rounds: pairs },
+    );
+    const samples = { a: a!, b: b! };
     const syncs: number[] = [];
     const probe = tf.scalar(0);
     for (let i = 0; i < pairs; i++) {
@@ -100,8 +111,6 @@ async function child(sessions: number, pairs: number, warmup: number, upload: st
       syncs.push(performance.now() - start);
     }
     probe.dispose();
-    const table = normalizationTable(ARTICLE_NORMALIZATION);
-    const into = new Float32Array(batchOf(0).images.length);
     const hosts: number[] = [];
     for (let i = 0; i < pairs; i++) {
       const start = performance.now();
@@ -115,6 +124,7 @@ async function child(sessions: number, pairs: number, warmup: number, upload: st
       medianB: median(samples.b),
       syncMs: median(syncs),
       logRatios: samples.a.map((a, i) => Math.log(a / samples.b[i]!)),
+      logHostPerPair: h!.map(Math.log),
     });
   }
   process.stdout.write(`${JSON.stringify({ lastCpu: await lastCpu(), sessions: results })}\n`);
@@ -161,6 +171,47 @@ function modes(values: readonly number[]): string {
   const high = sorted.slice(cut);
   const f = (xs: number[]) => `${xs.length} at ${Math.exp(xs[0]!).toFixed(3)}-${Math.exp(xs.at(-1)!).toFixed(3)}x`;
   return `widest gap between processes ${(100 * (sorted[cut]! - sorted[cut - 1]!)).toFixed(1)}% (log): ${f(low)} | ${f(high)}`;
+}
+
+/** Least-squares slope and R^2 of ys on xs. */
+function slopeOf(xs: readonly number[], ys: readonly number[]): { slope: number; r2: number } {
+  const mx = mean(xs);
+  const my = mean(ys);
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (const [i, x] of xs.entries()) {
+    sxy += (x - mx) * (ys[i]! - my);
+    sxx += (x - mx) ** 2;
+    syy += (ys[i]! - my) ** 2;
+  }
+  return { slope: sxy / sxx, r2: (sxy * sxy) / (sxx * syy) };
+}
+
+/**
+ * The host-state covariate (analysis of covariance, Montgomery 15.3): each session's log ratio
+ * regressed on its median log host-loop time, pairs adjusted to the condition's mean host time by
+ * that slope, and the nested components of the adjusted values beside the raw ones.
+ */
+function covariateSummary(name: string, processes: readonly ProcessResult[]): string {
+  const sessions = processes.flatMap((p) => p.sessions);
+  const h = sessions.map((s) => median(s.logHostPerPair));
+  const y = sessions.map((s) => mean(s.logRatios));
+  const { slope, r2 } = slopeOf(h, y);
+  const centre = mean(h);
+  const adjusted = processes.map((p) => ({
+    ...p,
+    sessions: p.sessions.map((s) => {
+      const shift = slope * (median(s.logHostPerPair) - centre);
+      return { ...s, logRatios: s.logRatios.map((v) => v - shift) };
+    }),
+  }));
+  const v = nestedComponents(adjusted);
+  const sd = (x: number) => `${(100 * Math.sqrt(x)).toFixed(1)}%`;
+  const perProcess = adjusted.map((p) => median(p.sessions.flatMap((s) => s.logRatios)));
+  const rawPerProcess = processes.map((p) => median(p.sessions.flatMap((s) => s.logRatios)));
+  const sdOf = (xs: number[]) => Math.sqrt(mean(xs.map((x) => (x - mean(xs)) ** 2)) * (xs.length / (xs.length - 1)));
+  return `${name}, adjusted for the host loop (slope ${slope.toFixed(3)} per log unit, R^2 ${r2.toFixed(2)} over ${sessions.length} sessions; host loop ${Math.exp(centre).toFixed(4)} ms at the centre): centre ${Math.exp(mean(perProcess)).toFixed(3)}x (raw ${Math.exp(mean(rawPerProcess)).toFixed(3)}x); SD between processes ${sd(v.process)}, sessions ${sd(v.session)}, pairs ${sd(v.pair)}; SD of per-process medians ${(100 * sdOf(perProcess)).toFixed(1)}% (raw ${(100 * sdOf(rawPerProcess)).toFixed(1)}%); ${modes(perProcess)}`;
 }
 
 async function driver(options: {
@@ -216,6 +267,13 @@ async function driver(options: {
       `${name}: centre ${centre.toFixed(3)}x; SD(log) between processes ${sd(v.process)}, between sessions ${sd(v.session)}, between pairs ${sd(v.pair)}; SD of per-process medians ${(100 * sdProcessMedians).toFixed(1)}%; ${modes(perProcess)}`,
     );
   }
+  for (const name of options.conditions)
+    console.log(
+      covariateSummary(
+        name,
+        all.filter((r) => r.condition === name),
+      ),
+    );
   if (options.out) await writeFile(options.out, `${JSON.stringify(all, null, 1)}\n`);
 }
 

@@ -71,6 +71,10 @@ export {
   DeviceSkippedError,
 } from './backend/synced-transfers.js';
 export {
+  /** A fixed host loop timed before each pair (samplePairs' `probe`): the host's state, the covariate of a ratio's verdicts. */
+  hostProbe,
+} from './measure/host-probe.js';
+export {
   /** Interleaved rounds of any number of variants, rotating which goes first; one timing array per variant. */
   sampleInterleaved,
   /** Interleaved A/B pairs (ABBA...) after warm-up pairs: the input of a ratio metric. */
@@ -218,6 +222,10 @@ export {
   qualityMetric,
   /** A ratio from interleaved pairs: median time(a)/time(b) with its 95% bootstrap CI, samples kept. */
   ratioFromPairs,
+  /** The host-state probe's median beside a ratio: its covariate, information, never judged. */
+  hostProbeMetric,
+  /** The id of that metric, for ratios sampled in the same rounds to name in labels.covariate. */
+  hostProbeId,
   /** A median time in ms over n samples (informational; compared only within a profile). */
   timeMetric,
 } from './results/metrics.js';

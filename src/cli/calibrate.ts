@@ -7,8 +7,10 @@ export type CalibrateArgs = {
   readonly command: 'calibrate';
   /** --processes K; null: not given (the command's own default: 60 per condition here, 20 per arm in a user's project). */
   readonly processes: number | null;
-  /** --write-tolerances: write the smallest supported tolerances to baselines/tolerances.json (a user's project). */
+  /** --write-tolerances: write the smallest supported tolerances to baselines/tolerances.json. */
   readonly writeTolerances: boolean;
+  /** --scenario (here): an A/A of these built-in scenarios, as in a project of your own, not the four conditions. */
+  readonly scenarios: readonly string[];
 } & BackendArgs;
 
 /** Where --write-tolerances writes: the file `gtp ab` and `gtp baseline` read (results/baseline.ts). */
@@ -24,13 +26,26 @@ export async function calibrateCommand(args: CalibrateArgs): Promise<number> {
   const { HARNESS_SOURCE } = await import('../runner/arm-harness.js');
   const { OWN_CALIBRATE_PER_ARM, runCalibrate, runOwnCalibrate } = await import('../runner/calibrate.js');
   checkBackendChoice(args.backend);
-  if (HARNESS_SOURCE === 'sources') {
+  if (HARNESS_SOURCE === 'sources' && args.scenarios.length === 0) {
     if (args.writeTolerances)
-      throw new RunInputError('calibrate: --write-tolerances is for a project of your own (the built-in calibration writes results/calibration-*.json)');
+      throw new RunInputError(
+        'calibrate: --write-tolerances needs the A/A of named scenarios here (--scenario dtypes ...); the four-condition calibration writes results/calibration-*.json',
+      );
     return runCalibrate(defaultRunConfig(args), args.processes ?? 60);
   }
+  if (HARNESS_SOURCE !== 'sources' && args.scenarios.length > 0)
+    throw new RunInputError('calibrate: --scenario names built-in scenarios; in your project the A/A runs all of your perf files');
+  if (args.scenarios.length > 0) {
+    const { scenarioFiles } = await import('../runner/perf.js');
+    scenarioFiles(args.scenarios);
+  }
   return nothingToCompareIsExit3(() =>
-    runOwnCalibrate({ backend: args.backend, perArm: args.processes ?? OWN_CALIBRATE_PER_ARM, writeTolerances: args.writeTolerances ? TOLERANCES_FILE : null }),
+    runOwnCalibrate({
+      backend: args.backend,
+      perArm: args.processes ?? OWN_CALIBRATE_PER_ARM,
+      writeTolerances: args.writeTolerances ? TOLERANCES_FILE : null,
+      scenarios: args.scenarios,
+    }),
   );
 }
 
@@ -53,9 +68,16 @@ export const calibrateSpec: CommandSpec<CalibrateArgs> = {
                           A/A, default 20)`,
     },
     {
+      name: 'scenario',
+      type: 'string',
+      multiple: true,
+      scope: 'built-in',
+      usage: `  --scenario NAME         an A/A of these scenarios instead (repeatable), as in your
+                          project: each metric's spread and tolerance`,
+    },
+    {
       name: 'write-tolerances',
       type: 'boolean',
-      scope: 'own-project',
       usage: `  --write-tolerances      write each metric's smallest supported tolerance to
                           baselines/tolerances.json (merged; ab and baseline read it)`,
     },
@@ -67,6 +89,7 @@ export const calibrateSpec: CommandSpec<CalibrateArgs> = {
     ...line.run(),
     processes: line.str('processes') === null ? null : line.count('processes', 1),
     writeTolerances: line.flag('write-tolerances'),
+    scenarios: line.many('scenario'),
   }),
   run: calibrateCommand,
 };

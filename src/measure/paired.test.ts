@@ -37,6 +37,31 @@ describe('interleaved sampling', () => {
     expect(pairRatios(pairs)).toEqual([2, 2.5]);
   });
 
+  it('runs a host-state probe before each measured pair, keeping the ABBA order, and returns its timings per pair', async () => {
+    const order: string[] = [];
+    let p = 0;
+    const pairs = await samplePairs({
+      warmupPairs: 1,
+      pairs: 2,
+      runA: () => {
+        order.push('A');
+        return 3;
+      },
+      runB: () => {
+        order.push('B');
+        return 1;
+      },
+      probe: () => {
+        order.push('P');
+        return ++p;
+      },
+    });
+    // The warm-up pair gets no probe: only measured pairs carry a covariate.
+    expect(order.join('')).toBe('ABPBAPAB');
+    expect(pairs.probe).toEqual([1, 2]);
+    expect(pairs.a).toHaveLength(2);
+  });
+
   it('refuses a tensor from a variant when it has no context to put it on the device with, and disposes it', async () => {
     const numTensors = tf.memory().numTensors;
     const sampling = samplePairs({ warmupPairs: 0, pairs: 1, runA: () => tf.tensor1d([1, 2, 3]), runB: async () => 1 });

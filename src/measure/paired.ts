@@ -9,6 +9,8 @@ export interface PairedSamples {
   /** Milliseconds of A and B; index i of each is one pair. */
   readonly a: readonly number[];
   readonly b: readonly number[];
+  /** The host-state probe's milliseconds, one per pair, when the sampler was given one. */
+  readonly probe?: readonly number[];
 }
 
 /**
@@ -24,6 +26,8 @@ export interface InterleavedOptions {
   readonly rounds: number;
   /** The backend the variants run on; needed when a variant returns a tensor rather than a timing. */
   readonly context?: BackendContext;
+  /** Runs before each round's variants, outside their timings (samplePairs' host-state probe). */
+  readonly beforeRound?: (round: number) => void;
 }
 
 /** One variant's milliseconds for one round: its own figure, or its tensor timed until resident on the device. */
@@ -51,9 +55,13 @@ async function timeVariant(variant: SampledVariant, round: number, name: string,
  * the same input whatever the order. A variant returning a tensor is timed here until the tensor
  * exists on `context`'s device (a fresh host tensor that crossed 0 B is an error).
  */
-export async function sampleInterleaved(variants: readonly SampledVariant[], { warmupRounds, rounds, context }: InterleavedOptions): Promise<number[][]> {
+export async function sampleInterleaved(
+  variants: readonly SampledVariant[],
+  { warmupRounds, rounds, context, beforeRound }: InterleavedOptions,
+): Promise<number[][]> {
   const samples = variants.map(() => [] as number[]);
   for (let r = 0; r < warmupRounds + rounds; r++) {
+    beforeRound?.(r);
     const times = new Array<number>(variants.length);
     for (let k = 0; k < variants.length; k++) {
       const v = (r + k) % variants.length;
@@ -71,12 +79,29 @@ export interface PairedOptions {
   readonly runB: SampledVariant;
   /** The backend A and B run on; needed when they return tensors rather than timings. */
   readonly context?: BackendContext;
+  /**
+   * A host-state probe (measure/host-probe.ts) timed once before every pair: the state of the
+   * host the pair ran in, the covariate of its ratio (results/covariate.ts).
+   */
+  readonly probe?: () => number;
 }
 
-/** Interleaved A/B pairs, alternating which goes first (ABBA...). */
-export async function samplePairs({ warmupPairs, pairs, runA, runB, context }: PairedOptions): Promise<PairedSamples> {
-  const [a, b] = await sampleInterleaved([runA, runB], { warmupRounds: warmupPairs, rounds: pairs, ...(context ? { context } : {}) });
-  return { a: a!, b: b! };
+/** Interleaved A/B pairs, alternating which goes first (ABBA...), each after the probe if given one. */
+export async function samplePairs({ warmupPairs, pairs, runA, runB, context, probe }: PairedOptions): Promise<PairedSamples> {
+  const options = { warmupRounds: warmupPairs, rounds: pairs, ...(context ? { context } : {}) };
+  if (!probe) {
+    const [a, b] = await sampleInterleaved([runA, runB], options);
+    return { a: a!, b: b! };
+  }
+  // Before each pair, untimed by A and B, so their ABBA order stays as without a probe.
+  const probes: number[] = [];
+  const [a, b] = await sampleInterleaved([runA, runB], {
+    ...options,
+    beforeRound: (round) => {
+      if (round >= warmupPairs) probes.push(probe());
+    },
+  });
+  return { a: a!, b: b!, probe: probes };
 }
 
 /** Per-pair ratios a/b: above 1 means B was faster in that pair. */

@@ -5,7 +5,18 @@ import { significant } from './format.js';
 
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}%`;
 const value = (v: ProcessVerdict, x: number) => (v.kind === 'ratio' ? `${x.toFixed(3)}x` : `${significant(x)} ms`);
-const change = (v: ProcessVerdict) => `${pct(v.change)} [${pct(v.ci[0])}, ${pct(v.ci[1])}]`;
+// A dagger marks a change judged adjusted for the host-state probe (results/covariate.ts).
+const change = (v: ProcessVerdict) => `${pct(v.change)} [${pct(v.ci[0])}, ${pct(v.ci[1])}]${v.covariate ? ' †' : ''}`;
+/** The footnote of the dagger, when any verdict carries it. */
+const adjustedNote = (r: AbResult) =>
+  r.verdicts.some((v) => v.covariate)
+    ? [
+        `† adjusted for the host's state: each process's value moved along the slope it shows against the host-state probe timed before its pairs (${r.verdicts
+          .filter((v) => v.covariate)
+          .map((v) => `${v.id}: slope ${v.covariate!.slope.toFixed(2)}, R² ${v.covariate!.explained.toFixed(2)}`)
+          .join('; ')}); base and head show the values as measured (docs/baselines.md).`,
+      ]
+    : [];
 
 /** The A/B as a terminal table: metric, base, head, change with its interval, p, verdict. */
 export function renderAb(r: AbResult): string {
@@ -16,6 +27,7 @@ export function renderAb(r: AbResult): string {
     `A/B: base ${r.base} vs head ${r.head}; ${r.processes[0]} + ${r.processes[1]} processes (ABBA order), scenarios ${r.scenarios.join(', ')}; ${r.minutes.toFixed(1)} min`,
     `Geometric means of one value per process; change = head/base - 1 with its ${confidence} interval from an exact permutation test on per-process logs.`,
     table.toString(),
+    ...adjustedNote(r),
     ...r.errors.map((e) => `ERROR ${e}`),
     ...(r.notes ?? []).map((n) => `NOTE: ${n}`),
     `Verdicts: ${['regressed', 'improved', 'inconclusive', 'pass'].map((k) => `${r.verdicts.filter((v) => v.verdict === k).length} ${k}`).join(', ')}; exit ${r.exitCode}.`,
@@ -36,6 +48,7 @@ export function abMarkdown(r: AbResult): string {
       (v) => `| \`${v.id}\` | ${value(v, v.base)} | ${value(v, v.head)} | ${change(v)} | ${v.p.toPrecision(2)} | ${icon[v.verdict]} ${v.verdict} |`,
     ),
     '',
+    ...adjustedNote(r),
     ...r.errors.map((e) => `> ERROR ${e.replace(/\|/g, '\\|')}`),
     ...(r.notes ?? []).map((n) => `> NOTE: ${n}`),
     '',

@@ -38,41 +38,67 @@ export function wilson(successes: number, n: number, z = 1.959964): [number, num
   return [Math.max(0, centre - half), Math.min(1, centre + half)];
 }
 
-/** `k` distinct items of `pool` not in `taken`, drawn uniformly; marks them taken. */
-function draw(pool: readonly number[], k: number, taken: Set<number>, rng: Rng): number[] {
-  const free = pool.map((_, i) => i).filter((i) => !taken.has(i));
-  if (free.length < k) throw new RangeError(`a pool of ${pool.length} processes cannot give ${k} more`);
+/** `k` distinct indexes of a pool of `size` not in `taken`, drawn uniformly; marks them taken. */
+function drawIndexes(size: number, k: number, taken: Set<number>, rng: Rng): number[] {
+  const free = Array.from({ length: size }, (_, i) => i).filter((i) => !taken.has(i));
+  if (free.length < k) throw new RangeError(`a pool of ${size} processes cannot give ${k} more`);
   const out: number[] = [];
   for (let j = 0; j < k; j++) {
     const at = j + rng.int(free.length - j);
     [free[j], free[at]] = [free[at]!, free[j]!];
     taken.add(free[j]!);
-    out.push(pool[free[j]!]!);
+    out.push(free[j]!);
   }
   return out;
 }
 
+/** `k` distinct items of `pool` not in `taken`, drawn uniformly; marks them taken. */
+function draw(pool: readonly number[], k: number, taken: Set<number>, rng: Rng): number[] {
+  return drawIndexes(pool.length, k, taken, rng).map((i) => pool[i]!);
+}
+
+/** A pool of per-process values, with the host-state probe each process measured (index by index) when judged adjusted for it. */
+export interface CovariatePool {
+  readonly values: readonly number[];
+  readonly probes: readonly number[];
+}
+
+const isValues = (p: readonly number[] | CovariatePool): p is readonly number[] => Array.isArray(p);
+
 /**
  * One sequential decision resampled from pools (no process used twice within a decision):
  * 8 + 8, and if inconclusive 8 + 8 more, judged on all; returns the verdict and processes used.
+ * Pools with probes are judged adjusted for them (results/covariate.ts), as perf:ab judges.
  */
 export function resampledDecision(
-  basePool: readonly number[],
-  headPool: readonly number[],
+  basePool: readonly number[] | CovariatePool,
+  headPool: readonly number[] | CovariatePool,
   plan: DecisionPlan,
   rng: Rng,
 ): { verdict: ProcessVerdictName; processes: number } {
+  const asPool = (p: readonly number[] | CovariatePool): CovariatePool | { values: readonly number[]; probes: null } =>
+    isValues(p) ? { values: p, probes: null } : p;
+  const [bp, hp] = [asPool(basePool), asPool(headPool)];
   const takenBase = new Set<number>();
-  const takenHead = basePool === headPool ? takenBase : new Set<number>();
-  const base = draw(basePool, plan.perArm, takenBase, rng);
-  const head = draw(headPool, plan.perArm, takenHead, rng);
+  const takenHead = bp.values === hp.values ? takenBase : new Set<number>();
+  const at: [number[], number[]] = [[], []];
   const options = { tolerance: plan.tolerance, alpha: plan.alpha };
   const fast = { interval: false }; // verdicts only: no interval edges to display
-  const first = judgeProcesses({ id: 'calibration', kind: 'ratio', base, head }, options, fast).verdict;
+  const judge = () => {
+    const pick = (pool: typeof bp, idx: number[], of: 'values' | 'probes') => idx.map((i) => pool[of]![i]!);
+    const covariate = bp.probes && hp.probes ? { covariate: { base: pick(bp, at[0], 'probes'), head: pick(hp, at[1], 'probes') } } : {};
+    return judgeProcesses({ id: 'calibration', kind: 'ratio', base: pick(bp, at[0], 'values'), head: pick(hp, at[1], 'values'), ...covariate }, options, fast)
+      .verdict;
+  };
+  const look = () => {
+    at[0].push(...drawIndexes(bp.values.length, plan.perArm, takenBase, rng));
+    at[1].push(...drawIndexes(hp.values.length, plan.perArm, takenHead, rng));
+  };
+  look();
+  const first = judge();
   if (first !== 'inconclusive') return { verdict: first, processes: 2 * plan.perArm };
-  base.push(...draw(basePool, plan.perArm, takenBase, rng));
-  head.push(...draw(headPool, plan.perArm, takenHead, rng));
-  return { verdict: judgeProcesses({ id: 'calibration', kind: 'ratio', base, head }, options, fast).verdict, processes: 4 * plan.perArm };
+  look();
+  return { verdict: judge(), processes: 4 * plan.perArm };
 }
 
 /** Tallies verdicts of decisions into rates with intervals. */

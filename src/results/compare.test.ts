@@ -50,6 +50,36 @@ describe('compareWithBaseline', () => {
     );
   });
 
+  it('judges a ratio adjusted for the host-state probe it names; the probe itself never gates, timing gated or not', () => {
+    const perProcess = (m: Metric, values: number[]): Metric => ({ ...m, value: values[0]!, processes: values });
+    const probe = (values: number[]): Metric => ({
+      id: 'mnist-transfer.speedup.host-probe',
+      scenario: 'speedup',
+      kind: 'time',
+      value: values[0]!,
+      unit: 'ms',
+      labels: { role: 'covariate', of: 'mnist-transfer.speedup' },
+      processes: values,
+    });
+    const ratio = (values: number[]): Metric => ({
+      ...perProcess(speedup(values[0]!, [values[0]! * 0.9, values[0]! * 1.1]), values),
+      labels: { covariate: 'mnist-transfer.speedup.host-probe' },
+    });
+    const probes = [0.05, 0.051, 0.049, 0.05, 0.052, 0.048, 0.05, 0.051];
+    const ratios = probes.map((p, i) => 0.8 * (p / 0.05) ** 0.3 * [1, 0.99, 1.01, 1.02, 0.99, 1, 0.98, 1.01][i]!);
+    const baseK = makeBaseline(record([ratio(ratios), probe(probes)]), 'run.json', {});
+    // The run's host was twice as slow (the probe doubled), its ratio 2^0.3 higher for it: no change of the code.
+    const slowHost = record([ratio(ratios.map((r) => r * 2 ** 0.3)), probe(probes.map((p) => 2 * p))]);
+    for (const gateTiming of [false, true]) {
+      const c = compareWithBaseline(slowHost, baseK, { allowProfileMismatch: false, gateTiming });
+      expect(c.exitCode, JSON.stringify(c.verdicts.map((v) => [v.id, v.verdict, v.reason]))).toBe(EXIT.pass);
+      const v = c.verdicts.find((x) => x.id === 'mnist-transfer.speedup')!;
+      expect(v.process?.covariate).toBeDefined();
+      expect(v.verdict).not.toBe('improved');
+      expect(c.verdicts.find((x) => x.id === 'mnist-transfer.speedup.host-probe')!.gates).toBe(false);
+    }
+  });
+
   it('a ratio of one process against one: information without a calibration file, judged with one', () => {
     const gross = record([bytes('x.up', 50_176), speedup(0.55, [0.5, 0.6]), ms(0.5)]);
     const without = compareWithBaseline(gross, base, { allowProfileMismatch: false, gateTiming: false, spread: null });

@@ -1,6 +1,7 @@
 import { type Baseline, datasetMismatch } from './baseline.js';
 import type { Metric, RunError, RunRecord } from './schema.js';
-import { judgingBasis, judgeMetric, isJudged, type Verdict } from './verdict.js';
+import { covariateIdOf } from './covariate.js';
+import { judgingBasis, judgeMetric, isJudged, perProcessValues, type Verdict } from './verdict.js';
 import { oneProcessAlpha, type KnownSpread } from './process-verdict.js';
 import { EXIT } from './exit.js';
 import { commandLine } from '../base/commands.js';
@@ -54,6 +55,18 @@ export function failingVerdicts(verdicts: readonly Verdict[], selection: RunReco
 }
 
 /**
+ * The per-process values of the covariate a metric names (the host-state probe), on both sides,
+ * where each side holds one for every process of the metric; else undefined (judged as measured).
+ */
+function covariateValues(b: Metric, c: Metric, base: ReadonlyMap<string, Metric>, current: ReadonlyMap<string, Metric>) {
+  const id = covariateIdOf(b) ?? covariateIdOf(c);
+  const [cb, cc] = id ? [base.get(id), current.get(id)] : [];
+  if (!cb || !cc) return undefined;
+  const [xb, xc] = [perProcessValues(cb), perProcessValues(cc)];
+  return xb.length === perProcessValues(b).length && xc.length === perProcessValues(c).length ? { base: xb, head: xc } : undefined;
+}
+
+/**
  * Compares a run with a baseline, metric by metric. Refuses (exit 3) a baseline of another
  * scale, or of another profile unless allowed; across profiles only ratio and exact metrics
  * are compared, since times and quality depend on the hardware.
@@ -87,7 +100,8 @@ export function compareWithBaseline(run: RunRecord, baseline: Baseline, options:
   const predictionAlpha = oneProcessAlpha(Math.max(1, predicted.length));
   const verdicts = pairs.map(([b, c]) => {
     const tolerance = (b as { tolerance?: number } | null)?.tolerance ?? 0;
-    return judgeMetric(b, c, { tolerance, ...judging, predictionAlpha });
+    const covariate = b && c ? covariateValues(b, c, base, current) : undefined;
+    return judgeMetric(b, c, { tolerance, ...judging, predictionAlpha, ...(covariate ? { covariate } : {}) });
   });
   if (predicted.length > 0)
     notes.push(

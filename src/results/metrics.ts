@@ -1,5 +1,8 @@
 import type { PairedSamples } from '../measure/paired.js';
+import { HOST_PROBE_ELEMENTS } from '../measure/host-probe.js';
 import { estimateSpeedup } from '../measure/paired.js';
+import { median } from '../measure/statistics.js';
+import { COVARIATE_LABEL } from './covariate.js';
 import type { Metric } from './schema.js';
 
 /** A metric as a scenario records it; the reporter stamps the scenario from the perf file's name. */
@@ -31,6 +34,22 @@ export function timeMetric(id: string, ms: number, n: number, c: Common): Metric
   return { id, kind: 'time', value: ms, unit: 'ms', n, source: 'measured', detail: c.detail, ...labelled(c.labels) };
 }
 
+/** The id of the host-state probe's metric of `of`: a ratio, or a group of ratios sampled in the same rounds. */
+export const hostProbeId = (of: string) => `${of}.host-probe`;
+
+/**
+ * The host-state probe timed before each pair (or round) of `of` (samplePairs' `probe`), as its
+ * median: a covariate (labels.role), information in a run, never judged. A ratio names it in
+ * labels.covariate (ratioFromPairs does so itself for pairs sampled with the probe), and its
+ * cross-process verdicts are adjusted for it (results/covariate.ts).
+ */
+export function hostProbeMetric(of: string, probe: readonly number[]): MetricInput {
+  return timeMetric(hostProbeId(of), median(probe), probe.length, {
+    detail: `median of the host-state probe (a fixed ${HOST_PROBE_ELEMENTS}-element table loop on the host, no device) timed before each pair of ${of}; the state of the host the pairs ran in; performance.now()`,
+    labels: { role: 'covariate', of },
+  });
+}
+
 /** A quality figure that must lie within a bound (max abs difference, accuracy). */
 export function qualityMetric(id: string, value: number, bound: NonNullable<Metric['bound']>, c: Common & { unit?: string }): MetricInput {
   return { id, kind: 'quality', value, unit: c.unit ?? '', bound, source: 'measured', detail: c.detail, ...labelled(c.labels) };
@@ -42,6 +61,8 @@ export function qualityMetric(id: string, value: number, bound: NonNullable<Metr
  */
 export function ratioFromPairs(id: string, samples: PairedSamples, c: Common): MetricInput {
   const speedup = estimateSpeedup(samples);
+  // Pairs sampled with the host-state probe name its metric (hostProbeMetric), which adjusts this one's verdicts.
+  const labels = samples.probe ? { ...c.labels, [COVARIATE_LABEL]: hostProbeId(id) } : c.labels;
   return {
     id,
     kind: 'ratio',
@@ -51,7 +72,7 @@ export function ratioFromPairs(id: string, samples: PairedSamples, c: Common): M
     n: speedup.pairs,
     source: 'measured',
     detail: c.detail,
-    ...labelled(c.labels),
+    ...labelled(labels),
     samples: { a: [...samples.a], b: [...samples.b] },
   };
 }

@@ -34,6 +34,22 @@ describe('judgeProcesses', () => {
     expect(judgeProcesses({ id: 'x.speedup', kind: 'ratio', base, head: noisy }, options).verdict).toBe('inconclusive');
   });
 
+  it('judges values adjusted for the host-state probe when given one: a head run in the slow host state is not a regression', () => {
+    // Each process's ratio rises with its probe as (probe)^0.4; the head ran in the slow state (probe x3).
+    const probeBase = [0.05, 0.052, 0.049, 0.051, 0.05, 0.053, 0.048, 0.05];
+    const probeHead = probeBase.map((p) => 3 * p);
+    const head = base.map((x) => x * 3 ** 0.4);
+    const raw = judgeProcesses({ id: 'x.speedup', kind: 'ratio', base, head }, options);
+    expect(raw.verdict).toBe('improved');
+    const adjusted = judgeProcesses({ id: 'x.speedup', kind: 'ratio', base, head, covariate: { base: probeBase, head: probeHead } }, options);
+    // Adjusted, the change is what the code did: nothing (the arms then disagree only by noise).
+    expect(adjusted.verdict).not.toBe('improved');
+    expect(adjusted.covariate?.slope).toBeGreaterThan(0);
+    expect(adjusted.reason).toContain('adjusted for the host state');
+    // Base and head still show the values as measured.
+    expect(adjusted.head).toBeCloseTo(raw.head, 12);
+  });
+
   it('gives the same verdict whether or not the interval edges are computed (the fast path calibration uses)', () => {
     const heads = [
       base.map((x) => x * 0.75),

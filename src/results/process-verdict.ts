@@ -1,6 +1,7 @@
 import { seededRng } from '../base/random.js';
 import { permutationPValue, shiftWithInterval, smallestDecidingGroupSize, smallestPermutationP } from '../measure/permutation.js';
 import { mean, studentTCdf, studentTQuantile } from '../measure/statistics.js';
+import { adjustForCovariate } from './covariate.js';
 import type { MetricKind } from './schema.js';
 
 /**
@@ -15,6 +16,11 @@ export interface ProcessSamples {
   readonly kind: Extract<MetricKind, 'ratio' | 'time'>;
   readonly base: readonly number[];
   readonly head: readonly number[];
+  /**
+   * The host-state probe each process measured, index by index with `base` and `head`: the values
+   * are then judged adjusted for it (results/covariate.ts) where both arms carry enough of it.
+   */
+  readonly covariate?: { readonly base: readonly number[]; readonly head: readonly number[] };
 }
 
 const PROCESS_VERDICTS = ['regressed', 'improved', 'pass', 'inconclusive'] as const;
@@ -42,6 +48,8 @@ export interface ProcessVerdict {
    * at `confidence` two-sided, `p` the one-sided predictive p-value in the bad direction.
    */
   readonly method?: 'prediction';
+  /** The covariate adjustment the values were judged with (absent: judged as measured). */
+  readonly covariate?: { readonly slope: number; readonly explained: number };
 }
 
 export interface ProcessJudgeOptions {
@@ -67,7 +75,8 @@ export function judgeProcesses(s: ProcessSamples, o: ProcessJudgeOptions, detail
   if (s.base.length < 2 || s.head.length < 2) throw new RangeError(`${s.id}: a cross-process verdict needs at least 2 processes per arm`);
   if ([...s.base, ...s.head].some((x) => !(x > 0))) throw new RangeError(`${s.id}: per-process values must be positive`);
   const logs = (xs: readonly number[]) => xs.map(Math.log);
-  const [a, b] = [logs(s.base), logs(s.head)];
+  const adjusted = s.covariate ? adjustForCovariate({ values: s.base, covariate: s.covariate.base }, { values: s.head, covariate: s.covariate.head }) : null;
+  const [a, b] = adjusted ? [logs(adjusted.base), logs(adjusted.head)] : [logs(s.base), logs(s.head)];
   const options = { rng: seededRng(97) };
   // Bad direction: a lower ratio (speedup), a longer time.
   const bad = s.kind === 'ratio' ? -1 : 1;
@@ -101,7 +110,8 @@ export function judgeProcesses(s: ProcessSamples, o: ProcessJudgeOptions, detail
     smallestPermutationP(a.length, b.length) >= o.alpha
       ? ` (${a.length} + ${b.length} processes cannot reach p < ${o.alpha} whatever they measure: at least ${smallestDecidingGroupSize(o.alpha)} per arm)`
       : '';
-  const head = `${pct(change)} [${pct(ci[0])}, ${pct(ci[1])}] (${Math.round(100 * (1 - 2 * o.alpha))}% interval), p = ${shift.p.toPrecision(2)}`;
+  const adjustedBy = adjusted ? ` adjusted for the host state (slope ${adjusted.slope.toFixed(2)}, R² ${adjusted.explained.toFixed(2)})` : '';
+  const head = `${pct(change)} [${pct(ci[0])}, ${pct(ci[1])}] (${Math.round(100 * (1 - 2 * o.alpha))}% interval${adjustedBy}), p = ${shift.p.toPrecision(2)}`;
   let verdict: ProcessVerdictName;
   let why: string;
   if (significant && badChange > o.tolerance) {
@@ -130,6 +140,7 @@ export function judgeProcesses(s: ProcessSamples, o: ProcessJudgeOptions, detail
     processes: [s.base.length, s.head.length],
     tolerance: o.tolerance,
     reason: `${head}: ${why}`,
+    ...(adjusted ? { covariate: { slope: adjusted.slope, explained: adjusted.explained } } : {}),
   };
 }
 

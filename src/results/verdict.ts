@@ -1,4 +1,13 @@
-import { DEFAULT_PROCESS_ALPHA, FAMILY_FALSE_ALARM, judgeOneProcess, judgeProcesses, type KnownSpread, type ProcessVerdict } from './process-verdict.js';
+import { isCovariateMetric } from './covariate.js';
+import {
+  DEFAULT_PROCESS_ALPHA,
+  FAMILY_FALSE_ALARM,
+  judgeOneProcess,
+  judgeProcesses,
+  type KnownSpread,
+  type ProcessSamples,
+  type ProcessVerdict,
+} from './process-verdict.js';
 import type { Metric, MetricKind } from './schema.js';
 
 const VERDICTS = ['pass', 'regressed', 'improved', 'inconclusive', 'new', 'missing'] as const;
@@ -32,7 +41,7 @@ export function informational(v: Verdict): boolean {
 }
 
 /** The per-process values of a ratio or time: its `processes`, or its one value. */
-function perProcessValues(m: Metric): readonly number[] {
+export function perProcessValues(m: Metric): readonly number[] {
   return m.processes && m.processes.length >= 1 ? m.processes : [m.value];
 }
 
@@ -59,6 +68,8 @@ export function judgingBasis(b: Metric, c: Metric, spread: KnownSpread | null): 
 
 /** Whether a metric pair is judged, and so gates: ratios with a basis; times with one only under --gate-timing. */
 export function isJudged(b: Metric, c: Metric, options: Pick<JudgeOptions, 'gateTiming' | 'spread'>): boolean {
+  // A covariate (the host-state probe) describes the machine, not the code: it adjusts others, never gates.
+  if (isCovariateMetric(b) || isCovariateMetric(c)) return false;
   return judgingBasis(b, c, spread(b, options)) !== null && (b.kind === 'ratio' || options.gateTiming);
 }
 
@@ -79,6 +90,8 @@ export interface JudgeOptions {
   readonly spread?: KnownSpread | null;
   /** The one-sided level of a prediction-interval verdict: FAMILY_FALSE_ALARM / (such verdicts in the comparison). */
   readonly predictionAlpha?: number;
+  /** The covariate's per-process values on each side (its own metric), for a metric that names one. */
+  readonly covariate?: ProcessSamples['covariate'];
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
@@ -143,7 +156,13 @@ export function judgeMetric(baseline: Metric | null, current: Metric | null, opt
     return { ...base, gates: true, verdict: 'regressed', reason: `kind changed from ${baseline.kind} to ${current.kind}` };
   }
   if (judged && (kind === 'ratio' || kind === 'time')) {
-    const samples = { id: metric.id, kind, base: perProcessValues(baseline), head: perProcessValues(current) };
+    const samples = {
+      id: metric.id,
+      kind,
+      base: perProcessValues(baseline),
+      head: perProcessValues(current),
+      ...(options.covariate ? { covariate: options.covariate } : {}),
+    };
     if (judgingBasis(baseline, current, spread(baseline, options)) === 'permutation') {
       const process = judgeProcesses(samples, { tolerance: options.tolerance, alpha: DEFAULT_PROCESS_ALPHA });
       return { ...base, verdict: process.verdict, reason: `across processes (${process.processes[0]} vs ${process.processes[1]}): ${process.reason}`, process };

@@ -9,7 +9,8 @@ import type { BackendChoice } from '../backend/types.js';
 import { readBaseline, readToleranceOverrides } from '../results/baseline.js';
 import type { AbResult } from '../results/ab-result.js';
 import { EXIT, signalExitCode } from '../results/exit.js';
-import { DEFAULT_PROCESS_ALPHA, judgeProcesses, processCountProblem, type ProcessVerdict } from '../results/process-verdict.js';
+import { covariateIdOf, isCovariateMetric } from '../results/covariate.js';
+import { DEFAULT_PROCESS_ALPHA, judgeProcesses, processCountProblem, type ProcessSamples, type ProcessVerdict } from '../results/process-verdict.js';
 import type { RunRecord } from '../results/schema.js';
 import { readRunRecord } from '../results/storage.js';
 import { commandLine, commandName } from '../base/commands.js';
@@ -276,19 +277,26 @@ async function measureArms(arms: readonly [Arm, Arm], options: AbOptions, work: 
   }
 }
 
-/** Per-process values of every ratio and time metric present in every process of both arms. */
-function perProcessValues(
-  base: readonly RunRecord[],
-  head: readonly RunRecord[],
-): Array<{ id: string; kind: 'ratio' | 'time'; base: number[]; head: number[] }> {
+/**
+ * Per-process values of every ratio and time metric present in every process of both arms, with
+ * the covariate each process measured where the metric names one and every process has it; a
+ * covariate metric itself is not judged.
+ */
+function perProcessValues(base: readonly RunRecord[], head: readonly RunRecord[]): ProcessSamples[] {
   const first = base[0]?.metrics ?? [];
   const valuesOf = (records: readonly RunRecord[], id: string) => records.map((r) => r.metrics.find((m) => m.id === id)?.value);
-  return first
-    .filter((m): m is typeof m & { kind: 'ratio' | 'time' } => m.kind === 'ratio' || m.kind === 'time')
-    .map((m) => ({ id: m.id, kind: m.kind, base: valuesOf(base, m.id), head: valuesOf(head, m.id) }))
-    .filter((x): x is { id: string; kind: 'ratio' | 'time'; base: number[]; head: number[] } =>
-      [...x.base, ...x.head].every((v) => typeof v === 'number' && v > 0),
-    );
+  const positive = (xs: ReadonlyArray<number | undefined>): xs is number[] => xs.every((v) => typeof v === 'number' && v > 0);
+  const samples: ProcessSamples[] = [];
+  for (const m of first) {
+    if ((m.kind !== 'ratio' && m.kind !== 'time') || isCovariateMetric(m)) continue;
+    const [b, h] = [valuesOf(base, m.id), valuesOf(head, m.id)];
+    if (!positive(b) || !positive(h)) continue;
+    const covariateId = covariateIdOf(m);
+    const [cb, ch] = covariateId ? [valuesOf(base, covariateId), valuesOf(head, covariateId)] : [[], []];
+    const covariate = covariateId && positive(cb) && positive(ch) ? { covariate: { base: cb, head: ch } } : {};
+    samples.push({ id: m.id, kind: m.kind, base: b, head: h, ...covariate });
+  }
+  return samples;
 }
 
 /**

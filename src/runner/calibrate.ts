@@ -9,6 +9,8 @@ import type { RunConfig } from '../run-config.js';
 import { runScenarios } from './run-scenarios.js';
 import { listScenarios, selectScenarios } from './scenarios.js';
 import { MNIST_SPEEDUP_ID } from '../results/metric-ids.js';
+import { adjustForCovariate, covariateIdOf, isCovariateMetric } from '../results/covariate.js';
+import { hostProbeId } from '../results/metrics.js';
 import { EXIT } from '../results/exit.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -51,6 +53,8 @@ export async function runCalibrate(config: RunConfig, perCondition = 60): Promis
   const files = selectScenarios(listScenarios(), ['speedup']);
   const runConfig: RunConfig = { ...config, scale: 'quick', selection: files.map((f) => f.path) };
   const pools: number[][] = CONDITIONS.map(() => []);
+  // The host-state probe of each process (index by index with pools): the verdicts' covariate.
+  const probes: number[][] = CONDITIONS.map(() => []);
   const withinSe: number[] = [];
   const started = performance.now();
   for (let round = 0; round < perCondition; round++) {
@@ -60,6 +64,7 @@ export async function runCalibrate(config: RunConfig, perCondition = 60): Promis
       const speedup = record?.metrics.find((m) => m.id === SPEEDUP);
       if (!speedup) throw new Error(`process ${round + 1} (${CONDITIONS[c]!.name}) recorded no ${SPEEDUP}: ${record?.errors[0]?.message ?? 'no record'}`);
       pools[c]!.push(speedup.value);
+      probes[c]!.push(record?.metrics.find((m) => m.id === hostProbeId(SPEEDUP))?.value ?? Number.NaN);
       if (speedup.ci) withinSe.push((Math.log(speedup.ci[1]) - Math.log(speedup.ci[0])) / 3.92);
     }
     const done = round + 1;
@@ -76,31 +81,50 @@ export async function runCalibrate(config: RunConfig, perCondition = 60): Promis
     perCondition,
     minutes,
     pools: Object.fromEntries(CONDITIONS.map((c, k) => [c.name, pools[k]])),
+    probes: Object.fromEntries(CONDITIONS.map((c, k) => [c.name, probes[k]])),
     withinSe,
   });
   const [a, a2, s20, s10] = pools as [number[], number[], number[], number[]];
+  // Judged adjusted for the host state as perf:ab judges, where every process recorded its probe.
+  const probed = probes.every((p) => p.every((x) => x > 0));
+  const withProbes = (k: number) => ({ values: pools[k]!, probes: probes[k]! });
 
   // Real decisions: disjoint blocks in time order, first look 8 + 8, second look 8 + 8 more.
-  const real = (head: number[]) => {
+  const real = (k: number, adjusted: boolean) => {
+    const head = pools[k]!;
     const out = [];
+    const opts = { tolerance: PLAN.tolerance, alpha: PLAN.alpha };
+    const judge = (i: number, n: number) => {
+      const covariate = adjusted ? { covariate: { base: probes[0]!.slice(i, i + n), head: probes[k]!.slice(i, i + n) } } : {};
+      return judgeProcesses({ id: SPEEDUP, kind: 'ratio', base: a.slice(i, i + n), head: head.slice(i, i + n), ...covariate }, opts);
+    };
     for (let i = 0; i + 2 * PLAN.perArm <= perCondition; i += 2 * PLAN.perArm) {
-      const opts = { tolerance: PLAN.tolerance, alpha: PLAN.alpha };
-      const first = judgeProcesses({ id: SPEEDUP, kind: 'ratio', base: a.slice(i, i + 8), head: head.slice(i, i + 8) }, opts);
-      out.push(
-        first.verdict !== 'inconclusive'
-          ? { verdict: first.verdict, processes: 16 }
-          : { verdict: judgeProcesses({ id: SPEEDUP, kind: 'ratio', base: a.slice(i, i + 16), head: head.slice(i, i + 16) }, opts).verdict, processes: 32 },
-      );
+      const first = judge(i, PLAN.perArm);
+      out.push(first.verdict !== 'inconclusive' ? { verdict: first.verdict, processes: 16 } : { verdict: judge(i, 2 * PLAN.perArm).verdict, processes: 32 });
     }
     return tally(out);
   };
   const rng = seededRng(20261202);
-  const resampled = (head: number[]) => tally(Array.from({ length: RESAMPLED_DECISIONS }, () => resampledDecision(a, head, PLAN, rng)));
-  const rows = [
-    { name: "A/A (A vs A')", real: real(a2), resampled: resampled(a2), slowdown: median(a2) / median(a) - 1 },
-    { name: 'device-normalize +20% work', real: real(s20), resampled: resampled(s20), slowdown: median(a) / median(s20) - 1 },
-    { name: 'device-normalize +10% work', real: real(s10), resampled: resampled(s10), slowdown: median(a) / median(s10) - 1 },
+  const resampled = (k: number, adjusted: boolean) =>
+    tally(Array.from({ length: RESAMPLED_DECISIONS }, () => resampledDecision(adjusted ? withProbes(0) : a, adjusted ? withProbes(k) : pools[k]!, PLAN, rng)));
+  const named = [
+    { name: "A/A (A vs A')", k: 1, slowdown: median(a2) / median(a) - 1 },
+    { name: 'device-normalize +20% work', k: 2, slowdown: median(a) / median(s20) - 1 },
+    { name: 'device-normalize +10% work', k: 3, slowdown: median(a) / median(s10) - 1 },
   ];
+  const rows = [false, ...(probed ? [true] : [])].flatMap((adjusted) =>
+    named.map((r) => ({
+      name: `${r.name}${adjusted ? ', adjusted for the host state' : ''}`,
+      adjusted,
+      real: real(r.k, adjusted),
+      resampled: resampled(r.k, adjusted),
+      slowdown: r.slowdown,
+    })),
+  );
+  // What perf:ab does: adjusted where the probes are there.
+  const gated = rows.slice(probed ? named.length : 0);
+  // The spread left once each process is moved along the host-state slope (A and A' together).
+  const adjustedA = probed ? adjustForCovariate({ values: a, covariate: probes[0]! }, { values: a2, covariate: probes[1]! }) : null;
 
   const table = new Table({
     head: [
@@ -131,9 +155,14 @@ export async function runCalibrate(config: RunConfig, perCondition = 60): Promis
   console.log(
     `Per-process speedup: A median ${median(a).toFixed(3)}; between-process SD ${pct(betweenProcessSd(a))} (log scale); within-process SE ${pct(median(withinSe))} (from each process's own CI).`,
   );
+  if (adjustedA)
+    console.log(
+      `Adjusted for the host state (A and A' together, slope ${adjustedA.slope.toFixed(2)} per log unit of the probe, R² ${adjustedA.explained.toFixed(2)}): between-process SD ${pct(betweenProcessSd([...adjustedA.base, ...adjustedA.head]))}.`,
+    );
+  else console.log('Not adjusted for the host state: some process recorded no host-state probe.');
   console.log(table.toString());
   console.log(
-    `Goals: A/A false alarms <= 1% (got ${rate(rows[0]!.resampled, 'regressed')}); +20% caught >= 95% (got ${rate(rows[1]!.resampled, 'regressed')}); <= 5 CI minutes per decision.`,
+    `Goals (issue 27), as perf:ab judges${probed ? ', adjusted for the host state' : ''}: A/A false alarms <= 1% (got ${rate(gated[0]!.resampled, 'regressed')}); +10% caught >= 90% (got ${rate(gated[2]!.resampled, 'regressed')}); +20% caught (got ${rate(gated[1]!.resampled, 'regressed')}).`,
   );
   const path = `results/calibration-${stamp}.json`;
   await writeJsonAtomic(path, {
@@ -142,8 +171,12 @@ export async function runCalibrate(config: RunConfig, perCondition = 60): Promis
     minutes,
     secondsPerProcess,
     pools: Object.fromEntries(CONDITIONS.map((c, k) => [c.name, pools[k]])),
+    probes: Object.fromEntries(CONDITIONS.map((c, k) => [c.name, probes[k]])),
     withinProcessSe: median(withinSe),
     betweenProcessSd: betweenProcessSd(a),
+    ...(adjustedA
+      ? { adjusted: { slope: adjustedA.slope, explained: adjustedA.explained, betweenProcessSd: betweenProcessSd([...adjustedA.base, ...adjustedA.head]) } }
+      : {}),
     rows,
   });
   console.log(`Written: ${path}`);
@@ -157,6 +190,8 @@ export interface OwnCalibrateOptions {
   readonly perArm: number;
   /** Write the smallest supported tolerances to this tolerances file (merged with its entries); null: print only. */
   readonly writeTolerances: string | null;
+  /** Scenarios to measure (this repository's built-in ones); empty: all of the project's perf files. */
+  readonly scenarios?: readonly string[];
 }
 
 /** The A/A's default processes per arm in a user's project: 40 in all, about 2-3 minutes for a perf file of a few seconds. */
@@ -206,6 +241,8 @@ export interface MetricSpread {
   readonly tolerance: number;
   /** The A/A's own verdict (A vs A') at the tolerance in force now. */
   readonly aa: ProcessVerdict;
+  /** Spread and verdict adjusted for the metric's host-state probe (results/covariate.ts). */
+  readonly adjusted: boolean;
 }
 
 /**
@@ -219,7 +256,7 @@ export interface MetricSpread {
 export async function runOwnCalibrate(options: OwnCalibrateOptions): Promise<number> {
   if (options.perArm < 3) throw new RunInputError(`calibrate: --processes must be at least 3 per arm (a spread needs them), got ${options.perArm}`);
   const existing = options.writeTolerances ? await readToleranceOverrides(options.writeTolerances) : await readToleranceOverrides();
-  const measure = { scenarios: [], backend: options.backend };
+  const measure = { scenarios: options.scenarios ?? [], backend: options.backend };
   const work = await mkdtemp(join(tmpdir(), 'gtp-calibrate-'));
   const arm: Arm = {
     name: 'base',
@@ -247,21 +284,42 @@ export async function runOwnCalibrate(options: OwnCalibrateOptions): Promise<num
   const minutes = (performance.now() - started) / 60_000;
   const errors = [...pools.A, ...pools["A'"]].flatMap((r) => r.errors.map((e) => `[${e.scenario}] ${e.test}: ${e.message.split('\n')[0]}`));
   const all = [...pools.A, ...pools["A'"]];
-  const ids = (all[0]?.metrics ?? []).filter((m): m is typeof m & { kind: 'ratio' | 'time' } => m.kind === 'ratio' || m.kind === 'time');
+  const ids = (all[0]?.metrics ?? []).filter(
+    (m): m is typeof m & { kind: 'ratio' | 'time' } => (m.kind === 'ratio' || m.kind === 'time') && !isCovariateMetric(m),
+  );
   const valuesOf = (records: readonly RunRecord[], id: string) => records.map((r) => r.metrics.find((m) => m.id === id)?.value ?? Number.NaN);
   const spreads: MetricSpread[] = ids
     .filter((m) => valuesOf(all, m.id).every((v) => v > 0))
     .map((m) => {
-      const values = valuesOf(all, m.id);
+      // A metric with a host-state probe is judged adjusted for it (perf:ab): its spread is the adjusted one.
+      const covariateId = covariateIdOf(m);
+      const adjusted = covariateId
+        ? adjustForCovariate(
+            { values: valuesOf(pools.A, m.id), covariate: valuesOf(pools.A, covariateId) },
+            { values: valuesOf(pools["A'"], m.id), covariate: valuesOf(pools["A'"], covariateId) },
+          )
+        : null;
+      const values = adjusted ? [...adjusted.base, ...adjusted.head] : valuesOf(all, m.id);
       // Same code in every process: the spread about one mean, 2K - 1 degrees of freedom (an
-      // offset between A and A', a drift, counts against the tolerance rather than hiding).
-      const sd = betweenProcessSd(values);
-      const sdUpper = sdUpperBound(sd, values.length - 1);
+      // offset between A and A', a drift, counts against the tolerance rather than hiding); one
+      // more spent on the slope when adjusted.
+      const sd = betweenProcessSd(values) * (adjusted ? Math.sqrt((values.length - 1) / (values.length - 2)) : 1);
+      const sdUpper = sdUpperBound(sd, values.length - (adjusted ? 2 : 1));
+      const covariate = adjusted ? { covariate: { base: valuesOf(pools.A, covariateId!), head: valuesOf(pools["A'"], covariateId!) } } : {};
       const aa = judgeProcesses(
-        { id: m.id, kind: m.kind, base: valuesOf(pools.A, m.id), head: valuesOf(pools["A'"], m.id) },
+        { id: m.id, kind: m.kind, base: valuesOf(pools.A, m.id), head: valuesOf(pools["A'"], m.id), ...covariate },
         { tolerance: existing[m.id] ?? PLAN.tolerance, alpha: DEFAULT_PROCESS_ALPHA },
       );
-      return { id: m.id, kind: m.kind, median: median(values), sd, sdUpper, tolerance: smallestTolerance(sdUpper, m.kind), aa };
+      return {
+        id: m.id,
+        kind: m.kind,
+        median: median(valuesOf(all, m.id)),
+        sd,
+        sdUpper,
+        tolerance: smallestTolerance(sdUpper, m.kind),
+        aa,
+        adjusted: adjusted !== null,
+      };
     });
   const table = new Table({
     head: ['metric', 'kind', 'median', 'between-process SD', '95% upper bound', `smallest tolerance (gtp ab, ${AB_PROCESSES} a side)`, 'A/A verdict'],
@@ -272,19 +330,21 @@ export async function runOwnCalibrate(options: OwnCalibrateOptions): Promise<num
       s.id,
       s.kind,
       s.median.toPrecision(4),
-      pct(s.sd),
+      `${pct(s.sd)}${s.adjusted ? ' †' : ''}`,
       pct(s.sdUpper),
       pct(s.tolerance),
       `${s.aa.verdict} (${(100 * s.aa.change).toFixed(1)}% at ${pct(s.aa.tolerance)})`,
     ]);
   }
   console.log(
-    `\nA/A calibration of this project's perf files: ${all.length} processes (${options.perArm} A + ${options.perArm} A', ABBA order), ${minutes.toFixed(1)} min, measured by gpu-transfer-perf ${arm.harness.version ?? '(unknown version)'}.`,
+    `\nA/A calibration of ${options.scenarios?.length ? `the scenarios ${options.scenarios.join(', ')}` : "this project's perf files"}: ${all.length} processes (${options.perArm} A + ${options.perArm} A', ABBA order), ${minutes.toFixed(1)} min, measured by gpu-transfer-perf ${arm.harness.version ?? '(unknown version)'}.`,
   );
   console.log(
     `Between-process SD of log values over all ${all.length} processes, its 95% upper bound (chi-square), and the smallest tolerance with which \`${commandLine('ab', '--base <ref>')}\` passes an unchanged commit at its first look ${Math.round(100 * PASS_POWER)}% of the time (from the upper bound; alpha ${DEFAULT_PROCESS_ALPHA} per side). A change smaller than its tolerance is not called a regression; one of twice it is.`,
   );
   console.log(table.toString());
+  if (spreads.some((s) => s.adjusted))
+    console.log("† adjusted for the host-state probe each process measured, as gtp ab judges it (A and A' each about their own slope line).");
   for (const e of errors) console.log(`ERROR ${e}`);
   if (spreads.length === 0) console.log('No ratio or time metric was recorded by every process: nothing to calibrate.');
   if (options.writeTolerances && spreads.length > 0 && errors.length === 0) {
