@@ -10,6 +10,7 @@ import { runScenarios } from './run-scenarios.js';
 import { listScenarios, selectScenarios } from './scenarios.js';
 import { MNIST_SPEEDUP_ID } from '../results/metric-ids.js';
 import { adjustForCovariate, covariateIdOf, isCovariateMetric } from '../results/covariate.js';
+import { DEFAULT_TOLERANCE } from '../results/verdict.js';
 import { hostProbeId } from '../results/metrics.js';
 import { EXIT } from '../results/exit.js';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -348,9 +349,13 @@ export async function runOwnCalibrate(options: OwnCalibrateOptions): Promise<num
   for (const e of errors) console.log(`ERROR ${e}`);
   if (spreads.length === 0) console.log('No ratio or time metric was recorded by every process: nothing to calibrate.');
   if (options.writeTolerances && spreads.length > 0 && errors.length === 0) {
-    const merged = { ...existing, ...Object.fromEntries(spreads.map((s) => [s.id, s.tolerance])) };
-    await writeJsonAtomic(options.writeTolerances, merged);
-    console.log(`Written: ${options.writeTolerances} (${spreads.length} tolerances; \`${commandLine('ab')}\` and \`${commandLine('baseline')}\` use them).`);
+    // Never tighter than the kind's default (ratio 10%, time 50%): the calibration loosens where
+    // the noise demands it; a tighter gate than the documented default is the user's own choice.
+    const written = spreads.map((s) => [s.id, Math.max(s.tolerance, DEFAULT_TOLERANCE[s.kind])] as const);
+    await writeJsonAtomic(options.writeTolerances, { ...existing, ...Object.fromEntries(written) });
+    console.log(
+      `Written: ${options.writeTolerances} (${spreads.length} tolerances, each the larger of the smallest supported one and the default, ratio ${pct(DEFAULT_TOLERANCE.ratio)} and time ${pct(DEFAULT_TOLERANCE.time)}; \`${commandLine('ab')}\` and \`${commandLine('baseline')}\` use them).`,
+    );
   } else if (spreads.length > 0) {
     console.log(`Not written: with --write-tolerances, \`${commandLine('calibrate', '--write-tolerances')}\` writes them to baselines/tolerances.json.`);
   }
