@@ -21,6 +21,8 @@ import {
   ratioFromPairs,
   recordMetrics,
   samplePairs,
+  hostProbe,
+  hostProbeMetric,
   seededRng,
   type StagedTransfer,
   stagedToDevice,
@@ -116,6 +118,8 @@ describe('rgb batches: host-float32 vs device-uint8', () => {
       ...PAIRS[useConfig().scale],
       runA: (round) => timeSynced(context, () => stagedToDevice(a, batchOf(round), SHAPE)),
       runB: (round) => timeSynced(context, () => stagedToDevice(b, batchOf(round), SHAPE)),
+      // The host's state before each pair: gtp ab judges the ratio adjusted for it (docs/baselines.md).
+      probe: hostProbe(),
     });
     await recordMetrics(
       task,
@@ -123,6 +127,7 @@ describe('rgb batches: host-float32 vs device-uint8', () => {
         detail: `median over interleaved pairs of time(host-float32)/time(device-uint8), 95% bootstrap CI; ${WHAT}; ${CLOCK}`,
         labels: { a: 'host-float32', b: 'device-uint8' },
       }),
+      hostProbeMetric('rgb-batches.speedup', samples.probe ?? []),
       timeMetric('rgb-batches.time.host-float32', median(samples.a), samples.a.length, {
         detail: `median; ${WHAT}; ${CLOCK}`,
         labels: { strategy: 'host-float32' },
