@@ -15,7 +15,9 @@
  *   tfjs-upload   the host path uploads through tfjs (the tensor's own buffer) instead of writeBuffer
  * Per process it prints the per-session medians of both strategies and the median pair ratio;
  * at the end, per condition, the nested ANOVA's variance components of log(pair ratio) and the
- * processes' modes. Variance components of a balanced nested design (Sokal & Rohlf, Biometry,
+ * processes' modes, then the same adjusted for the host loop timed as a third variant of every
+ * pair (each session's log ratio regressed on its median log host-loop time: the covariate the
+ * harness's host-state probe, src/measure/host-probe.ts, gives the verdicts). Variance components of a balanced nested design (Sokal & Rohlf, Biometry,
  * 4th ed., section 10.3; Montgomery, Design and Analysis of Experiments, 14.1):
  *   s2_pair    = MS_within
  *   s2_session = (MS_session - MS_within) / P
