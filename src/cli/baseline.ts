@@ -2,6 +2,7 @@ import { copyFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   BASELINE_DIR,
+  baselineSchema,
   BaselineRefusedError,
   baselinePathFor,
   findBaseline,
@@ -35,10 +36,16 @@ export interface BaselineArgs {
   readonly history: string;
 }
 
-/** What accepting the run changes, metric values only: a json-diff, or '' when nothing changed. */
-async function valueDiff(existing: Baseline | null, next: Baseline): Promise<string> {
+/**
+ * What accepting the run changes, metric values only: a json-diff, or '' when nothing changed.
+ * json-diff's `precision` rounds the numbers of what it is given in place, so it gets copies:
+ * given the baseline's own CI arrays, it rounded them before the write (a CI of 0.00032 ms became
+ * [0.0003, 0.0003], which then no longer held its value and the baseline no longer read).
+ */
+export async function valueDiff(existing: Baseline | null, next: Baseline): Promise<string> {
   const { diffString } = await import('json-diff');
-  const values = (b: Baseline | null) => Object.fromEntries((b?.metrics ?? []).map((m) => [m.id, m.ci ? { value: m.value, ci: m.ci } : m.value]));
+  const values = (b: Baseline | null) =>
+    structuredClone(Object.fromEntries((b?.metrics ?? []).map((m) => [m.id, m.ci ? { value: m.value, ci: m.ci } : m.value])));
   return diffString(values(existing), values(next), { color: process.stdout.isTTY === true, precision: 4 });
 }
 
@@ -86,6 +93,12 @@ export async function baselineCommand(args: Omit<BaselineArgs, 'command'>): Prom
       ? `Changes to ${legacyFrom ? `${legacyFrom}, written as ${target}` : target}:\n${diff || '(no metric value changed)'}`
       : `New baseline ${target} for profile ${run.profile.id} (${run.scale}).`,
   );
+  // What is written must read back: a baseline that fails its own schema is never written over a good one.
+  const checked = baselineSchema.safeParse(next);
+  if (!checked.success)
+    throw new RecordFileError(
+      `${target}: not written, the accepted baseline would not be valid (${checked.error.issues[0]?.message}); the previous file is unchanged`,
+    );
   try {
     if (hadFile) await copyFile(target, `${target}.prev`);
     await writeJsonAtomic(target, next);
