@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { seededRng } from '../base/random.js';
 import {
   betweenProcessSd,
@@ -70,10 +73,20 @@ describe('the one-process rule on the committed pools (baselines/webgpu-lavapipe
     expect(calibrationPathFor('some/dir/base.json', 'p')).toBe('some/dir/p.calibration.json');
   });
 
-  it('reads the legacy-named calibration for the machine its baseline records, not for another (issue 25 #6)', async () => {
-    const legacy = await readCalibratedSpread('baselines/webgpu-lavapipe-x64.json', 'webgpu-lavapipe-x64');
-    expect(await readCalibratedSpread('baselines/webgpu-lavapipe-x64.json', 'webgpu-lavapipe-amd-epyc-2c-x64')).toEqual(legacy);
-    expect(await readCalibratedSpread('baselines/webgpu-lavapipe-x64.json', 'webgpu-lavapipe-amd-epyc-4c-x64')).toBeNull();
+  it("reads the profile's own calibration first, else the legacy-named one for the machine its baseline records, not for another (issue 25 #6)", async () => {
+    const own = await readCalibratedSpread('baselines/webgpu-lavapipe-x64.json', 'webgpu-lavapipe-amd-epyc-2c-x64');
+    expect(own?.source).toMatch(/^baselines\/webgpu-lavapipe-amd-epyc-2c-x64\.calibration\.json /);
+    // A folder with only the legacy-named files: the fallback.
+    const dir = await mkdtemp(join(tmpdir(), 'gtp-legacy-calibration-'));
+    try {
+      for (const f of ['webgpu-lavapipe-x64.json', 'webgpu-lavapipe-x64.calibration.json']) await copyFile(join('baselines', f), join(dir, f));
+      const legacy = await readCalibratedSpread(join(dir, 'webgpu-lavapipe-x64.json'), 'webgpu-lavapipe-x64');
+      expect(legacy?.sd).toBeCloseTo(0.0885, 3);
+      expect(await readCalibratedSpread(join(dir, 'webgpu-lavapipe-x64.json'), 'webgpu-lavapipe-amd-epyc-2c-x64')).toEqual(legacy);
+      expect(await readCalibratedSpread(join(dir, 'webgpu-lavapipe-x64.json'), 'webgpu-lavapipe-amd-epyc-4c-x64')).toBeNull();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('A/A, all 22 ratios of a run together: at most 1% of runs fail, with the calibrated spread (as on this machine)', () => {
