@@ -29,7 +29,9 @@ describe('npm run perf on the console', () => {
     expect(stated, stdout).not.toBeNull();
     expect(Number(stated![1] ?? stated![2])).toBe(code);
     expect(stdout).toMatch(/^ {2}✓ memory +raw uint8 batch 50,176 B; normalized 200,704 B/m);
-    expect(stdout).toMatch(/^ {2}✓ speedup +\d+\.\d\dx \[\d+\.\d\d, \d+\.\d\d\]/m);
+    // Its mark is the measurement's (✓, or ! when this one process lands beyond the tolerance):
+    // the line's form is what is tested here, not a time (a test asserts no speed).
+    expect(stdout).toMatch(/^ {2}[✓!] speedup +\d+\.\d\dx \[\d+\.\d\d, \d+\.\d\d\]/m);
     expect(stdout).not.toContain('┌'); // no tables
     expect(stdout).not.toMatch(/charts: /);
     // While it ran: the perf files' own lines and a progress line, not vitest's per-test lines.
