@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   bytesOfSynced,
   sampleInterleaved,
+  probeEachRound,
   median,
   CLOCK,
   timeSynced,
@@ -74,16 +75,10 @@ async function measureBatch(batch: DtypeBatch, batches: readonly EncodedBatch[],
   // Each round sends one batch as every type, whatever the rotation; the next round the next batch.
   const variants = WIRE_DTYPES.map((dtype) => (round: number) => timeSynced(context, () => send(batches[round % batches.length]!, dtype)));
   // The host's state before each round: the ratios' cross-process verdicts are adjusted for it.
-  const probe = hostProbe();
-  const probes: number[] = [];
-  const samples = await sampleInterleaved(variants, {
-    ...rounds,
-    beforeRound: (round) => {
-      if (round >= rounds.warmupRounds) probes.push(probe());
-    },
-  });
+  const probe = probeEachRound(hostProbe(), rounds.warmupRounds);
+  const samples = await sampleInterleaved(variants, { ...rounds, beforeRound: probe.beforeRound });
   const group = `dtypes.${batch.id}`;
-  metrics.push(hostProbeMetric(group, probes));
+  metrics.push(hostProbeMetric(group, probe.timings));
   const float32 = samples[WIRE_DTYPES.indexOf('float32')]!;
   const what = `${batch.what}, from host arrays already in that type to a float32 (x - 127.5) / 127.5 tensor on the device (transfer + device decode); ${CLOCK}`;
   WIRE_DTYPES.forEach((dtype, v) => {

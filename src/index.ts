@@ -79,6 +79,8 @@ export {
   sampleInterleaved,
   /** Interleaved A/B pairs (ABBA...) after warm-up pairs: the input of a ratio metric. */
   samplePairs,
+  /** A probe (hostProbe) timed before each measured round of sampleInterleaved: its `beforeRound` and the timings. */
+  probeEachRound,
 } from './measure/paired.js';
 export {
   /** P(X <= k) for X ~ Binomial(n, p), exact. */

@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { describe, expect, it } from 'vitest';
-import { pairRatios, sampleInterleaved, samplePairs } from './paired.js';
+import { pairRatios, probeEachRound, sampleInterleaved, samplePairs } from './paired.js';
 
 describe('interleaved sampling', () => {
   it('rotates the order each round and drops warm-up rounds', async () => {
@@ -60,6 +60,17 @@ describe('interleaved sampling', () => {
     expect(order.join('')).toBe('ABPBAPAB');
     expect(pairs.probe).toEqual([1, 2]);
     expect(pairs.a).toHaveLength(2);
+  });
+
+  it('probeEachRound times its probe before each measured round of any number of variants, none in warm-up', async () => {
+    const order: string[] = [];
+    const probe = probeEachRound(() => order.push('P'), 1);
+    await sampleInterleaved(
+      ['A', 'B', 'C'].map((v) => () => order.push(v)),
+      { warmupRounds: 1, rounds: 2, beforeRound: probe.beforeRound },
+    );
+    expect(order.join('')).toBe('ABCPBCAPCAB');
+    expect(probe.timings).toEqual([4, 8]);
   });
 
   it('refuses a tensor from a variant when it has no context to put it on the device with, and disposes it', async () => {

@@ -86,22 +86,30 @@ export interface PairedOptions {
   readonly probe?: () => number;
 }
 
+/**
+ * A probe timed before each measured round of `sampleInterleaved` (warm-up rounds excluded),
+ * outside the variants' timings: pass `beforeRound`, read `timings` after (one per round).
+ */
+export function probeEachRound(probe: () => number, warmupRounds: number): { beforeRound: (round: number) => void; timings: number[] } {
+  const timings: number[] = [];
+  return {
+    beforeRound: (round) => {
+      if (round >= warmupRounds) timings.push(probe());
+    },
+    timings,
+  };
+}
+
 /** Interleaved A/B pairs, alternating which goes first (ABBA...), each after the probe if given one. */
 export async function samplePairs({ warmupPairs, pairs, runA, runB, context, probe }: PairedOptions): Promise<PairedSamples> {
-  const options = { warmupRounds: warmupPairs, rounds: pairs, ...(context ? { context } : {}) };
-  if (!probe) {
-    const [a, b] = await sampleInterleaved([runA, runB], options);
-    return { a: a!, b: b! };
-  }
-  // Before each pair, untimed by A and B, so their ABBA order stays as without a probe.
-  const probes: number[] = [];
+  const probed = probe ? probeEachRound(probe, warmupPairs) : null;
   const [a, b] = await sampleInterleaved([runA, runB], {
-    ...options,
-    beforeRound: (round) => {
-      if (round >= warmupPairs) probes.push(probe());
-    },
+    warmupRounds: warmupPairs,
+    rounds: pairs,
+    ...(context ? { context } : {}),
+    ...(probed ? { beforeRound: probed.beforeRound } : {}),
   });
-  return { a: a!, b: b!, probe: probes };
+  return { a: a!, b: b!, ...(probed ? { probe: probed.timings } : {}) };
 }
 
 /** Per-pair ratios a/b: above 1 means B was faster in that pair. */

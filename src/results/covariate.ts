@@ -8,6 +8,8 @@
  * the same permutation test as unadjusted ones (a residual permutation, ter Braak 1992).
  */
 
+import { mean } from '../measure/statistics.js';
+
 /** One arm's per-process values and the covariate each process measured, index by index. */
 export interface CovariateArm {
   readonly values: readonly number[];
@@ -26,8 +28,6 @@ export interface CovariateAdjustment {
 
 /** Processes per arm below which the slope is not estimated (its own noise would outweigh it). */
 export const MIN_COVARIATE_PROCESSES = 4;
-
-const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
 /**
  * The adjustment of `base` and `head`, or null when it cannot be made: a length mismatch, a

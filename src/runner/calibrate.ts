@@ -345,7 +345,9 @@ export async function runOwnCalibrate(options: OwnCalibrateOptions): Promise<num
   );
   console.log(table.toString());
   if (spreads.some((s) => s.adjusted))
-    console.log("† adjusted for the host-state probe each process measured, as gtp ab judges it (A and A' each about their own slope line).");
+    console.log(
+      "† adjusted for the host-state probe each process measured, as gtp ab judges it (one slope, fitted within A and within A'; one degree of freedom spent on it).",
+    );
   for (const e of errors) console.log(`ERROR ${e}`);
   if (spreads.length === 0) console.log('No ratio or time metric was recorded by every process: nothing to calibrate.');
   if (options.writeTolerances && spreads.length > 0 && errors.length === 0) {
