@@ -22,6 +22,33 @@ const GEN5_X16 = (32 * 16 * 128) / 130 / 8; // 63.0 GB/s
 const GEN4_X16 = (16 * 16 * 128) / 130 / 8; // 31.5 GB/s
 
 describe('committed sysfs copies', () => {
+  it('h200-vm-flat (a real copy, 2026-12-04): the H200 at 00:06.0 with no bridge above it, Gen5 x16, NUMA -1, in a VM: healthy', () => {
+    const { verdict, checks, reading } = judgeFixture('h200-vm-flat');
+    // Seven functions on the VM's flat bus (host bridge, virtio); the GPU is the only display one, its own root.
+    expect(reading.devices.map((d) => [d.bdf, d.vendor, d.device, d.classCode, d.hops.map((h) => h.bdf)])).toEqual([
+      ['0000:00:06.0', '0x10de', '0x2335', '0x030200', ['0000:00:06.0']],
+    ]);
+    expect(reading.vm).toEqual({ hypervisorFlag: true, sysVendor: null });
+    expect(verdict).toEqual({
+      match: 'matched',
+      candidates: ['0000:00:06.0'],
+      links: [{ bdf: '0000:00:06.0', verdict: 'healthy', currentGBps: GEN5_X16, capableGBps: GEN5_X16, bottleneck: '0000:00:06.0', internal: [] }],
+      numa: [{ bdf: '0000:00:06.0', verdict: 'not-applicable', numaNode: -1 }],
+      virtualMachine: true,
+      linkLimitGBps: GEN5_X16,
+    });
+    expect(statuses(checks)).toEqual({
+      'physical.devices': 'info',
+      'physical.match': 'ok',
+      'physical.link.0000-00-06-0': 'ok',
+      'physical.numa.0000-00-06-0': 'info',
+      'physical.vm': 'info',
+    });
+    expect(checks.find((c) => c.id === 'physical.link.0000-00-06-0')?.reason).toBe(
+      '0000:00:06.0 (10de:2335, display): path minimum Gen5 x16 (32.0 GT/s, 63.0 GB/s) at 0000:00:06.0 (no bridge above it), as capable: healthy link (read at idle)',
+    );
+  });
+
   it('gen5-x16-two-switches: the one H100 matched, Gen5 x16 through six hops, NUMA-local: healthy', () => {
     const { verdict, checks, reading } = judgeFixture('gen5-x16-two-switches');
     expect(reading.devices.map((d) => [d.bdf, d.hops.map((h) => h.bdf)])).toEqual([
