@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { adapterSlug, cpuPart, cpuSlug, legacyIdOf, legacyProfileId, profileId, softwareAdapterName } from './fingerprint.js';
+import {
+  adapterSlug,
+  cpuPart,
+  cpuSlug,
+  deviceAndHostOf,
+  legacyIdOf,
+  legacyProfileId,
+  profileId,
+  sameDeviceOtherHost,
+  softwareAdapterName,
+} from './fingerprint.js';
 
 const lavapipe = {
   vendor: 'mesa',
@@ -61,5 +71,30 @@ describe('hardware fingerprint', () => {
     }
     for (const id of ['webgpu-nvidia-h200-x64', 'wasm-amd-epyc-x64', 'tensorflow-cuda-x64', 'webgpu-lavapipe-x64']) expect(legacyIdOf(id)).toBeNull();
     expect(legacyProfileId({ ...base, backend: 'webgpu', adapter: h200 })).toBe('webgpu-nvidia-h200-arm64');
+  });
+
+  it("splits a software adapter's id into its device (adapter, cores, arch) and its host's CPU model; other ids have no other host", () => {
+    expect(deviceAndHostOf('webgpu-lavapipe-amd-epyc-2c-x64')).toEqual({ device: 'webgpu-lavapipe-*-2c-x64', host: 'amd-epyc' });
+    expect(deviceAndHostOf('webgpu-lavapipe-intel-xeon-platinum-2c-x64')).toEqual({ device: 'webgpu-lavapipe-*-2c-x64', host: 'intel-xeon-platinum' });
+    expect(sameDeviceOtherHost('webgpu-lavapipe-intel-xeon-platinum-2c-x64', 'webgpu-lavapipe-amd-epyc-2c-x64')).toBe(true);
+    // The same host is not "another host"; another core count, adapter or architecture is another device.
+    expect(sameDeviceOtherHost('webgpu-lavapipe-amd-epyc-2c-x64', 'webgpu-lavapipe-amd-epyc-2c-x64')).toBe(false);
+    expect(sameDeviceOtherHost('webgpu-lavapipe-intel-xeon-4c-x64', 'webgpu-lavapipe-amd-epyc-2c-x64')).toBe(false);
+    expect(sameDeviceOtherHost('webgpu-swiftshader-intel-xeon-2c-x64', 'webgpu-lavapipe-amd-epyc-2c-x64')).toBe(false);
+    expect(sameDeviceOtherHost('webgpu-lavapipe-intel-xeon-2c-arm64', 'webgpu-lavapipe-amd-epyc-2c-x64')).toBe(false);
+    // Where the CPU is the device, another CPU is another device; a GPU's id names no host.
+    for (const id of ['wasm-amd-epyc-x64', 'cpu-amd-epyc-x64', 'tensorflow-cpu-amd-epyc-2c-x64', 'webgpu-nvidia-h200-x64', 'webgpu-lavapipe-x64'])
+      expect(deviceAndHostOf(id), id).toBeNull();
+    // The ids profileId makes, read back.
+    const id = profileId({
+      backend: 'webgpu',
+      adapter: lavapipe,
+      cpuModel: 'Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz',
+      cpuCores: 2,
+      arch: 'x64',
+      isUsingGpuDevice: true,
+    });
+    expect(id).toBe('webgpu-lavapipe-intel-xeon-platinum-2c-x64');
+    expect(sameDeviceOtherHost(id, 'webgpu-lavapipe-amd-epyc-2c-x64')).toBe(true);
   });
 });

@@ -125,3 +125,26 @@ export function legacyIdOf(id: string): { readonly legacyId: string; readonly cp
   }
   return null;
 }
+
+/**
+ * The device part of an id whose host CPU is not part of the device, and that host: for a
+ * software adapter ('webgpu-lavapipe-amd-epyc-2c-x64') the adapter, core count and architecture
+ * (`device` 'webgpu-lavapipe-*-2c-x64') and the CPU model's slug (`host` 'amd-epyc'). The adapter
+ * renders with the host's cores, so the core count stays with the device (a 2-core runner's
+ * baseline does not judge a 4-core one); the model is what hosted runners change under one label.
+ * A hardware GPU's id carries no CPU at all (any host finds its baseline by the id itself), and
+ * where the CPU is the device (wasm, cpu, TensorFlow's CPU kernels) another CPU is another
+ * device: null for those.
+ */
+export function deviceAndHostOf(id: string): { readonly device: string; readonly host: string } | null {
+  const g = id.match(WITH_CPU[0]!)?.groups;
+  const cores = g?.cpu?.match(/^(?<model>.+)-(?<cores>\d+c)$/)?.groups;
+  if (!g || !cores) return null;
+  return { device: `${g.before}*-${cores.cores}-${g.arch}`, host: cores.model! };
+}
+
+/** Whether two ids are the same device on hosts of another CPU model (deviceAndHostOf): a baseline of one may judge the other with a host allowance. */
+export function sameDeviceOtherHost(a: string, b: string): boolean {
+  const [x, y] = [deviceAndHostOf(a), deviceAndHostOf(b)];
+  return x !== null && y !== null && x.device === y.device && x.host !== y.host;
+}

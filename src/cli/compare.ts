@@ -1,5 +1,5 @@
 import { findBaseline, noBaselineMessage } from '../results/baseline.js';
-import { readCalibratedSpread } from '../results/calibration.js';
+import { judgingContext } from '../results/host-allowance.js';
 import { compareWithBaseline, EXIT } from '../results/compare.js';
 import { latestRecord, readRunRecord, RESULTS_DIR, skippedNote } from '../results/storage.js';
 import { writeExports } from '../report/write-exports.js';
@@ -37,7 +37,7 @@ export async function compareCommand(args: CompareCommandArgs): Promise<number> 
     return EXIT.noBaseline;
   }
   console.log(`Baseline: ${path} (accepted from ${baseline.accepted.from} at ${baseline.accepted.at})`);
-  const comparison = compareWithBaseline(run, baseline, { ...args, spread: await readCalibratedSpread(path, baseline.profile.id) });
+  const comparison = compareWithBaseline(run, baseline, { ...args, ...(await judgingContext(run, path, baseline.profile.id)) });
   const input = { record: run, recordPath: runPath, comparison };
   const { renderComparison } = await import('../report/comparison.js');
   console.log(`\n${renderComparison(comparison, process.stdout.isTTY === true)}`);

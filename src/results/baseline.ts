@@ -5,7 +5,7 @@ import { metricList, metricSchema, runRecordSchema, type RunRecord } from './sch
 import { RecordFileError, readJsonFile } from './storage.js';
 import { DEFAULT_TOLERANCE } from './verdict.js';
 import { commandLine } from '../base/commands.js';
-import { lookupProfileFile, profileFilePath, withCurrentId, type ProfileFileLookup } from './profile-files.js';
+import { lookupBaselineFile, profileFilePath, withCurrentId, type ProfileFileLookup } from './profile-files.js';
 
 /** A baseline: an accepted run record whose metrics each carry the tolerance they are judged with. */
 export const baselineSchema = runRecordSchema.extend({
@@ -79,7 +79,8 @@ export function makeBaseline(record: RunRecord, from: string, overrides: Toleran
  * Without an explicit path: the profile's own file, else the legacy-named file of its kind of
  * setup (`lookup` says which and why). A legacy file of another CPU or core count is returned
  * with that machine's id, so the comparison refuses it as another profile (exit 3) unless a
- * mismatch is allowed, as for any other profile's baseline.
+ * mismatch is allowed, as for any other profile's baseline. With neither, the baseline of the
+ * same device recorded on another CPU model (lookupBaselineFile), judged with a host allowance.
  */
 export async function findBaseline(
   run: RunRecord,
@@ -99,7 +100,8 @@ export async function findBaseline(
     }
   };
   if (explicitPath !== null) return read(explicitPath, null);
-  const lookup = lookupProfileFile(dir, run.profile.id, run.scale === 'quick' ? 'baseline' : 'full-baseline');
+  // Its own file, the legacy-named one, else the same device's on another CPU model (profile-files.ts).
+  const lookup = lookupBaselineFile(dir, run.profile.id, run.scale === 'quick' ? 'baseline' : 'full-baseline');
   return read(lookup.found === 'other-machine' ? lookup.legacyPath : lookup.path, lookup);
 }
 

@@ -143,7 +143,8 @@ export function calibrationPathFor(baselinePath: string, profileId: string): str
   return profileFilePath(dirname(baselinePath), profileId, 'calibration');
 }
 
-const calibrationFileSchema = z.object({ pools: z.record(z.string(), z.array(z.number().positive())) });
+/** What a calibration file holds that its readers use: the per-process speedups of each condition. */
+export const calibrationFileSchema = z.object({ pools: z.record(z.string(), z.array(z.number().positive())) });
 
 /**
  * The calibrated between-process spread of the profile whose baseline is at `baselinePath`, or

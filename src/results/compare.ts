@@ -5,6 +5,8 @@ import { judgingBasis, judgeMetric, isJudged, perProcessValues, type Verdict } f
 import { oneProcessAlpha, type KnownSpread } from './process-verdict.js';
 import { EXIT } from './exit.js';
 import { commandLine } from '../base/commands.js';
+import { sameDeviceOtherHost } from '../backend/fingerprint.js';
+import type { HostAllowance } from './host-allowance.js';
 
 /** Exit codes of a comparison (and of every command: results/exit.ts). */
 export { EXIT } from './exit.js';
@@ -19,6 +21,24 @@ export interface CompareOptions {
    * `<profile>.calibration.json` beside the baseline), or null when it has none; undefined: not looked for.
    */
   readonly spread?: KnownSpread | null;
+  /**
+   * The measured host allowance for a baseline of the same device on another CPU model
+   * (results/host-allowance.ts readHostAllowance), null when nothing measured one; undefined: not looked for.
+   */
+  readonly hostAllowance?: HostAllowance | null;
+}
+
+/** How a run was judged against a baseline of the same device recorded on a host of another CPU model. */
+export interface OtherHost {
+  readonly baselineProfile: string;
+  /** The baseline's CPU model, as it recorded it. */
+  readonly baselineCpu: string;
+  readonly runCpu: string;
+  /** Relative allowance added to every ratio's tolerance (absolute times are not judged). */
+  readonly allowance: number;
+  readonly source: string;
+  /** One sentence every report prints: 'judged against X, recorded on another CPU: allowance ±X%'. */
+  readonly summary: string;
 }
 
 /** The outcome of comparing one run with one baseline. */
@@ -34,6 +54,8 @@ export interface Comparison {
   /** The run's own errors (failed scenarios): a run with errors never passes. */
   readonly errors: readonly RunError[];
   readonly exitCode: number;
+  /** Set when the baseline is the same device recorded on a host of another CPU model. */
+  readonly otherHost?: OtherHost;
 }
 
 /**
@@ -81,13 +103,55 @@ export function compareWithBaseline(run: RunRecord, baseline: Baseline, options:
   // Other data is not a regression: byte counts, batch counts and times all move with it, so no metric is judged.
   if (otherData) return refuse(`different data: ${otherData}; its metrics depend on the data, so none is judged against this baseline`);
   const mismatch = baseline.profile.id !== run.profile.id;
+  const otherHost = mismatch ? otherHostJudgement(run, baseline, options.hostAllowance) : null;
+  if (typeof otherHost === 'string' && !options.allowProfileMismatch) return refuse(otherHost);
+  if (otherHost && typeof otherHost !== 'string') return judge(run, baseline, options, otherHost);
   if (mismatch && !options.allowProfileMismatch) {
     return refuse(
       `the baseline is for profile ${baseline.profile.id} and this run is ${run.profile.id}; pass --allow-profile-mismatch to compare ratio and exact metrics anyway`,
     );
   }
-  const notes: string[] = mismatch ? [`profile mismatch allowed: ${run.profile.id} judged against ${baseline.profile.id}, ratio and exact metrics only`] : [];
-  const comparable = (m: Metric) => !mismatch || m.kind === 'ratio' || m.kind === 'exact';
+  return judge(run, baseline, options, mismatch ? 'mismatch' : null);
+}
+
+const pct1 = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+/**
+ * For a baseline of the same device recorded on another CPU model (sameDeviceOtherHost): how it
+ * is judged, or why it cannot be (no measured allowance: a refusal); null for any other profile.
+ */
+function otherHostJudgement(run: RunRecord, baseline: Baseline, allowance: HostAllowance | null | undefined): OtherHost | string | null {
+  if (!sameDeviceOtherHost(run.profile.id, baseline.profile.id)) return null;
+  if (!allowance)
+    return `the baseline is for profile ${baseline.profile.id} and this run is ${run.profile.id}: the same device on another CPU, and no calibration of that device (baselines/<profile>.calibration.json, ${commandLine('calibrate')}) measures how far its ratios move between hosts; accept a baseline on this runner, compare two commits here with ${commandLine('ab', '--base <ref>')}, or pass --allow-profile-mismatch`;
+  const summary = `judged against ${baseline.profile.id}, recorded on another CPU (${baseline.profile.cpu.model}; this run ${run.profile.cpu.model}): allowance ±${pct1(allowance.allowance)} on every ratio, exact metrics as they are, absolute times and quality not judged across CPUs`;
+  return {
+    baselineProfile: baseline.profile.id,
+    baselineCpu: baseline.profile.cpu.model,
+    runCpu: run.profile.cpu.model,
+    allowance: allowance.allowance,
+    source: allowance.source,
+    summary,
+  };
+}
+
+/**
+ * Judges the metrics of `run` against `baseline`: all of them for its own profile; ratio and
+ * exact metrics only for another profile (`'mismatch'`, asked for) or another host of the same
+ * device (then each ratio's tolerance widened by the host allowance and every verdict saying so).
+ */
+function judge(run: RunRecord, baseline: Baseline, options: CompareOptions, across: OtherHost | 'mismatch' | null): Comparison {
+  const head = { runProfile: run.profile.id, baselineProfile: baseline.profile.id, scale: run.scale, errors: run.errors };
+  const otherHost = across !== null && across !== 'mismatch' ? across : null;
+  const notes: string[] =
+    across === 'mismatch'
+      ? [`profile mismatch allowed: ${run.profile.id} judged against ${baseline.profile.id}, ratio and exact metrics only`]
+      : otherHost
+        ? [
+            `${otherHost.summary}; the allowance is measured from ${otherHost.source} (docs/baselines.md: what it covers); the gate that holds on any runner is ${commandLine('ab', '--base <ref>')}`,
+          ]
+        : [];
+  const comparable = (m: Metric) => across === null || m.kind === 'ratio' || m.kind === 'exact';
   const current = new Map(run.metrics.filter(comparable).map((m) => [m.id, m]));
   const base = new Map(baseline.metrics.filter(comparable).map((m) => [m.id, m]));
   const ids = [...new Set([...base.keys(), ...current.keys()])];
@@ -99,9 +163,12 @@ export function compareWithBaseline(run: RunRecord, baseline: Baseline, options:
   const predicted = both.filter(([b, c]) => isJudged(b, c, judging) && judgingBasis(b, c, b.kind === 'ratio' ? judging.spread : null) === 'prediction');
   const predictionAlpha = oneProcessAlpha(Math.max(1, predicted.length));
   const verdicts = pairs.map(([b, c]) => {
-    const tolerance = (b as { tolerance?: number } | null)?.tolerance ?? 0;
+    const own = (b as { tolerance?: number } | null)?.tolerance ?? 0;
+    // Another host: the ratio may move by the measured allowance on top of its own tolerance.
+    const tolerance = otherHost && (b ?? c)?.kind === 'ratio' ? own + otherHost.allowance : own;
     const covariate = b && c ? covariateValues(b, c, base, current) : undefined;
-    return judgeMetric(b, c, { tolerance, ...judging, predictionAlpha, ...(covariate ? { covariate } : {}) });
+    const verdict = judgeMetric(b, c, { tolerance, ...judging, predictionAlpha, ...(covariate ? { covariate } : {}) });
+    return otherHost ? { ...verdict, reason: `${verdict.reason}; ${otherHostWords(otherHost, verdict.kind)}` } : verdict;
   });
   if (predicted.length > 0)
     notes.push(
@@ -119,5 +186,11 @@ export function compareWithBaseline(run: RunRecord, baseline: Baseline, options:
     );
   const failing = failingVerdicts(verdicts, run.selection);
   const failed = failing.length > 0 || run.errors.length > 0;
-  return { ...head, verdicts, refused: null, notes, exitCode: failed ? EXIT.regression : EXIT.pass };
+  return { ...head, verdicts, refused: null, notes, exitCode: failed ? EXIT.regression : EXIT.pass, ...(otherHost ? { otherHost } : {}) };
+}
+
+/** What each verdict judged against another host's baseline says of it. */
+function otherHostWords(o: OtherHost, kind: Metric['kind']): string {
+  const against = `judged against ${o.baselineProfile}, recorded on another CPU`;
+  return kind === 'ratio' ? `${against}: allowance ±${pct1(o.allowance)} (in the tolerance)` : `${against}: exact, no allowance`;
 }

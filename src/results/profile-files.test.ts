@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lavapipeProfile, testRunRecord } from '../../test/support/run-record.js';
-import { legacyMismatch, lookupProfileFile, profileFilePath, withCurrentId } from './profile-files.js';
+import {
+  deviceCalibrationFiles,
+  legacyMismatch,
+  lookupBaselineFile,
+  lookupProfileFile,
+  otherHostIds,
+  profileFilePath,
+  withCurrentId,
+} from './profile-files.js';
 
 // The machine this repository's CI measures on (lscpu: AMD EPYC, 2 cores), as the committed files record it.
 const CI_ID = 'webgpu-lavapipe-amd-epyc-2c-x64';
@@ -75,5 +83,33 @@ describe('profile files: the one lookup, with the legacy id as fallback', () => 
     expect(legacyMismatch(CI_ID, { id: 'webgpu-lavapipe-x64', cpu: { model: 'AMD EPYC', cores: 2 } })).toBeNull();
     expect(legacyMismatch(CI_ID, { id: 'webgpu-swiftshader-x64', cpu: EPYC })).toMatch(/records profile webgpu-swiftshader-x64, not webgpu-lavapipe-x64/);
     expect(legacyMismatch(CI_ID, { id: 'webgpu-lavapipe-x64', cpu: null })).toMatch(/records no CPU/);
+  });
+
+  it("finds the same device's baseline recorded on another CPU model when this host has none, never another device's", async () => {
+    const XEON = 'webgpu-lavapipe-intel-xeon-platinum-2c-x64';
+    // The committed one: an Intel runner of the CI's device is judged against the AMD EPYC baseline.
+    expect(lookupBaselineFile('baselines', XEON, 'baseline')).toMatchObject({ found: 'other-host', id: CI_ID, path: join('baselines', `${CI_ID}.json`) });
+    // Its own file first; another core count, adapter or a GPU has no other host.
+    expect(lookupBaselineFile('baselines', CI_ID, 'baseline').found).toBe('own');
+    expect(lookupBaselineFile('baselines', 'webgpu-lavapipe-intel-xeon-4c-x64', 'baseline').found).toBe('other-machine');
+    expect(lookupBaselineFile('baselines', 'webgpu-swiftshader-intel-xeon-2c-x64', 'baseline').found).toBe('none');
+    expect(lookupBaselineFile('baselines', 'wasm-intel-xeon-x64', 'baseline').found).toBe('none');
+    // Not the calibration or envelope named by that id: only baselines of that kind.
+    expect(otherHostIds('baselines', XEON, 'full-baseline')).toEqual([]);
+    const dir = await mkdtemp(join(tmpdir(), 'gtp-hosts-'));
+    try {
+      for (const id of ['webgpu-lavapipe-zen-4-2c-x64', 'webgpu-lavapipe-amd-epyc-2c-x64']) await writeFile(profileFilePath(dir, id, 'baseline'), '{}');
+      await writeFile(profileFilePath(dir, 'webgpu-lavapipe-arm-neoverse-2c-x64', 'calibration'), '{}');
+      // Sorted: the same choice on every runner.
+      expect(otherHostIds(dir, XEON, 'baseline')).toEqual(['webgpu-lavapipe-amd-epyc-2c-x64', 'webgpu-lavapipe-zen-4-2c-x64']);
+      expect(deviceCalibrationFiles(dir, XEON)).toEqual([join(dir, 'webgpu-lavapipe-arm-neoverse-2c-x64.calibration.json')]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    // The committed calibrations of the CI device: its own and the legacy-named one its legacy baseline vouches for.
+    expect(deviceCalibrationFiles('baselines', XEON)).toEqual([
+      join('baselines', `${CI_ID}.calibration.json`),
+      join('baselines', 'webgpu-lavapipe-x64.calibration.json'),
+    ]);
   });
 });

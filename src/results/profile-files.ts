@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cpuPart, legacyIdOf, legacyProfileId, profileId, type ProfileParts } from '../backend/fingerprint.js';
+import { cpuPart, deviceAndHostOf, legacyIdOf, legacyProfileId, profileId, sameDeviceOtherHost, type ProfileParts } from '../backend/fingerprint.js';
 import type { BackendName } from '../backend/types.js';
 
 /**
@@ -89,7 +89,9 @@ export type ProfileFileLookup =
   /** The legacy-named file, made on this CPU with this core count. */
   | { readonly found: 'legacy'; readonly path: string; readonly note: string }
   /** A legacy-named file that is not this setup's; `path` is where this setup's own would be. */
-  | { readonly found: 'other-machine'; readonly path: string; readonly legacyPath: string; readonly reason: string };
+  | { readonly found: 'other-machine'; readonly path: string; readonly legacyPath: string; readonly reason: string }
+  /** The file of the same device on a host of another CPU model (lookupBaselineFile); `path` is that file, `id` its profile. */
+  | { readonly found: 'other-host'; readonly path: string; readonly id: string; readonly note: string };
 
 function parseJson(path: string): unknown {
   try {
@@ -147,4 +149,78 @@ export function lookupProfileFile(dir: string, id: string, kind: Exclude<Profile
   const named = `${legacyPath} is named by the profile id of before the CPU was part of it (${legacy.legacyId})`;
   if (why === null) return { found: 'legacy', path: legacyPath, note: `${named}; made on this CPU (${legacy.cpu}), it serves ${id}` };
   return { found: 'other-machine', path, legacyPath, reason: `${named} and is another machine's: ${why}` };
+}
+
+/** The ids in `dir` that have a `kind` file named by them (not legacy names, which have their own lookup). */
+function idsWithFile(dir: string, kind: Exclude<ProfileFileKind, 'history'>): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const suffix = SUFFIX[kind];
+  // '.json' is also the end of the other kinds' names: a baseline's id has no dot ('x.full', 'x.calibration' are not ids).
+  return names.filter((n) => n.endsWith(suffix) && !n.slice(0, -suffix.length).includes('.')).map((n) => n.slice(0, -suffix.length));
+}
+
+/**
+ * The profiles in `dir` with a `kind` file that are the same device as `id` on a host of another
+ * CPU model (backend/fingerprint.ts sameDeviceOtherHost), sorted by id so the choice is the same
+ * on every runner.
+ */
+export function otherHostIds(dir: string, id: string, kind: Exclude<ProfileFileKind, 'history'>): string[] {
+  return idsWithFile(dir, kind)
+    .filter((other) => sameDeviceOtherHost(id, other))
+    .sort();
+}
+
+/**
+ * The baseline of profile `id` in `dir` (`kind` 'baseline' or 'full-baseline'): its own or its
+ * legacy-named file (lookupProfileFile); when neither is this setup's, the baseline of the same
+ * device recorded on a host of another CPU model (`other-host`: a software adapter on another
+ * runner), judged with a host allowance (results/host-allowance.ts). Else what
+ * lookupProfileFile found.
+ */
+export function lookupBaselineFile(dir: string, id: string, kind: 'baseline' | 'full-baseline'): ProfileFileLookup {
+  const found = lookupProfileFile(dir, id, kind);
+  if (found.found === 'own' || found.found === 'legacy') return found;
+  const other = otherHostIds(dir, id, kind)[0];
+  if (other === undefined) return found;
+  const path = profileFilePath(dir, other, kind);
+  const hosts = [deviceAndHostOf(id)!.host, deviceAndHostOf(other)!.host];
+  return {
+    found: 'other-host',
+    path,
+    id: other,
+    note: `no baseline of ${id} here; ${path} is the same device recorded on another CPU (${hosts[1]}, this host ${hosts[0]})`,
+  };
+}
+
+/**
+ * The id today's rule gives the machine that the baseline beside a calibration named `name`
+ * records (quick scale, else full), or null when there is none or it records no whole profile.
+ */
+function currentIdBeside(dir: string, name: string): string | null {
+  const beside = [profileFilePath(dir, name, 'baseline'), profileFilePath(dir, name, 'full-baseline')].find((p) => existsSync(p));
+  const value = beside ? parseJson(beside) : null;
+  const profile = isObject(value) && isObject(value.profile) ? value.profile : null;
+  const whole = profile && typeof profile.id === 'string' && typeof profile.backend === 'string' && isObject(profile.cpu) && typeof profile.os === 'string';
+  return whole ? withCurrentId(profile as unknown as RecordedProfile).id : null;
+}
+
+/**
+ * The calibration files in `dir` of `id`'s device on every host (`id`'s own among them): each
+ * named by a profile of that device, or by the legacy id of one when the legacy baseline beside
+ * it records that profile's CPU (as lookupProfileFile accepts it). Sorted by path.
+ */
+export function deviceCalibrationFiles(dir: string, id: string): string[] {
+  const device = deviceAndHostOf(id)?.device;
+  if (!device) return existsSync(profileFilePath(dir, id, 'calibration')) ? [profileFilePath(dir, id, 'calibration')] : [];
+  const members = idsWithFile(dir, 'calibration').filter((other) => deviceAndHostOf(other)?.device === device);
+  const legacy = idsWithFile(dir, 'calibration').filter((name) => {
+    const current = legacyIdOf(name) ? null : currentIdBeside(dir, name);
+    return current !== null && current !== name && deviceAndHostOf(current)?.device === device;
+  });
+  return [...members, ...legacy].map((name) => profileFilePath(dir, name, 'calibration')).sort();
 }

@@ -7,7 +7,7 @@ import type { AnyDatasetSource, SourceContext } from '../data/source.js';
 import { DATASET_SOURCES, sourcesOf } from '../data/sources.js';
 import { findBaseline } from '../results/baseline.js';
 import { compareWithBaseline, type Comparison, type CompareOptions } from '../results/compare.js';
-import { readCalibratedSpread } from '../results/calibration.js';
+import { judgingContext } from '../results/host-allowance.js';
 import { combineProcessRecords } from '../results/combine.js';
 import type { RunRecord } from '../results/schema.js';
 import { defaultRecordPath, FileWriteError, writeJsonAtomic } from '../results/storage.js';
@@ -174,11 +174,12 @@ export async function runPerfSuite(
   const { path: baselinePath, baseline } = await keepingRecord(recordPath, measured, () => findBaseline(measured, options.baseline, options.baselines));
   let comparison: Comparison | null = null;
   if (baseline) {
-    // The profile's calibrated between-process spread, beside the baseline: what judges one process against one.
-    const spread = await keepingRecord(recordPath, measured, () => readCalibratedSpread(baselinePath, baseline.profile.id));
+    // The profile's calibrated between-process spread, beside the baseline: what judges one process against one;
+    // for a baseline of this device on another CPU, the host allowance too (results/host-allowance.ts).
+    const context = await keepingRecord(recordPath, measured, () => judgingContext(measured, baselinePath, baseline.profile.id));
     const judged = await keepingRecord(recordPath, measured, () =>
       judgeWithSecondLook(measured, options.processes, {
-        judge: (r) => compareWithBaseline(r, baseline, { ...options, spread }),
+        judge: (r) => compareWithBaseline(r, baseline, { ...options, ...context }),
         measure: (plan) => remeasure(plan, files, config),
       }),
     );
