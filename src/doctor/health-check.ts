@@ -1,0 +1,123 @@
+/**
+ * `gtp doctor --health-check`: a doctor report read as a node health check, the contract shared
+ * by LBNL NHC check functions, Slurm's HealthCheckProgram and Kubernetes node-problem-detector's
+ * custom plugins:
+ *   - healthy: silent, exit 0;
+ *   - a failed check: one line `ERROR gtp doctor: <device> <what failed> (<figures>)`, exit 1
+ *     (node-problem-detector: 1 is NonOK, pkg/custompluginmonitor/types/types.go);
+ *   - could not measure: one line `UNKNOWN gtp doctor: ...`, exit 2 (node-problem-detector: 2 is
+ *     Unknown, never a problem; an NHC check function passes it by), so a broken tool or a run
+ *     out of time never reads as a degraded node.
+ * The tool drains nothing: NHC or the caller decides (Slurm: "any action to be taken must be
+ * explicitly performed by the program", slurm.conf HealthCheckProgram).
+ */
+import { generationOf } from './physical/pcie.js';
+import { matchedBdf } from './prometheus.js';
+import type { Check, DoctorReport, PhysicalSection } from './schema.js';
+
+/**
+ * Seconds from process start to a verdict: Slurm kills HealthCheckProgram after 60 s (slurm.conf
+ * man page); 50 leaves 10 for the caller (NHC's own start, a wrapper's `timeout`) (*ours*).
+ */
+export const HEALTH_DEADLINE_SECONDS = 50;
+
+/** Exit codes of the contract (node-problem-detector's OK, NonOK, Unknown). */
+export const HEALTH_EXIT = { healthy: 0, failed: 1, unknown: 2 } as const;
+
+export interface HealthVerdict {
+  readonly exitCode: 0 | 1 | 2;
+  /** The one line to print (stdout), or null when healthy. */
+  readonly line: string | null;
+}
+
+/**
+ * Checks of the tool's own installation (Node, its packages, the wasm binary, a broken envelope
+ * file): their failure says nothing about the node's device, so it is "could not measure".
+ */
+export const TOOL_CHECKS: ReadonlySet<string> = new Set(['node', 'packages', 'packages.tfjs-copies', 'backend.wasm', 'envelope']);
+
+/** 'gen3 x8' style for a reading; '?' where unknown. */
+function linkText(reading: { gts: number | null; width: number | null }): string {
+  const gen = reading.gts === null ? null : generationOf(reading.gts);
+  const speed = reading.gts === null ? '? GT/s' : `${reading.gts.toFixed(1)} GT/s`;
+  return `${gen ? `Gen${gen} ` : ''}x${reading.width ?? '?'} ${speed}`;
+}
+
+/** '0000:1a:00.0 (10de:2330)': a device by its PCI address and ids, as doctor's own lines name it. */
+function deviceName(physical: PhysicalSection, bdf: string): string {
+  const d = physical.devices.find((x) => x.bdf === bdf);
+  const strip = (id: string) => id.replace(/^0x/, '');
+  return d ? `${bdf} (${strip(d.vendor)}:${strip(d.device)})` : bdf;
+}
+
+/** The device a check is about: its own PCI address for physical.link.<bdf>, else the adapter measured, else the profile. */
+export function deviceOf(report: DoctorReport, check: Check | null): string {
+  const physical = report.physical;
+  const link = check ? /^physical\.[a-z-]+\.([0-9a-f]{4})-([0-9a-f]{2})-([0-9a-f]{2})-([0-7])$/.exec(check.id) : null;
+  if (physical && link) return deviceName(physical, `${link[1]}:${link[2]}:${link[3]}.${link[4]}`);
+  const matched = matchedBdf(physical);
+  if (physical && matched) return deviceName(physical, matched);
+  return report.profile?.id ?? 'this node';
+}
+
+/** What failed and its figures, for a degraded link: the path's rate as trained and as capable, and the hop that limits it. */
+function linkFailure(physical: PhysicalSection, bdf: string): { what: string; figures: string } | null {
+  const link = physical.verdict.links.find((l) => l.bdf === bdf);
+  if (link?.verdict !== 'degraded' || link.currentGBps === null || link.capableGBps === null) return null;
+  const device = physical.devices.find((d) => d.bdf === bdf);
+  const hop = device?.hops.find((h) => h.bdf === link.bottleneck);
+  const current = physical.underLoad?.find((u) => u.bdf === link.bottleneck)?.reading ?? hop?.current;
+  const at = hop && current ? `; ${hop.bdf} at ${linkText(current)}, capable ${linkText(hop.max)}` : '';
+  return { what: 'PCIe link degraded', figures: `${link.currentGBps.toFixed(1)} of ${link.capableGBps.toFixed(1)} GB/s${at}` };
+}
+
+/** One line of text (a reason may in principle hold a line break; the contract is one line). */
+const oneLine = (text: string) => text.replace(/\s*\n\s*/g, ' ');
+
+/** The line for a failed check: the link's figures where it is one, else the check's id and reason. */
+function failureLine(report: DoctorReport, check: Check, others: readonly Check[]): string {
+  const bdf = /^physical\.link\.([0-9a-f]{4})-([0-9a-f]{2})-([0-9a-f]{2})-([0-7])$/.exec(check.id);
+  const link = report.physical && bdf ? linkFailure(report.physical, `${bdf[1]}:${bdf[2]}:${bdf[3]}.${bdf[4]}`) : null;
+  const { what, figures } = link ?? { what: `${check.id} failed`, figures: check.reason };
+  const also = others.length > 0 ? `; also failed: ${others.map((c) => c.id).join(', ')}` : '';
+  return oneLine(`ERROR gtp doctor: ${deviceOf(report, check)} ${what} (${figures})${also}`);
+}
+
+/** The `UNKNOWN gtp doctor: <device> could not measure (<why>)` line. */
+export function unknownLine(device: string, why: string): string {
+  return oneLine(`UNKNOWN gtp doctor: ${device} could not measure (${why})`);
+}
+
+/**
+ * The verdict of a report: a failed physical check (read from sysfs, whatever the tool's state)
+ * is a failure; a failed check of the tool's own setup makes every other failure untrustworthy
+ * (a missing package stops the backend too), so it is "could not measure"; any other failed
+ * check is a failure. Physical failures are named first: they are what a node check is for.
+ */
+export function healthVerdict(report: DoctorReport): HealthVerdict {
+  const failed = report.checks.filter((c) => c.status === 'fail');
+  if (failed.length === 0) return { exitCode: HEALTH_EXIT.healthy, line: null };
+  const physical = failed.filter((c) => c.id.startsWith('physical.'));
+  const tool = failed.filter((c) => TOOL_CHECKS.has(c.id));
+  const device = tool.length > 0 ? physical : [...physical, ...failed.filter((c) => !c.id.startsWith('physical.') && !TOOL_CHECKS.has(c.id))];
+  if (device.length > 0) return { exitCode: HEALTH_EXIT.failed, line: failureLine(report, device[0]!, device.slice(1)) };
+  const first = tool[0]!;
+  const more =
+    tool.length > 1
+      ? `; also failed: ${tool
+          .slice(1)
+          .map((c) => c.id)
+          .join(', ')}`
+      : '';
+  return { exitCode: HEALTH_EXIT.unknown, line: unknownLine(deviceOf(report, null), `${first.id} failed: ${first.reason}${more}`) };
+}
+
+/**
+ * Calls `expire` when `deadlineSeconds` from process start have passed (`elapsedSeconds` already
+ * have); returns the function that cancels it. The timer keeps the process alive until then: a
+ * device call that never returns still ends in a verdict.
+ */
+export function armDeadline(deadlineSeconds: number, elapsedSeconds: number, expire: () => void): () => void {
+  const timer = setTimeout(expire, Math.max(0, (deadlineSeconds - elapsedSeconds) * 1000));
+  return () => clearTimeout(timer);
+}
