@@ -32,7 +32,11 @@ export async function reportCommand(args: ReportArgs): Promise<number> {
   const out = args.out ?? besideRecord(runPath, '.html');
   await checkOutput({ path: out, kind: 'HTML report', flag: args.out ? '--out' : 'the HTML report beside the run record' }, args);
   const { htmlExporter } = await import('../report/html.js');
-  await writeTextAtomic(out, await htmlExporter.render({ record, recordPath: runPath, comparison }, { color: false }));
+  // A kit run's folder: the doctor reports beside the record give the report the machine's upload references.
+  const { withReferencesBeside } = await import('../doctor/physical/references.js');
+  const beside = await withReferencesBeside(runPath, record);
+  for (const note of beside.notes) console.log(note);
+  await writeTextAtomic(out, await htmlExporter.render({ record: beside.record, recordPath: runPath, comparison }, { color: false }));
   console.log(`Report: ${out} (run ${runPath}; ${baseline ? `baseline ${baselinePath}` : `no baseline at ${baselinePath}`})`);
   const code = comparison ? comparison.exitCode : record.errors.length > 0 ? EXIT.regression : EXIT.pass;
   const why = exitReason(code, record, comparison);

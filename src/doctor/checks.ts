@@ -4,6 +4,7 @@ import type { LibraryLocation } from './cuda.js';
 import type { HostLoad } from './host-load.js';
 import { RUNTIME_TOOLS, resolvePackageDir } from './packages.js';
 import type { Check } from './schema.js';
+import { bindingOf, STAGING_BOUND_FRACTION, type UploadReferences } from '../results/upload-references.js';
 
 /** The WebGPU adapter and device as Dawn reports them (GPUAdapterInfo getters, device limits). */
 export interface WebGpuFacts {
@@ -256,4 +257,55 @@ export function checkHostLoad(host: HostLoad): Check {
   return host.busy
     ? { id: 'host.load', status: 'warn', reason: `${text}: busy; figures below their range are warnings, not failures; judge them on an idle machine` }
     : { id: 'host.load', status: 'ok', reason: `${text}: quiet enough to judge the figures` };
+}
+
+/** What the staging-path check sets against each other: the upload plateau and the machine's two bounds. */
+export interface StagingPathInput {
+  /** A hardware adapter: a software one's upload is a CPU copy, judged by the efficiency line against the host copy. */
+  readonly hardware: boolean;
+  /** The API's upload rate (doctor: the upload curve's plateau) and the machine's bounds, as references. */
+  readonly references: UploadReferences;
+  /** The upload figure's label ('host->device 256 MiB'). */
+  readonly uploadLabel: string;
+  /** The backend whose upload path it is: the cause is named for it. */
+  readonly backend: string;
+}
+
+/** Each hardware backend's upload path, as the cause names it. */
+const STAGING_CAUSE: Record<string, string> = {
+  webgpu: "WebGPU's writeBuffer copies into Dawn's staging memory, then a DMA: google/dawn DynamicUploader",
+  tensorflow: 'tfjs-node-gpu hands TensorFlow pageable JavaScript memory, which CUDA copies through its own staging',
+};
+
+/** Where the docs list what else moves data on the same hardware (docs/figures.md). */
+export const OTHER_PATHS_DOC = 'docs/figures.md, "What else moves data on the same hardware"';
+
+/**
+ * A hardware adapter whose uploads reach under STAGING_BOUND_FRACTION (0.1, derived in
+ * results/upload-references.ts) of min(PCIe link, host memory copy): the API's staging path
+ * binds, not the link, the host or the pipeline. A warning, not a failure: nothing on the
+ * machine is broken, but "at the device's limit" means at the API's, far from the machine's
+ * (issue 35). Null: a software adapter, or no upload figure or machine bound to judge.
+ */
+export function checkStagingPath({ hardware, references, uploadLabel, backend }: StagingPathInput): Check | null {
+  const binding = bindingOf(references);
+  const api = references.api;
+  if (!hardware || !binding || !api) return null;
+  const gb = (v: number) => `${v.toPrecision(3)} GB/s`;
+  const of = [references.link, references.hostCopy]
+    .flatMap((r) => (r ? [`${(api.gbps / r.gbps).toPrecision(2)} of ${r.name} (${gb(r.gbps)})`] : []))
+    .join(' and ');
+  const text = `host->device ${gb(api.gbps)} (${uploadLabel}) is ${of}`;
+  if (binding.binds !== 'api-staging') {
+    return {
+      id: 'upload.staging-path',
+      status: 'ok',
+      reason: `${text}: at least ${STAGING_BOUND_FRACTION} of ${binding.machine.name}, the lower machine bound, which binds`,
+    };
+  }
+  return {
+    id: 'upload.staging-path',
+    status: 'warn',
+    reason: `${text}: under ${STAGING_BOUND_FRACTION} of ${binding.machine.name}, the lower machine bound. Cause: the API's staging path (${STAGING_CAUSE[backend] ?? `${backend}'s upload path`}), not the link, the host or the pipeline; "at the device's limit" in the report means at this API's rate. Other software moves far more over the same hardware (H200, 2026-12-04: PyTorch 17.7 GB/s from pageable memory, 50.6 GB/s pinned): ${OTHER_PATHS_DOC}`,
+  };
 }

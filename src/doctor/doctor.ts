@@ -19,6 +19,7 @@ import {
   checkNode,
   checkOneTfjs,
   checkPackages,
+  checkStagingPath,
   checkTensorflowBackend,
   checkWasmBackend,
   checkWebGpuAdapter,
@@ -33,6 +34,7 @@ import { measureHostLoad } from './host-load.js';
 import { DEFAULT_PLAN, measureFigures, planFor, QUICK_PLAN } from './measurements.js';
 import { installedVersion } from './packages.js';
 import { type Efficiency, judgeEfficiency, type UploadPath, uploadPlateau } from './physical/efficiency.js';
+import { bottleneckReading, liveReferences } from './physical/references.js';
 import { judgeMachine, readMachine, recordedAdapter } from './physical/machine.js';
 import { type AdapterIdentity, matchAdapter } from './physical/match.js';
 import { LinkSampler } from './physical/sampler.js';
@@ -299,6 +301,12 @@ export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink):
     efficiency = judged.efficiency;
     if (judged.figure) figures.push(judged.figure);
     physical.checks.push(judged.check);
+    // Far below min(link, host copy) on a GPU: the API's staging path binds (issue 35).
+    const path = uploadPathOf(context, facts);
+    const link = { gbps: physical.verdict.linkLimitGBps, reading: bottleneckReading(physicalSection(machine, physical.verdict, underLoad, efficiency)) };
+    const refs = liveReferences(figures, link, path === 'tensorflow-gpu' ? 'tensorflow' : 'webgpu', path === 'webgpu' || path === 'tensorflow-gpu');
+    const staging = checkStagingPath({ ...refs, uploadLabel: refs.uploadLabel ?? '' });
+    if (staging) physical.checks.push(staging);
   }
 
   if (profile && figures.length > 0) {

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { checkWritableDir, OutputPathError } from '../results/output-guard.js';
 import { writeJsonAtomic } from '../results/storage.js';
 import { deriveEnvelope, envelopeInputProblem, envelopePathFor, formatValue } from './envelope.js';
@@ -126,11 +126,22 @@ function spread(envelope: Envelope): string[] {
   return lines;
 }
 
+/**
+ * Where --from reports came from, for the envelope's note: their file names and when they were
+ * made (a kit run's reports are read far from the machine, so the note is all that says which run).
+ */
+export function fromReports(files: readonly string[], reports: readonly DoctorReport[]): string {
+  const times = reports.map((r) => r.createdAt).sort();
+  const when = times[0] === times.at(-1) ? times[0] : `${times[0]} to ${times.at(-1)}`;
+  return `reports given with --from: ${files.map((f) => basename(f)).join(', ')}, made ${when}`;
+}
+
 /** Makes the envelope and writes it to `out`; prints each figure's spread between processes. */
 export async function writeEnvelope(o: EnvelopeWriteOptions): Promise<{ envelope: Envelope; path: string }> {
   if (o.out !== null) await checkEnvelopeOutput(o.out, o.force);
   const fromFiles = o.from.length > 0;
-  const all = fromFiles ? await Promise.all(reportFiles(o.from).map((f) => readDoctorReport(f))) : await runDoctors(o);
+  const files = fromFiles ? reportFiles(o.from) : [];
+  const all = fromFiles ? await Promise.all(files.map((f) => readDoctorReport(f))) : await runDoctors(o);
   const reports = o.includeBusy ? all : all.filter((r) => !r.host?.busy);
   if (reports.length < all.length) o.say(`set aside ${all.length - reports.length} of ${all.length} reports made on a busy host`);
   if (reports.length === 0) throw new EnvelopeInputError('every report was made on a busy host: run again when the machine is idle');
@@ -149,7 +160,7 @@ export async function writeEnvelope(o: EnvelopeWriteOptions): Promise<{ envelope
     git: o.git,
     note:
       o.note ??
-      `ranges = [min x (1 - ${o.margin}), max x (1 + ${o.margin})] over ${reports.length} doctor processes${fromFiles ? ' (reports given with --from)' : ' run one after another on this machine'}`,
+      `ranges = [min x (1 - ${o.margin}), max x (1 + ${o.margin})] over ${reports.length} doctor processes${fromFiles ? ` (${fromReports(files, all)}; git: the commit that wrote this envelope, not the one that measured)` : ' run one after another on this machine'}`,
   });
   for (const line of ['', ...spread(envelope), '', `${reports.length} processes, margin ${envelope.derivation.margin}`]) o.say(line);
   const path = o.out ?? envelopePathFor(envelope.profile);

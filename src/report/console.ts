@@ -47,7 +47,7 @@ function renderRunReport(record: RunRecord, recordPath: string | null): string {
   const scenarios = [...new Set(record.metrics.map((m) => m.scenario))];
   for (const s of scenarios) lines.push('', `[${s}]`, metricTable(record, s));
   for (const [name, t] of Object.entries(record.kernelTables ?? {})) lines.push('', kernelTableText(name, t));
-  const stages = renderStageTables(record.metrics);
+  const stages = renderStageTables(record.metrics, record.profile.backend);
   if (stages) lines.push('', stages);
   const dtypes = renderDtypeSection(record);
   if (dtypes) lines.push('', dtypes);

@@ -2,6 +2,7 @@ import type { Metric, RunRecord } from '../results/schema.js';
 import { ciDirection, type Direction, formatCI, formatValue, significant } from './format.js';
 import { limitRows } from './stage-table.js';
 import { MNIST_SPEEDUP_ID } from '../results/metric-ids.js';
+import { groupReferences, referencesClause } from '../results/upload-references.js';
 
 /** One scenario's headline: a figure (with its CI) and what it means, in one line. */
 export interface Headline {
@@ -54,11 +55,24 @@ function overLimit(record: RunRecord, group: string): string | null {
   return parts.length > 0 ? parts.join(', ') : null;
 }
 
-/** The stage scenarios: how far each strategy is from the device's limit. */
+/**
+ * What a stage group's limit rests on and which reference binds (issue 35): "the limit rests on
+ * WebGPU's upload rate; that rate (2.17 GB/s) is 0.034 of the Gen5 x16 link ... : the API's
+ * staging path binds, not this pipeline". Null when the group's API rate is unknown.
+ */
+export function limitReferences(record: RunRecord, group: string): string | null {
+  const refs = groupReferences(record.metrics, group, record.profile.backend);
+  const clause = referencesClause(refs);
+  return refs.api && clause ? `the limit rests on ${refs.api.name}; ${clause}` : null;
+}
+
+/** The stage scenarios: how far each strategy is from the device's limit, and which reference binds. */
 function stagesLine({ ms, record }: Context): Headline | null {
   const group = ms.find((m) => m.labels?.table === 'stages')?.labels?.group;
   const text = group ? overLimit(record, group) : null;
-  return text ? { text: `time over the device's limit (1.0x: at it), ${group}: ${text}`, metric: null } : null;
+  if (!group || !text) return null;
+  const refs = limitReferences(record, group);
+  return { text: `time over the device's limit (1.0x: at it), ${group}: ${text}${refs ? `; ${refs}` : ''}`, metric: null };
 }
 
 /** Ratios of one kind across groups, the first as the lead: '0.85x [0.84, 0.89] at 32, 1.56x at 512'. */

@@ -3,7 +3,7 @@ import type { Metric, RunRecord } from '../results/schema.js';
 import type { Verdict } from '../results/verdict.js';
 import { CHARTS_MISSING, chartLibraries } from './chart-libraries.js';
 import { type LimitRow, limitRows, renderCharts, type RenderedChart } from './charts.js';
-import { isArticleScenario, ratioSentence } from './headline.js';
+import { isArticleScenario, limitReferences, ratioSentence } from './headline.js';
 import { stageGroup, stageMetrics } from './stage-table.js';
 import { relativeChange, verdictLabel } from './comparison.js';
 import type { Exporter, ReportInput } from './exporter.js';
@@ -294,8 +294,15 @@ function limitAnswer(record: RunRecord, chart: RenderedChart, n: number): string
   const sorted = [...rows].sort((x, y) => x.times - y.times);
   const say = (r: LimitRow) => `${r.strategy} in ${r.group} at ${significant(r.times, 2)}x its limit`;
   const lead = `Closest: ${say(sorted[0]!)}; farthest: ${say(sorted.at(-1)!)}.`;
+  // Which of the three references binds (the API's rate, the host copy, the PCIe link), said of
+  // the closest strategy whose limit rests on an upload rate (training's is a measured resident step): issue 35.
+  const against = sorted.flatMap((r) => {
+    const refs = limitReferences(record, r.group);
+    return refs ? [`${say(r)}: ${refs.replace(/^the limit rests on/, 'a limit resting on')}.`] : [];
+  })[0];
+  const binds = against ? `<p class="references">${h(against)}</p>` : '';
   // The chart beside its reading: the answer's heading says what the chart's title would.
-  return `<section id="limits" class="answer">${heading}<div class="beside">${figure(chart, false)}<div><p class="lead">${h(lead)}</p><p class="meta">${h(chart.caption)}</p></div></div></section>`;
+  return `<section id="limits" class="answer">${heading}<div class="beside">${figure(chart, false)}<div><p class="lead">${h(lead)}</p>${binds}<p class="meta">${h(chart.caption)}</p></div></div></section>`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import Table from 'cli-table3';
 import type { Metric, RunRecord } from '../results/schema.js';
 import { significant } from './format.js';
+import { groupReferences, referencesClause } from '../results/upload-references.js';
 
 /** Stage columns in pipeline order; a table shows those its scenario measured. */
 const STAGE_ORDER = ['decode', 'collate', 'host', 'upload', 'compute', 'kernels', 'input', 'train', 'sync-floor', 'total', 'limit'] as const;
@@ -53,12 +54,25 @@ export function limitRows(record: RunRecord): LimitRow[] {
 }
 
 /**
+ * Under a table with a limit column: the three references of its first group with a computed
+ * limit (one device: every group shares them) and which binds (results/upload-references.ts).
+ */
+function referenceNote(metrics: readonly Metric[], groups: readonly string[], backend: string): string {
+  for (const group of groups) {
+    const refs = groupReferences(metrics, group, backend);
+    const clause = referencesClause(refs);
+    if (refs.api && clause) return `\n  references: the limit's upload rate is ${refs.api.name}; ${clause}`;
+  }
+  return '';
+}
+
+/**
  * Where an input pipeline's time goes: one table per scenario (the group's first part), one row
  * per group and strategy, one column per stage (medians, ms), from metrics labelled
  * { table: 'stages', group, strategy, stage }. Stages shared by every strategy of a group
  * (decode, collate, sync floor) show in each of its rows. Null without stage metrics.
  */
-export function renderStageTables(metrics: readonly Metric[]): string | null {
+export function renderStageTables(metrics: readonly Metric[], backend = 'webgpu'): string | null {
   const byScenario = new Map<string, Metric[]>();
   for (const m of metrics) {
     if (m.labels?.table !== 'stages') continue;
@@ -86,7 +100,9 @@ export function renderStageTables(metrics: readonly Metric[]): string | null {
         ]);
       }
     }
-    out.push(`Where the time goes, ${scenario} (medians):\n${table.toString()}\n${stages.map((s) => `  ${s}: ${STAGE_NOTES[s] ?? ''}`).join('\n')}`);
+    out.push(
+      `Where the time goes, ${scenario} (medians):\n${table.toString()}\n${stages.map((s) => `  ${s}: ${STAGE_NOTES[s] ?? ''}`).join('\n')}${referenceNote(metrics, groups, backend)}`,
+    );
   }
   return out.join('\n\n');
 }
