@@ -2,7 +2,8 @@
 // user writes without this harness, in the same interleaved rounds, synced with the device:
 // (a) the naive port `tf.tensor(u8, shape, 'int32').sub(127.5).div(127.5)` (4 bytes per pixel
 // on the wire) and (b) a tf.data pipeline (generator over the images, map normalize, batch).
-// A timed scenario: it asserts only that all three give the same values; the figures go to
+// A timed scenario: it asserts only that all three give the same values (within float32
+// rounding of their operations, normalizeAgreementBound); the figures go to
 // the run record and are judged against baselines. device-normalize and the naive port are
 // also cut into stages against the device's limit (tf.data's stages are its own).
 import type * as tf from '@tensorflow/tfjs';
@@ -12,6 +13,7 @@ import {
   seededRng,
   sampleInterleaved,
   maxAbsDiff,
+  normalizeAgreementBound,
   median,
   CLOCK,
   timeSynced,
@@ -58,7 +60,20 @@ function variants(context: BackendContext): Record<VariantId, (batch: RawBatch) 
   };
 }
 
-/** The three give the same float32 values (they do the same arithmetic); checked once per batch size. */
+/**
+ * How far the three may differ. They do
+ * the same arithmetic in other operations (device-normalize's kernel, tfjs's sub and div), each
+ * rounding per operation, and a GPU's division is not correctly rounded (2.5 ulp in WGSL), so
+ * bit equality holds only where a device rounds like the host (lavapipe: 0; the H200: 1.79e-7).
+ * Bound: each path has at most 8 roundings of u = 2^-24 per term of (x - 127.5) / 127.5, whose
+ * terms sum to at most (255 + 127.5) / 127.5 = 3, so each lies within gamma_8 * 3 of the exact
+ * value and two within 2 gamma_8 * 3 = 2.9e-6 (Higham, "Accuracy and Stability of Numerical
+ * Algorithms", 2nd ed., §2.2 and §3.1; src/measure/float-bounds.ts). Off by one step of 1/255
+ * is 7.8e-3 apart, 2,700 times that.
+ */
+const SAME_VALUES_BOUND = normalizeAgreementBound(ARTICLE_NORMALIZATION);
+
+/** The three give the same float32 values, up to SAME_VALUES_BOUND; checked once per batch size. */
 async function expectSameValues(batch: RawBatch): Promise<void> {
   const read = async (t: tf.Tensor): Promise<Float32Array> => {
     const values = (await t.data()) as Float32Array;
@@ -66,8 +81,8 @@ async function expectSameValues(batch: RawBatch): Promise<void> {
     return values;
   };
   const reference = await read(deviceNormalize(ARTICLE_NORMALIZATION).toDevice(batch as PixelBatch));
-  expect(maxAbsDiff(await read(naiveTfjsNormalize(batch)), reference)).toBe(0);
-  expect(maxAbsDiff(await read(await tfDataNormalize(batch)), reference)).toBe(0);
+  expect(maxAbsDiff(await read(naiveTfjsNormalize(batch)), reference)).toBeLessThanOrEqual(SAME_VALUES_BOUND);
+  expect(maxAbsDiff(await read(await tfDataNormalize(batch)), reference)).toBeLessThanOrEqual(SAME_VALUES_BOUND);
 }
 
 interface Measured {

@@ -93,6 +93,28 @@ export {
   median,
 } from './measure/statistics.js';
 export {
+  /** float32's unit roundoff u = 2^-24. */
+  FLOAT32_UNIT_ROUNDOFF,
+  /** The most roundings on one term's path of a normalization (x - mean) / std on a WebGPU device (8). */
+  NORMALIZE_ROUNDINGS,
+  /** The host's normalization: float64 rounded once to float32 (1 rounding). */
+  HOST_ROUNDINGS,
+  /** gamma_n = n u / (1 - n u) (Higham §3.1, Lemma 3.1). */
+  gamma,
+  /** Largest difference of two float32 normalizations of the same pixels, derived from their operations. */
+  normalizeAgreementBound,
+  /** Largest relative difference of two float32 evaluations of one loss over `roundings` on its longest path. */
+  lossAgreementBound,
+  /** Roundings on the longest path of the two-conv network's loss at a batch size. */
+  twoConvLossRoundings,
+  /** Roundings on the longest path of one gradient of the two-conv network at a batch size. */
+  twoConvGradientRoundings,
+  /** Largest |weight difference| of two Adam trainings whose gradients agree to a relative error, after some steps. */
+  adamDriftBound,
+  /** Higham & Mary's probabilistic gamma: lambda sqrt(n) u to first order. */
+  probabilisticGamma,
+} from './measure/float-bounds.js';
+export {
   /** The clock every timing reads, in words, for a metric's detail. */
   CLOCK,
   /** Milliseconds until `work`'s output exists on the device (uploaded, then the device synced); disposes the output. */

@@ -1,4 +1,5 @@
-import { appendJobSummary } from '../report/write-exports.js';
+import { appendJobSummary, writeAbExports } from '../report/write-exports.js';
+import { exportFlagSpecs, exportOutputs, exportPaths, exportTargets } from '../report/exporters.js';
 import { writeJsonAtomic, writeTextAtomic } from '../results/storage.js';
 import type { AbArgs, CommandSpec } from './command-spec.js';
 import { checkJobSummary, checkOutputs } from '../results/output-guard.js';
@@ -11,6 +12,8 @@ export type AbCommandArgs = {
   readonly base: string;
   readonly head: string | null;
   readonly markdown: string | null;
+  /** The registry's formats ab writes (--bmf FILE, --junit FILE, ...), by flag name; null: not written. */
+  readonly exports: Readonly<Record<string, string | null>>;
   /** The CI job summary file the verdicts are appended to ($GITHUB_STEP_SUMMARY); null outside GitHub Actions. */
   readonly jobSummary: string | null;
 } & AbArgs;
@@ -32,6 +35,7 @@ async function ab(args: AbCommandArgs): Promise<number> {
     [
       args.json ? { path: args.json, kind: 'A/B verdict file', flag: '--json' } : null,
       args.markdown ? { path: args.markdown, kind: 'Markdown verdict summary', flag: '--markdown' } : null,
+      ...exportOutputs(exportTargets('ab', args.exports, null)),
     ],
     args,
   );
@@ -40,6 +44,7 @@ async function ab(args: AbCommandArgs): Promise<number> {
   console.log(`\n${renderAb(result)}`);
   if (args.json) await writeJsonAtomic(args.json, result);
   if (args.markdown) await writeTextAtomic(args.markdown, abMarkdown(result));
+  await writeAbExports(result, exportTargets('ab', args.exports, null));
   await appendJobSummary(args.jobSummary, abMarkdown(result));
   return result.exitCode;
 }
@@ -64,6 +69,7 @@ export const abSpec: CommandSpec<AbCommandArgs> = {
     'ab',
     { name: 'json', type: 'string', usage: '  --json FILE             write the verdicts there too, as JSON' },
     { name: 'markdown', type: 'string', usage: '  --markdown FILE         write the verdicts there too, as Markdown' },
+    ...exportFlagSpecs('ab'),
     'force',
   ],
   env: [
@@ -81,7 +87,7 @@ export const abSpec: CommandSpec<AbCommandArgs> = {
   parse: (line) => {
     const base = line.str('base');
     if (!base) throw new UsageError('ab: --base REF is required (a commit, branch or tag to compare the working tree or --head with)');
-    return { command: 'ab', base, head: line.str('head'), markdown: line.str('markdown'), jobSummary: line.jobSummary(), ...line.ab() };
+    return { command: 'ab', base, head: line.str('head'), markdown: line.str('markdown'), exports: exportPaths('ab', line.str), jobSummary: line.jobSummary(), ...line.ab() };
   },
   run: abCommand,
 };

@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { FileWriteError, writeTextAtomic } from '../results/storage.js';
+import type { AbResult } from '../results/ab-result.js';
 import type { ReportInput } from './exporter.js';
 import { EXPORTERS, type ExporterEntry, type ExportingCommand, type ExportTarget } from './exporters.js';
 
@@ -52,5 +53,14 @@ export async function writeExports(
   if (!jobSummary) return;
   for (const entry of exporters.filter((e) => e.jobSummary && e.commands.includes(command))) {
     await appendJobSummary(jobSummary, await (await entry.load()).render(input, { color: false }));
+  }
+}
+
+/** Writes each export target's format of an A/B (`gtp ab --bmf FILE`, ...): the registry's formats that render one. */
+export async function writeAbExports(result: AbResult, targets: readonly ExportTarget[]): Promise<void> {
+  for (const { entry, path } of targets) {
+    const exporter = await entry.load();
+    if (!exporter.renderAb) throw new Error(`the ${entry.format} exporter is listed for ab but renders no A/B`);
+    await writeTextAtomic(path, exporter.renderAb(result));
   }
 }

@@ -23,7 +23,10 @@ export type OutputKind =
   | 'doctor report'
   | 'A/B verdict file'
   | 'bisect file'
-  | 'chart';
+  | 'chart'
+  | 'Bencher Metric Format file'
+  | 'JUnit XML report'
+  | 'github-action-benchmark file';
 
 /** 'a run record', 'an HTML report'. */
 const withArticle = (kind: string) => `${/^([AEIOU]|HTML)/i.test(kind) ? 'an' : 'a'} ${kind}`;
@@ -42,6 +45,37 @@ const isRecordLike = (j: Record<string, unknown> | null) =>
   j !== null && typeof j.schemaVersion === 'number' && Array.isArray(j.metrics) && typeof j.profile === 'object';
 /** A baseline is a record with `accepted` (src/results/baseline.ts). */
 const isBaseline = (j: Record<string, unknown> | null) => isRecordLike(j) && typeof j?.accepted === 'object';
+
+/** Parsed JSON, or undefined when `text` is not JSON. */
+const jsonValue = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The exports for other engines (src/report/bmf.ts, junit.ts, github-benchmark.ts). An empty
+ * BMF object or benchmark array is theirs too: replacing it loses nothing.
+ */
+const EXPORT_RECOGNIZERS = {
+  // { benchmark: { measure: { value: number, ... } } } (Bencher's bmf.json).
+  'Bencher Metric Format file': (c: Buffer) => {
+    const j = jsonValue(c.toString('utf8'));
+    return (
+      isPlainObject(j) && Object.values(j).every((b) => isPlainObject(b) && Object.values(b).every((m) => isPlainObject(m) && typeof m.value === 'number'))
+    );
+  },
+  // src/report/junit.ts names its root element after the tool.
+  'JUnit XML report': (c: Buffer) => /^(<\?xml[^>]*>\s*)?<testsuites [^>]*name="gpu-transfer-perf"/.test(c.subarray(0, 512).toString('utf8')),
+  // [{ name, value, unit, range?, extra? }] (github-action-benchmark's custom tools).
+  'github-action-benchmark file': (c: Buffer) => {
+    const j = jsonValue(c.toString('utf8'));
+    return Array.isArray(j) && j.every((b) => isPlainObject(b) && typeof b.name === 'string' && typeof b.value === 'number' && typeof b.unit === 'string');
+  },
+} satisfies Partial<Record<OutputKind, (content: Buffer) => boolean>>;
 
 /** Whether `content` (the existing file) is output of `kind`, as this harness writes it. */
 const RECOGNIZERS: Record<OutputKind, (content: Buffer) => boolean> = {
@@ -75,6 +109,7 @@ const RECOGNIZERS: Record<OutputKind, (content: Buffer) => boolean> = {
   chart: (c) =>
     c.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) ||
     /^(<\?xml[^>]*>\s*)?<svg/.test(c.subarray(0, 256).toString('utf8')),
+  ...EXPORT_RECOGNIZERS,
 };
 
 /** What an existing file that is not `kind` looks like, for the refusal message. */

@@ -466,6 +466,7 @@ export async function runAb(options: AbOptions): Promise<AbResult> {
       verdicts,
       errors,
       ...(notes.length > 0 ? { notes } : {}),
+      ...(head.records[0] ? { profile: head.records[0].profile.id } : {}),
       minutes: (performance.now() - started) / 60_000,
       exitCode: regressed || errors.length > 0 ? EXIT.regression : EXIT.pass,
     };

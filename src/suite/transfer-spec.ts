@@ -1,6 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import type { BackendContext } from '../backend/types.js';
 import { BatchLoader, type Batch } from '../data/loader.js';
+import { HOST_ROUNDINGS, NORMALIZE_ROUNDINGS, normalizeAgreementBound } from '../measure/float-bounds.js';
 import { maxAbsDiff } from '../measure/statistics.js';
 import { LeakCheck } from '../measure/memory.js';
 import { bytesMetric, qualityMetric } from '../results/metrics.js';
@@ -62,17 +63,22 @@ export function describeStrategyTransfer(id: StrategyId, expected: { expectedUpl
     );
   });
 
-  it('produces the host reference (x - 127.5) / 127.5 within 1e-6', async ({ task }) => {
+  // The device's (x - 127.5) / 127.5 (at most 8 roundings per term, WGSL's 2.5-ulp division
+  // included) against the host's (rounded once): (gamma_8 + gamma_1) * 3 = 1.6e-6 (Higham §3.1;
+  // measure/float-bounds.ts). One step of 1/255 off is 7.8e-3.
+  const bound = normalizeAgreementBound(ARTICLE_NORMALIZATION, NORMALIZE_ROUNDINGS, HOST_ROUNDINGS);
+
+  it('produces the host reference (x - 127.5) / 127.5 within float32 rounding of its operations', async ({ task }) => {
     const { values, shape } = await transferAndRead(context, strategy, batch);
     expect(shape).toEqual([64, 28, 28, 1]);
     const diff = maxAbsDiff(values, normalizeOnHost(batch.images, ARTICLE_NORMALIZATION));
-    expect(diff).toBeLessThanOrEqual(1e-6);
+    expect(diff).toBeLessThanOrEqual(bound);
     await recordMetrics(
       task,
       qualityMetric(
         `mnist-transfer.max-abs-diff-vs-host.${id}`,
         diff,
-        { max: 1e-6 },
+        { max: bound },
         {
           detail: 'largest |device result - float64 host reference rounded to float32| over the batch',
           labels: { strategy: id },
@@ -87,7 +93,7 @@ export function describeStrategyTransfer(id: StrategyId, expected: { expectedUpl
     const { values, shape } = await transferAndRead(context, strategy, odd);
     expect(shape).toEqual([3, 5, 7, 1]);
     expect(values).toHaveLength(105);
-    expect(maxAbsDiff(values, normalizeOnHost(odd.images, ARTICLE_NORMALIZATION))).toBeLessThanOrEqual(1e-6);
+    expect(maxAbsDiff(values, normalizeOnHost(odd.images, ARTICLE_NORMALIZATION))).toBeLessThanOrEqual(bound);
   });
 
   itLeavesNoTensors(() => leaks);
