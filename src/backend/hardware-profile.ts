@@ -38,12 +38,21 @@ export interface HardwareProfile {
 }
 
 /**
+ * The host's CPU model: the one place a profile's CPU enters. Node's os.cpus() reads it on Linux
+ * from /proc/cpuinfo ('model name'), so a test can run the real CLI as if on another CPU by binding
+ * a crafted cpuinfo over /proc/cpuinfo in a mount namespace (src/cli/other-cpu.e2e.test.ts).
+ */
+export function hostCpuModel(): string {
+  return os.cpus()[0]?.model.trim() ?? 'unknown';
+}
+
+/**
  * The hardware/software profile of a running backend, as stored in every run record; measured
  * once, at backend start. `capabilities` come from the layer above (transfer/capabilities.ts),
  * which knows the kernels.
  */
 export function describeHardwareProfile(context: BackendContext, capabilities: CapabilityTable): HardwareProfile {
-  const cpuModel = os.cpus()[0]?.model.trim() ?? 'unknown';
+  const cpuModel = hostCpuModel();
   // The cores this process may run on (its CPU affinity), not every core the host has: where the
   // CPU does the device's work, this is what the id names and the record's cpu.cores holds.
   const cores = Math.max(1, os.availableParallelism());

@@ -22,6 +22,8 @@ export interface CliOptions {
   /** Default: this process's, without the CI's backend choice (PERF_BACKEND, PERF_REQUIRE_BACKEND). */
   readonly env?: NodeJS.ProcessEnv;
   readonly timeoutMs?: number;
+  /** A command the CLI is started under, e.g. `unshare --mount sh -c ...` (the CLI's command line follows it). */
+  readonly wrap?: readonly string[];
 }
 
 /** Runs the real CLI as a user does, in a child process; never throws on a non-zero exit. */
@@ -29,7 +31,8 @@ export async function cli(args: readonly string[], cwd = ROOT, options: CliOptio
   const [command, entry] = cliCommand();
   const env = options.env ?? { ...process.env, PERF_BACKEND: '', PERF_REQUIRE_BACKEND: '' };
   try {
-    const { stdout, stderr } = await run(command, [entry, ...args], { cwd, env, timeout: options.timeoutMs ?? 60_000 });
+    const [file, ...rest] = [...(options.wrap ?? []), command, entry, ...args];
+    const { stdout, stderr } = await run(file!, rest, { cwd, env, timeout: options.timeoutMs ?? 60_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: number; stdout: string; stderr: string };

@@ -1,0 +1,102 @@
+// The real CLI on this machine as if its CPU were another model (issue 36 item 1): a crafted
+// /proc/cpuinfo bound over the real one in a private mount namespace (`unshare --mount`, as root),
+// which is what Node's os.cpus() reads, and so what the profile id is made of
+// (backend/hardware-profile.ts hostCpuModel). The committed baseline was recorded on an AMD EPYC.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli } from '../../test/support/cli.js';
+
+const XEON = 'Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz';
+const EPYC_ID = 'webgpu-lavapipe-amd-epyc-2c-x64';
+
+let dir = '';
+let cpuinfo = '';
+/**
+ * Runs a command with the crafted cpuinfo over /proc/cpuinfo, in a mount namespace of its own
+ * (nothing else sees it), on 2 cores (taskset: os.availableParallelism() counts the affinity), the
+ * committed baseline's core count, so that only the CPU model differs.
+ */
+const asOtherCpu = () => ['taskset', '-c', '0,1', 'unshare', '--mount', 'sh', '-c', 'mount --bind "$0" /proc/cpuinfo && exec "$@"', cpuinfo];
+/** Why this machine cannot run as another CPU (no unshare, not root, no mount namespaces), or null. */
+let unavailable: string | null = null;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'gtp-other-cpu-'));
+  cpuinfo = join(dir, 'cpuinfo');
+  // This machine's own cpuinfo with every 'model name' replaced: the rest (flags, cores) stays real.
+  await writeFile(cpuinfo, (await readFile('/proc/cpuinfo', 'utf8')).replace(/^model name\s*:.*$/gm, `model name\t: ${XEON}`));
+  if (availableParallelism() < 2) unavailable = 'this machine has fewer than 2 cores, the committed baseline 2';
+  else
+    try {
+      await promisify(execFile)(asOtherCpu()[0]!, [...asOtherCpu().slice(1), 'true']);
+    } catch (error) {
+      unavailable = `unshare --mount with a bind mount over /proc/cpuinfo failed here (needs taskset, root and mount namespaces): ${(error as Error).message.split('\n')[0]}`;
+    }
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('a runner whose CPU differs from the committed baseline', () => {
+  it('reads the crafted CPU model through os.cpus(), as the profile does', async (context) => {
+    if (unavailable) context.skip(unavailable);
+    const [file, ...args] = [
+      ...asOtherCpu(),
+      process.execPath,
+      '-e',
+      'const os = require("node:os"); console.log(os.cpus()[0].model + "|" + os.availableParallelism())',
+    ];
+    const { stdout } = await promisify(execFile)(file!, args);
+    const [model, cores] = stdout.trim().split('|');
+    expect(model).toBe(XEON);
+    expect(Number(cores)).toBe(2);
+  });
+
+  it(`judges gtp perf against ${EPYC_ID} with the measured allowance, in every report, and PERF_REQUIRE_BASELINE=1 is satisfied`, async (context) => {
+    if (unavailable) context.skip(unavailable);
+    const out = join(dir, 'run.json');
+    const [json, markdown] = [join(dir, 'verdicts.json'), join(dir, 'summary.md')];
+    const env = { ...process.env, PERF_BACKEND: '', PERF_REQUIRE_BACKEND: 'webgpu', PERF_REQUIRE_BASELINE: '1' };
+    const args = ['perf', '--scenario', 'memory', '--scenario', 'speedup', '--out', out, '--json', json, '--markdown', markdown];
+    const { code, stdout, stderr } = await cli(args, undefined, { env, wrap: asOtherCpu(), timeoutMs: 120_000 });
+    const run = JSON.parse(await readFile(out, 'utf8')) as { profile: { id: string; cpu: { model: string } } };
+    expect(run.profile.cpu.model).toBe(XEON);
+    expect(run.profile.id).toBe('webgpu-lavapipe-intel-xeon-platinum-2c-x64');
+    const said =
+      /judged against webgpu-lavapipe-amd-epyc-2c-x64, recorded on another CPU \(AMD EPYC; this run Intel\(R\) Xeon\(R\) Platinum 8370C CPU @ 2\.80GHz\): allowance ±8\.1% on every ratio/;
+    expect(stdout, stderr).toMatch(/^Compared with baseline webgpu-lavapipe-amd-epyc-2c-x64 \(quick scale\)/m);
+    expect(stdout).toMatch(said);
+    expect(await readFile(markdown, 'utf8')).toMatch(said);
+    const verdicts = JSON.parse(await readFile(json, 'utf8')) as {
+      baselineProfile: string;
+      otherHost: { allowance: number; source: string };
+      verdicts: Array<{ id: string; kind: string; reason: string }>;
+    };
+    expect(verdicts.baselineProfile).toBe(EPYC_ID);
+    expect(verdicts.otherHost.allowance).toBeCloseTo(0.081, 3);
+    expect(verdicts.otherHost.source).toMatch(/calibration pools .* measured on the baseline's CPU only/);
+    // Ratios and exact metrics only, each saying against what; no absolute time crosses CPUs.
+    expect(verdicts.verdicts.some((v) => v.kind === 'ratio')).toBe(true);
+    for (const v of verdicts.verdicts) {
+      expect(['ratio', 'exact'], v.id).toContain(v.kind);
+      expect(v.reason, v.id).toMatch(/judged against webgpu-lavapipe-amd-epyc-2c-x64, recorded on another CPU/);
+    }
+    // One process of the speedup is judged against the baseline's 8 with the allowance; an
+    // unchanged run fails at most 1% of the time, so the exit is what the verdicts say.
+    expect(code, stdout).toBe(stdout.includes('exit 0.') ? 0 : 1);
+    expect(stdout).toMatch(/^Verdicts: .*; exit [01]\.$/m);
+  });
+
+  it('still exits 3 under PERF_REQUIRE_BASELINE=1 for a device with no baseline at all (wasm on this CPU)', async (context) => {
+    if (unavailable) context.skip(unavailable);
+    const env = { ...process.env, PERF_BACKEND: '', PERF_REQUIRE_BACKEND: '', PERF_REQUIRE_BASELINE: '1' };
+    const args = ['perf', '--backend', 'wasm', '--scenario', 'memory', '--out', join(dir, 'wasm.json')];
+    const { code, stdout, stderr } = await cli(args, undefined, { env, wrap: asOtherCpu(), timeoutMs: 120_000 });
+    expect(stdout, stderr).toMatch(/^No baseline for profile wasm-intel-xeon-platinum-x64 \(quick scale\)/m);
+    expect(code, stdout).toBe(3);
+  });
+});
