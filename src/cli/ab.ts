@@ -87,7 +87,15 @@ export const abSpec: CommandSpec<AbCommandArgs> = {
   parse: (line) => {
     const base = line.str('base');
     if (!base) throw new UsageError('ab: --base REF is required (a commit, branch or tag to compare the working tree or --head with)');
-    return { command: 'ab', base, head: line.str('head'), markdown: line.str('markdown'), exports: exportPaths('ab', line.str), jobSummary: line.jobSummary(), ...line.ab() };
+    return {
+      command: 'ab',
+      base,
+      head: line.str('head'),
+      markdown: line.str('markdown'),
+      exports: exportPaths('ab', line.str),
+      jobSummary: line.jobSummary(),
+      ...line.ab(),
+    };
   },
   run: abCommand,
 };

@@ -1,3 +1,4 @@
+import type { AbResult } from '../results/ab-result.js';
 import type { Comparison } from '../results/compare.js';
 import type { RunRecord } from '../results/schema.js';
 
@@ -14,4 +15,6 @@ export interface Exporter {
   readonly format: string;
   /** Renders the whole report as text; `color` only where a terminal shows it. Async for formats that render charts. */
   render(input: ReportInput, options: { readonly color: boolean }): string | Promise<string>;
+  /** Renders an A/B's verdicts (`gtp ab`); present on the formats the registry lists for 'ab'. */
+  renderAb?(result: AbResult): string;
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../cli/args.js';
 import { testRunRecord } from '../../test/support/run-record.js';
 import { writeExports } from './write-exports.js';
-import { EXPORTERS, type ExporterEntry, exportFlags, exportOutputs, exportTargets } from './exporters.js';
+import { EXPORTERS, type ExporterEntry, exportFlagSpecs, exportFlags, exportOutputs, exportTargets } from './exporters.js';
 
 /** A format registered by this test alone: one line of text, beside the run record and in the job summary. */
 const lineEntry: ExporterEntry = {
@@ -27,16 +27,28 @@ describe('the exporter registry', () => {
   });
 
   it("gives perf and compare their flags, and each command its files with the output guard's kinds", () => {
-    expect(exportFlags()).toEqual(['markdown', 'json']);
+    expect(exportFlags()).toEqual(['markdown', 'json', 'bmf', 'junit', 'gab-bigger', 'gab-smaller']);
     const args = parseCommandLine(['compare', '--json', 'v.json'], {});
     if (args.command !== 'compare') throw new Error('not compare');
-    expect(args.exports).toEqual({ markdown: null, json: 'v.json' });
+    expect(args.exports).toEqual({ markdown: null, json: 'v.json', bmf: null, junit: null, 'gab-bigger': null, 'gab-smaller': null });
     const beside = (extension: string, kind: string) => ({ path: `run${extension}`, flag: `the ${kind} beside --out` });
     expect(exportOutputs(exportTargets('perf', { markdown: 'v.md', json: null }, beside))).toEqual([
       { path: 'v.md', kind: 'Markdown verdict summary', flag: '--markdown' },
       { path: 'run.html', kind: 'HTML report', flag: 'the HTML report beside --out' },
     ]);
     expect(exportTargets('compare', args.exports, beside).map((t) => t.entry.format)).toEqual(['json']);
+  });
+
+  it('gives ab the formats that render an A/B (its own --json and --markdown are A/B files), each exporter with renderAb', async () => {
+    expect(exportFlagSpecs('ab').map((f) => f.name)).toEqual(['bmf', 'junit', 'gab-bigger', 'gab-smaller']);
+    for (const entry of EXPORTERS.filter((e) => e.commands.includes('ab'))) expect(typeof (await entry.load()).renderAb).toBe('function');
+    const args = parseCommandLine(['ab', '--base', 'main', '--junit', 'v.xml', '--gab-smaller', 's.json'], {});
+    if (args.command !== 'ab') throw new Error('not ab');
+    expect(args.exports).toEqual({ bmf: null, junit: 'v.xml', 'gab-bigger': null, 'gab-smaller': 's.json' });
+    expect(exportOutputs(exportTargets('ab', args.exports, null))).toEqual([
+      { path: 'v.xml', kind: 'JUnit XML report', flag: '--junit' },
+      { path: 's.json', kind: 'github-action-benchmark file', flag: '--gab-smaller' },
+    ]);
   });
 
   it('writes a format registered in one more line, and its job summary whether or not a file was asked for', async () => {

@@ -1,8 +1,8 @@
 import type { OutputKind, OutputTarget } from '../results/output-guard.js';
 import type { Exporter } from './exporter.js';
 
-/** The commands that write a run's exports. */
-export type ExportingCommand = 'perf' | 'compare';
+/** The commands that write a run's exports (ab: the formats whose exporter has `renderAb`). */
+export type ExportingCommand = 'perf' | 'compare' | 'ab';
 
 /**
  * One output file format of a run, registered in EXPORTERS: where a command writes it, and
@@ -22,8 +22,25 @@ export interface ExporterEntry {
   load(): Promise<Exporter>;
 }
 
+/** An export for another engine: written where its flag (named as the format) says, by every command that judges (perf, compare, ab). */
+const engineExport = (format: string, usage: string, kind: OutputKind, load: ExporterEntry['load']): ExporterEntry => ({
+  format,
+  to: { flag: format, usage },
+  kind,
+  commands: ['perf', 'compare', 'ab'],
+  load,
+});
+const BMF_USAGE = `  --bmf FILE              write the metrics as Bencher Metric Format JSON (bencher run
+                          --adapter json --file FILE; docs/ci.md)`;
+const JUNIT_USAGE = `  --junit FILE            write the verdicts as JUnit XML: a test case per metric and check, a
+                          failure per regression or failed check (CI test panes)`;
+const GAB_BIGGER_USAGE = `  --gab-bigger FILE       write the bigger-is-better metrics (speedups, rates) for
+                          github-action-benchmark's customBiggerIsBetter tool (charts)`;
+const GAB_SMALLER_USAGE = `  --gab-smaller FILE      write the smaller-is-better metrics (times) for
+                          github-action-benchmark's customSmallerIsBetter tool (charts)`;
+
 /**
- * Every file format perf and compare write, in the order they are written; the console report
+ * Every file format perf, compare and ab write, in the order they are written; the console report
  * is the terminal's (report/console.ts). A new format is its exporter file in src/report/ and
  * one line here: the flag, the output check and the writing follow from it.
  */
@@ -44,10 +61,22 @@ export const EXPORTERS: readonly ExporterEntry[] = [
     load: async () => (await import('./json.js')).jsonExporter,
   },
   { format: 'html', to: { beside: '.html' }, kind: 'HTML report', commands: ['perf'], load: async () => (await import('./html.js')).htmlExporter },
+  engineExport('bmf', BMF_USAGE, 'Bencher Metric Format file', async () => (await import('./bmf.js')).bmfExporter),
+  engineExport('junit', JUNIT_USAGE, 'JUnit XML report', async () => (await import('./junit.js')).junitExporter),
+  engineExport('gab-bigger', GAB_BIGGER_USAGE, 'github-action-benchmark file', async () => (await import('./github-benchmark.js')).gabBiggerExporter),
+  engineExport('gab-smaller', GAB_SMALLER_USAGE, 'github-action-benchmark file', async () => (await import('./github-benchmark.js')).gabSmallerExporter),
 ];
 
-/** The exports' flags (`markdown`, `json`): each a string option of perf and compare. */
+/** The exports' flags (`markdown`, `json`, ...): each a string option of perf and compare. */
 export const exportFlags = (exporters: readonly ExporterEntry[] = EXPORTERS): string[] => exporters.flatMap((e) => ('flag' in e.to ? [e.to.flag] : []));
+
+/** The files `command`'s export flags name, by flag name (null: not given), each read with `str`. */
+export const exportPaths = (command: ExportingCommand, str: (name: string) => string | null, exporters: readonly ExporterEntry[] = EXPORTERS) =>
+  Object.fromEntries(exportFlagSpecs(command, exporters).map((f) => [f.name, str(f.name)]));
+
+/** The flags `command` takes from the registry, as its help and parser declare them (ab: the formats it writes too). */
+export const exportFlagSpecs = (command: ExportingCommand, exporters: readonly ExporterEntry[] = EXPORTERS) =>
+  exporters.flatMap((e) => ('flag' in e.to && e.commands.includes(command) ? [{ name: e.to.flag, type: 'string' as const, usage: e.to.usage }] : []));
 
 /** One file a command will write: the entry, its path, and how the output guard names it. */
 export interface ExportTarget {

@@ -14,6 +14,8 @@ export interface AbResult {
   readonly errors: readonly string[];
   /** What to know beside the verdicts (different harness versions in the arms, metrics only one arm recorded); absent: none. */
   readonly notes?: readonly string[];
+  /** The hardware profile the head arm's processes recorded (absent: none recorded one); the exports name it. */
+  readonly profile?: string;
   readonly minutes: number;
   readonly exitCode: number;
 }

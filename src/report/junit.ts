@@ -1,0 +1,179 @@
+import type { AbResult } from '../results/ab-result.js';
+import { failingVerdicts } from '../results/compare.js';
+import type { RunError } from '../results/schema.js';
+import { informational, type Verdict } from '../results/verdict.js';
+import { changeLine, verdictLabel } from './comparison.js';
+import type { Exporter, ReportInput } from './exporter.js';
+
+/**
+ * JUnit XML of the verdicts (`--junit FILE`) for the test panes of GitHub (dorny/test-reporter's
+ * java-junit), GitLab and Jenkins: one test case per (profile, metric or check); a failure for a
+ * regression or a failed check, skipped for what was not judged. Valid against Jenkins' lenient
+ * junit-10.xsd (jenkinsci/xunit-plugin; a copy in test/fixtures/schemas/).
+ */
+
+/** How one test case ended: passed, failed (a regression, a failed check), or skipped (not judged). */
+export type JunitOutcome =
+  | { readonly kind: 'passed' }
+  | { readonly kind: 'failure'; readonly type: string; readonly message: string }
+  | { readonly kind: 'skipped'; readonly message: string };
+
+export interface JunitCase {
+  /** Carries the profile: GitLab keeps only the first of cases with equal classname and name, and several profiles' files meet in one pipeline. */
+  readonly classname: string;
+  readonly name: string;
+  readonly outcome: JunitOutcome;
+  /** Why: the verdict's reason, shown under the case. */
+  readonly out: string;
+}
+
+export interface JunitSuite {
+  readonly name: string;
+  readonly timestamp: string | null;
+  /** Seconds the measuring took, where known. */
+  readonly seconds: number | null;
+  readonly properties: ReadonlyArray<readonly [string, string]>;
+  readonly cases: readonly JunitCase[];
+}
+
+/** Characters XML 1.0 cannot hold at all (https://www.w3.org/TR/xml/#charsets): control characters, lone surrogates, U+FFFE/U+FFFF; shown as U+FFFD. */
+const NOT_XML = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+/** `s` as XML character data. */
+export const xmlText = (s: string): string => s.replace(NOT_XML, '\uFFFD').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** `s` as a double-quoted XML attribute value; line breaks and tabs as references, which attribute normalization would otherwise turn into spaces. */
+export const xmlAttr = (s: string): string => xmlText(s).replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
+
+const attrs = (pairs: ReadonlyArray<readonly [string, string | number]>) => pairs.map(([k, v]) => ` ${k}="${xmlAttr(String(v))}"`).join('');
+
+/** The test case element: its outcome element, then its reason as system-out. */
+function caseXml(c: JunitCase): string {
+  const o = c.outcome;
+  const outcome =
+    o.kind === 'failure'
+      ? `\n      <failure${attrs([
+          ['type', o.type],
+          ['message', o.message],
+        ])}>${xmlText(o.message)}</failure>`
+      : o.kind === 'skipped'
+        ? `\n      <skipped${attrs([['message', o.message]])}/>`
+        : '';
+  // time="0": a verdict is a judgement, not a timed test; dorny/test-reporter reads a missing time as NaN.
+  return `    <testcase${attrs([
+    ['classname', c.classname],
+    ['name', c.name],
+    ['time', 0],
+  ])}>${outcome}\n      <system-out>${xmlText(c.out)}</system-out>\n    </testcase>`;
+}
+
+/** The whole document: one suite under a `testsuites` named after the tool (what the output guard recognizes). */
+export function junitXml(suite: JunitSuite): string {
+  const count = (kind: JunitOutcome['kind']) => suite.cases.filter((c) => c.outcome.kind === kind).length;
+  const totals: Array<[string, number]> = [
+    ['tests', suite.cases.length],
+    ['failures', count('failure')],
+    ['errors', 0],
+  ];
+  const time: Array<[string, string]> = suite.seconds === null ? [] : [['time', suite.seconds.toFixed(3)]];
+  const properties = suite.properties.map(
+    ([name, value]) =>
+      `      <property${attrs([
+        ['name', name],
+        ['value', value],
+      ])}/>`,
+  );
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites${attrs([['name', 'gpu-transfer-perf'], ...totals, ...time])}>`,
+    `  <testsuite${attrs([['name', suite.name], ...totals, ['skipped', count('skipped')], ...time, ...(suite.timestamp ? [['timestamp', suite.timestamp] as [string, string]] : [])])}>`,
+    ...(properties.length > 0 ? ['    <properties>', ...properties, '    </properties>'] : []),
+    ...suite.cases.map(caseXml),
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+/** The classname of a profile's cases: Jenkins shows 'gpu-transfer-perf' as the package and the profile as the class. */
+export const junitClassname = (profile: string): string => `gpu-transfer-perf.${profile}`;
+
+/** One case per failed check of the run (a scenario whose test failed). */
+const errorCases = (classname: string, errors: readonly RunError[]): JunitCase[] =>
+  errors.map((e) => ({
+    classname,
+    name: `check ${e.scenario}: ${e.test}`,
+    outcome: { kind: 'failure', type: 'failed check', message: e.message.split('\n')[0] ?? '' },
+    out: e.message,
+  }));
+
+/** A verdict's case: failing ones fail, what was not judged (information, new, not measured) is skipped, the rest pass. */
+function verdictCase(classname: string, v: Verdict, failing: ReadonlySet<Verdict>): JunitCase {
+  const reason = [changeLine(v), v.reason].filter(Boolean).join(': ');
+  const base = { classname, name: v.id, out: `${verdictLabel(v)}: ${reason}` };
+  if (failing.has(v)) return { ...base, outcome: { kind: 'failure', type: v.verdict, message: reason } };
+  if (informational(v)) return { ...base, outcome: { kind: 'skipped', message: `not judged: ${v.reason}` } };
+  if (v.verdict === 'new') return { ...base, outcome: { kind: 'skipped', message: `no baseline value: ${v.reason}` } };
+  if (v.verdict === 'missing') return { ...base, outcome: { kind: 'skipped', message: `not measured: ${v.reason}` } };
+  return { ...base, outcome: { kind: 'passed' } };
+}
+
+/** A run (perf) or stored run (compare) with its comparison: a case per verdict, or per metric, skipped, when nothing judged it. */
+export function recordSuite({ record, comparison }: ReportInput): JunitSuite {
+  const profile = record.profile.id;
+  const classname = junitClassname(profile);
+  const unjudged = comparison === null ? `no baseline for profile ${profile}` : comparison.refused;
+  const cases =
+    comparison === null || comparison.refused !== null
+      ? record.metrics.map(
+          (m): JunitCase => ({ classname, name: m.id, outcome: { kind: 'skipped', message: `not judged: ${unjudged}` }, out: `${m.value} ${m.unit}`.trim() }),
+        )
+      : comparison.verdicts.map((v) => verdictCase(classname, v, new Set(failingVerdicts(comparison.verdicts, record.selection))));
+  return {
+    name: `gpu-transfer-perf ${profile}`,
+    timestamp: record.createdAt,
+    seconds: null,
+    properties: [
+      ['profile', profile],
+      ['scale', record.scale],
+      ['commit', `${record.git.commit ?? 'unknown'}${record.git.dirty ? ' (dirty)' : ''}`],
+      ...(comparison ? [['baseline profile', comparison.baselineProfile] as const] : []),
+    ],
+    cases: [...cases, ...errorCases(classname, record.errors)],
+  };
+}
+
+/** An A/B: a case per judged metric (a regression fails), and one failed case per error of a process. */
+export function abSuite(result: AbResult): JunitSuite {
+  const classname = junitClassname(result.profile ?? 'unknown-profile');
+  const verdicts = result.verdicts.map(
+    (v): JunitCase => ({
+      classname,
+      name: v.id,
+      outcome: v.verdict === 'regressed' ? { kind: 'failure', type: 'regressed', message: v.reason } : { kind: 'passed' },
+      out: `${v.verdict}: head/base ${(1 + v.change).toFixed(4)} [${(1 + v.ci[0]).toFixed(4)}, ${(1 + v.ci[1]).toFixed(4)}], p ${v.p.toPrecision(2)}: ${v.reason}`,
+    }),
+  );
+  const errors = result.errors.map(
+    (e, i): JunitCase => ({ classname, name: `check process error ${i + 1}`, outcome: { kind: 'failure', type: 'failed check', message: e }, out: e }),
+  );
+  return {
+    name: `gpu-transfer-perf A/B ${result.head} vs ${result.base}`,
+    timestamp: null,
+    seconds: result.minutes * 60,
+    properties: [
+      ['base', result.base],
+      ['head', result.head],
+      ['processes', `${result.processes[0]} + ${result.processes[1]}`],
+      ...(result.profile ? [['profile', result.profile] as const] : []),
+    ],
+    cases: [...verdicts, ...errors],
+  };
+}
+
+/** `--junit FILE` on perf, compare and ab. */
+export const junitExporter: Exporter = {
+  format: 'junit',
+  render: (input) => junitXml(recordSuite(input)),
+  renderAb: (result) => junitXml(abSuite(result)),
+};
