@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nextSteps, recordProfile } from './next-steps.mjs';
 
 const USAGE = `usage: ./run [--expect-gpu] [--doctor-runs N] [perf flags]
 
@@ -155,11 +156,7 @@ async function main() {
     return Math.max(doctorCode, perfCode, 1);
   }
   console.log(`run record: ${record}${report ? `\nHTML report: ${report}` : ''}`);
-  console.log(`
-Bring ${dir}/ back to the repository, then:
-  npm run perf:compare -- ${record}        # judge it against its profile's baseline
-  npm run perf:baseline -- ${record}       # accept it as its profile's baseline (a run of every scenario)
-  npx tsx scripts/make-doctor-envelope.ts --from ${join(dir, 'doctor-*.json')}   # its profile's doctor envelope`);
+  console.log(`\n${nextSteps(dir, record, recordProfile(record))}`);
   return Math.max(doctorCode, perfCode);
 }
 

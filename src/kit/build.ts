@@ -10,6 +10,7 @@ import { projectFiles, runtimeModuleFiles, totalBytes } from './contents.js';
 const LAUNCHER_FILES = [
   { from: 'scripts/kit/run', to: 'run', mode: 0o755 },
   { from: 'scripts/kit/run.mjs', to: 'kit/run.mjs', mode: 0o644 },
+  { from: 'scripts/kit/next-steps.mjs', to: 'kit/next-steps.mjs', mode: 0o644 },
   { from: 'scripts/kit/KIT.md', to: 'KIT.md', mode: 0o644 },
 ] as const;
 

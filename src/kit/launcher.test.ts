@@ -17,6 +17,7 @@ beforeAll(async () => {
   await mkdir(join(kit, 'kit'));
   await copyFile(join(ROOT, 'scripts/kit/run'), join(kit, 'run'));
   await copyFile(join(ROOT, 'scripts/kit/run.mjs'), join(kit, 'kit/run.mjs'));
+  await copyFile(join(ROOT, 'scripts/kit/next-steps.mjs'), join(kit, 'kit/next-steps.mjs'));
   for (const dir of ['src', 'perf', 'node_modules']) await symlink(join(ROOT, dir), join(kit, dir), 'dir');
 });
 afterAll(async () => {
