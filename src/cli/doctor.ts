@@ -1,11 +1,14 @@
 import { DoctorFileError } from '../doctor/files.js';
 import { MachineRootError, resolveMachineRoot } from '../doctor/physical/sysfs.js';
-import { writeJsonAtomic } from '../results/storage.js';
 import { gitState } from '../runner/git.js';
 import type { BackendArgs, CommandSpec } from './command-spec.js';
-import { checkOutput } from '../results/output-guard.js';
+import { checkOutputs } from '../results/output-guard.js';
 import { EXIT } from '../results/exit.js';
 import { UsageError } from './usage-error.js';
+import { writeSync } from 'node:fs';
+import type { DoctorReport } from '../doctor/schema.js';
+import { writeJsonAtomic, writeTextAtomic } from '../results/storage.js';
+import { HEALTH_DEADLINE_SECONDS as HEALTH_DEADLINE } from '../doctor/health-check.js';
 
 /** What `doctor` is asked. */
 export type DoctorArgs = {
@@ -21,6 +24,12 @@ export type DoctorArgs = {
   readonly writeEnvelope: string | null;
   readonly from: readonly string[];
   readonly processes: number;
+  /** --prometheus FILE: the report as a node-exporter textfile (src/doctor/prometheus.ts). */
+  readonly prometheus: string | null;
+  /** --health-check: the node-health contract (src/doctor/health-check.ts): silent and 0, or one line and 1 or 2. */
+  readonly healthCheck: boolean;
+  /** --deadline S: with --health-check, seconds from start to a verdict (else exit 2). */
+  readonly deadline: number;
 } & BackendArgs;
 
 /**
@@ -54,6 +63,74 @@ async function writeEnvelopeCommand(args: DoctorArgs, out: string): Promise<numb
   }
 }
 
+/** The harness's version (its package.json: src/cli/ here, dist/cli/ in the package) and commit, for gtp_doctor_build_info. */
+async function buildInfo(): Promise<import('../doctor/prometheus.js').BuildInfo> {
+  const { readFile } = await import('node:fs/promises');
+  const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return { version: manifest.version, revision: gitState().commit };
+}
+
+/** Writes the report as a node-exporter textfile: a temp name beside it (not *.prom, which the collector would read half-written), then a rename. */
+async function writePrometheus(path: string, report: DoctorReport): Promise<void> {
+  const { toPrometheusText } = await import('../doctor/prometheus.js');
+  await writeTextAtomic(path, toPrometheusText(report, await buildInfo()));
+}
+
+/** The one report --from names for --prometheus or --health-check (a DoctorFileError when it is not one). */
+async function reportFrom(args: DoctorArgs): Promise<DoctorReport | null> {
+  if (args.from.length === 0) return null;
+  const { readDoctorReport } = await import('../doctor/files.js');
+  return readDoctorReport(args.from[0]!);
+}
+
+/**
+ * `--health-check`: doctor --quick (or the --from report) judged as a node health check: silent
+ * and exit 0 when healthy, one line and exit 1 on a failed check, one line and exit 2 when it
+ * could not measure (the tool's own setup failed, it threw, or --deadline passed: the deadline
+ * ends the process even when a device call never returns).
+ */
+async function runHealthCheck(args: DoctorArgs): Promise<number> {
+  const { armDeadline, healthVerdict, unknownLine, HEALTH_EXIT } = await import('../doctor/health-check.js');
+  const cancel = armDeadline(args.deadline, process.uptime(), () => {
+    writeSync(1, `${unknownLine('this node', `no verdict within ${args.deadline} s, the --deadline; Slurm kills its HealthCheckProgram at 60 s`)}\n`);
+    process.exit(HEALTH_EXIT.unknown);
+  });
+  try {
+    let report = await reportFrom(args);
+    if (!report) {
+      const { runDoctorChecks } = await import('../doctor/doctor.js');
+      report = await runDoctorChecks({ ...args, quick: true }, { check: () => undefined, note: () => undefined });
+    }
+    if (args.prometheus) await writePrometheus(args.prometheus, report);
+    const verdict = healthVerdict(report);
+    if (verdict.line) console.log(verdict.line);
+    return verdict.exitCode;
+  } catch (error) {
+    // Could not measure: never a degraded node.
+    console.log(unknownLine('this node', error instanceof Error ? `${error.name}: ${error.message}` : String(error)));
+    return HEALTH_EXIT.unknown;
+  } finally {
+    cancel();
+  }
+}
+
+/** `--from REPORT --prometheus FILE`: the textfile of a report already made, nothing measured. Exit 0 written, 2 a bad report. */
+async function exportReport(args: DoctorArgs, out: string): Promise<number> {
+  let report: DoctorReport;
+  try {
+    report = (await reportFrom(args))!;
+  } catch (error) {
+    if (!(error instanceof DoctorFileError)) throw error;
+    console.error(`error: ${error.message}`);
+    return EXIT.badInput;
+  }
+  const { formatSummary } = await import('../doctor/report.js');
+  await writePrometheus(out, report);
+  console.log(`${formatSummary(report)} (from ${args.from[0]})`);
+  console.log(`prometheus textfile: ${out}`);
+  return EXIT.pass;
+}
+
 /**
  * `npm run doctor`: prints each check as it is found, then the figures judged against the
  * profile's envelope and the physical verdicts; writes the report with --json. Exit 0 all ok
@@ -62,7 +139,13 @@ async function writeEnvelopeCommand(args: DoctorArgs, out: string): Promise<numb
  */
 export async function runDoctor(args: DoctorArgs): Promise<number> {
   if (args.writeEnvelope) return writeEnvelopeCommand(args, args.writeEnvelope);
-  if (args.json) await checkOutput({ path: args.json, kind: 'doctor report', flag: '--json' }, args);
+  await checkOutputs(
+    [
+      args.json ? { path: args.json, kind: 'doctor report', flag: '--json' } : null,
+      args.prometheus ? { path: args.prometheus, kind: 'Prometheus textfile', flag: '--prometheus' } : null,
+    ],
+    args,
+  );
   try {
     // A --sysfs-root that is not a copy of /sys is found before anything is printed or started.
     if (args.sysfsRoot) resolveMachineRoot(args.sysfsRoot);
@@ -71,6 +154,8 @@ export async function runDoctor(args: DoctorArgs): Promise<number> {
     console.error(`error: ${error.message}`);
     return EXIT.badInput;
   }
+  if (args.healthCheck) return runHealthCheck(args);
+  if (args.prometheus && args.from.length > 0) return exportReport(args, args.prometheus);
   const { runDoctorChecks } = await import('../doctor/doctor.js');
   const { formatCheck, formatFailures, formatSummary } = await import('../doctor/report.js');
   const color = process.stdout.isTTY === true;
@@ -85,6 +170,10 @@ export async function runDoctor(args: DoctorArgs): Promise<number> {
   if (args.json) {
     await writeJsonAtomic(args.json, report);
     console.log(`report: ${args.json}`);
+  }
+  if (args.prometheus) {
+    await writePrometheus(args.prometheus, report);
+    console.log(`prometheus textfile: ${args.prometheus}`);
   }
   return report.exitCode;
 }
@@ -120,7 +209,26 @@ export const doctorSpec: CommandSpec<DoctorArgs> = {
       type: 'string',
       multiple: true,
       usage: `  --from PATH             with --write-envelope: a doctor report, or a folder of doctor*.json
-                          (a kit run's results/<time>/); repeatable`,
+                          (a kit run's results/<time>/); repeatable. With --prometheus or
+                          --health-check: the one doctor report to use instead of measuring`,
+    },
+    {
+      name: 'prometheus',
+      type: 'string',
+      usage: `  --prometheus FILE       also write the checks and figures for node exporter's textfile
+                          collector (FILE ends in .prom; written to a temp name, then renamed)`,
+    },
+    {
+      name: 'health-check',
+      type: 'boolean',
+      usage: `  --health-check          node health check (NHC, Slurm, node-problem-detector): --quick,
+                          silent and exit 0 when healthy; one line and exit 1 on a failed
+                          check, exit 2 when it could not measure`,
+    },
+    {
+      name: 'deadline',
+      type: 'string',
+      usage: `  --deadline S            with --health-check: seconds to a verdict, else exit 2 (default ${HEALTH_DEADLINE})`,
     },
     { name: 'processes', type: 'string', usage: '  --processes N           with --write-envelope: doctor processes to make it from (default 8)' },
     'force',
@@ -129,13 +237,27 @@ export const doctorSpec: CommandSpec<DoctorArgs> = {
   exits: [
     '0 every check passed (warnings allowed); the envelope written',
     '1 a check failed',
-    '2 bad usage or bad input (an unwritable --json, a --sysfs-root that is not a copy of /sys)',
+    '2 bad usage or bad input (an unwritable --json, a --sysfs-root that is not a copy of /sys); could not',
+    '  judge: a sysfs file that cannot be parsed (named; its device unknown); with --health-check: could not measure',
   ],
   parse: (line) => {
     const backend = line.run();
     const from = line.many('from');
     const writeEnvelope = line.str('write-envelope');
-    if (from.length > 0 && writeEnvelope === null) throw new UsageError('doctor: --from names reports for --write-envelope FILE, which is missing');
+    const prometheus = line.str('prometheus');
+    const healthCheck = line.flag('health-check');
+    if (from.length > 0 && writeEnvelope === null && prometheus === null && !healthCheck) {
+      throw new UsageError(
+        'doctor: --from names reports for --write-envelope FILE, or one report for --prometheus FILE or --health-check; none of them was given',
+      );
+    }
+    if (writeEnvelope !== null && (prometheus !== null || healthCheck))
+      throw new UsageError('doctor: --write-envelope makes an envelope; run --prometheus or --health-check on its own');
+    if (writeEnvelope === null && from.length > 1) throw new UsageError(`doctor: --prometheus and --health-check take one --from report, got ${from.length}`);
+    if (prometheus !== null && !prometheus.endsWith('.prom')) {
+      throw new UsageError(`doctor: --prometheus ${prometheus}: node exporter's textfile collector reads only files named *.prom; name it so`);
+    }
+    if (line.str('deadline') !== null && !healthCheck) throw new UsageError('doctor: --deadline goes with --health-check');
     return {
       command: 'doctor',
       ...backend,
@@ -148,6 +270,9 @@ export const doctorSpec: CommandSpec<DoctorArgs> = {
       writeEnvelope,
       from,
       processes: line.count('processes', 8),
+      prometheus,
+      healthCheck,
+      deadline: line.count('deadline', HEALTH_DEADLINE),
     };
   },
   run: runDoctor,

@@ -26,7 +26,8 @@ export type OutputKind =
   | 'chart'
   | 'Bencher Metric Format file'
   | 'JUnit XML report'
-  | 'github-action-benchmark file';
+  | 'github-action-benchmark file'
+  | 'Prometheus textfile';
 
 /** 'a run record', 'an HTML report'. */
 const withArticle = (kind: string) => `${/^([AEIOU]|HTML)/i.test(kind) ? 'an' : 'a'} ${kind}`;
@@ -110,6 +111,8 @@ const RECOGNIZERS: Record<OutputKind, (content: Buffer) => boolean> = {
     c.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) ||
     /^(<\?xml[^>]*>\s*)?<svg/.test(c.subarray(0, 256).toString('utf8')),
   ...EXPORT_RECOGNIZERS,
+  // src/doctor/prometheus.ts begins every textfile with its build_info family.
+  'Prometheus textfile': (c) => c.subarray(0, 64).toString('utf8').startsWith('# HELP gtp_doctor_build_info '),
 };
 
 /** What an existing file that is not `kind` looks like, for the refusal message. */
