@@ -46,3 +46,23 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 echo "setup-system: $(ffmpeg -version | head -1 | cut -d' ' -f1-3); $(chromium --version 2>/dev/null || echo 'chromium missing')."
+
+# Prometheus and its node exporter: doctor's textfile test starts and stops its own on free
+# loopback ports. The packages' services must not start (nor fail to) on install: a policy-rc.d
+# that answers 101, "action forbidden", stops invoke-rc.d and deb-systemd-invoke from starting
+# them (Debian's invoke-rc.d(8) and its README.policy-rc.d); where systemd runs, the units the
+# postinst enabled are disabled again, so a reboot does not start them either.
+if ! command -v prometheus >/dev/null || ! command -v prometheus-node-exporter >/dev/null; then
+  policy=/usr/sbin/policy-rc.d
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' >"$policy"
+    chmod 755 "$policy"
+    trap 'rm -f "$policy"' EXIT
+  fi
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus prometheus-node-exporter >/dev/null
+  if [ -d /run/systemd/system ]; then
+    systemctl disable --now prometheus.service prometheus-node-exporter.service >/dev/null 2>&1 || true
+  fi
+fi
+echo "setup-system: $(prometheus --version 2>&1 | head -1 | cut -d' ' -f1-3); $(prometheus-node-exporter --version 2>&1 | head -1 | cut -d' ' -f1-3)."
