@@ -3,6 +3,7 @@
 #   - Mesa's lavapipe (software Vulkan) from bookworm-backports, so Dawn has a WebGPU adapter
 #     on a machine without a GPU. Bookworm's own Mesa 22.3 is rejected by Dawn; 25.x works.
 #   - ffmpeg (Kinetics clips) and chromium (the HTML report's browser test).
+#   - prometheus and prometheus-node-exporter (doctor's textfile test; their services not started).
 # It enables backports by adding the suite to the machine's existing deb822 sources file:
 # no archive host name is written anywhere. Safe to run twice.
 set -euo pipefail
