@@ -1,22 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { testAbResult } from '../../test/support/ab-result.js';
 import { ROOT } from '../../test/support/cli.js';
+import { bmfFindings } from '../../test/support/export-validators.js';
 import { testRatio, testRunRecord } from '../../test/support/run-record.js';
 import type { Metric } from '../results/schema.js';
 import { AB_CHANGE_MEASURE, type Bmf, BMF_MEASURE_MAX, bmfExporter, bmfMeasure, bmfProblems } from './bmf.js';
 
-/** Bencher's published BMF schema (test/fixtures/schemas/README.md says where it came from), compiled by ajv. */
-const schema: unknown = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/schemas/bmf.json'), 'utf8'));
-const validate = new Ajv({ strict: true }).compile(schema as object);
-
-/** Valid against the schema and sound (bmfProblems), or the reasons why not. */
-function check(bmf: unknown): string[] {
-  if (!validate(bmf)) return (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
-  return bmfProblems(bmf as Bmf);
-}
+/** Valid against Bencher's schema and sound (bmfProblems), or the reasons why not. */
+const check = bmfFindings;
 
 const metric = (id: string, kind: Metric['kind'], value: number, unit: string, ci?: [number, number]): Metric => ({
   id,

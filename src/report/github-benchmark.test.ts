@@ -1,22 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { testAbResult } from '../../test/support/ab-result.js';
 import { ROOT } from '../../test/support/cli.js';
+import { gabFileSchema } from '../../test/support/export-validators.js';
 import { testRatio, testRunRecord } from '../../test/support/run-record.js';
 import type { Metric } from '../results/schema.js';
 import { gabBiggerExporter, gabSmallerExporter } from './github-benchmark.js';
 
-/**
- * What github-action-benchmark's custom tools read: a non-empty array of its BenchmarkResult
- * (benchmark-action/github-action-benchmark src/extract.ts at 04dcc2c: `name: string; value:
- * number; range?: string; unit: string; extra?: string`; extractResult throws on an empty list).
- * Strict: a field it does not know would be dropped by its extractCustomBenchmarkResult.
- */
-const gabFile = z
-  .array(z.object({ name: z.string(), value: z.number(), range: z.string().optional(), unit: z.string(), extra: z.string().optional() }).strict())
-  .min(1);
+const gabFile = gabFileSchema;
 
 const time = (id: string, value: number, ci?: [number, number]): Metric => ({
   id,

@@ -1,47 +1,13 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseStringPromise } from 'xml2js';
 import { testAbResult } from '../../test/support/ab-result.js';
-import { ROOT } from '../../test/support/cli.js';
+import { type ReadCase, junitXsdFindings, readJunitAsTestReporter } from '../../test/support/export-validators.js';
 import { reportTestComparison, reportTestRecord } from '../../test/support/report.js';
 import { testRunRecord } from '../../test/support/run-record.js';
 import { informational } from '../results/verdict.js';
 import { junitExporter, xmlAttr, xmlText } from './junit.js';
-
-const run = promisify(execFile);
-/** Jenkins' lenient JUnit schema (test/fixtures/schemas/README.md says where it came from). */
-const XSD = join(ROOT, 'test/fixtures/schemas/junit-10.xsd');
-
-/** One test case as dorny/test-reporter's java-junit parser reads it (xml2js; java-junit-parser.ts getTestCaseResult): failure or error is failed, skipped is skipped, else success. */
-interface ReadCase {
-  readonly classname: string;
-  readonly name: string;
-  readonly result: 'failed' | 'skipped' | 'success';
-  readonly message: string | undefined;
-}
-type XmlCase = {
-  $: { classname: string; name: string; time: string };
-  failure?: Array<{ $: { message: string } }>;
-  error?: unknown[];
-  skipped?: Array<{ $: { message: string } }>;
-};
-type XmlDoc = { testsuites: { $: Record<string, string>; testsuite: Array<{ $: Record<string, string>; testcase?: XmlCase[] }> } };
-
-/** The report read back as the GitHub test-report action reads it. */
-async function readBack(xml: string): Promise<{ doc: XmlDoc; cases: ReadCase[] }> {
-  const doc = (await parseStringPromise(xml)) as XmlDoc;
-  const cases = (doc.testsuites.testsuite[0]?.testcase ?? []).map((tc) => ({
-    classname: tc.$.classname,
-    name: tc.$.name,
-    result: tc.failure || tc.error ? ('failed' as const) : tc.skipped ? ('skipped' as const) : ('success' as const),
-    message: (tc.failure ?? tc.skipped)?.[0]?.$.message,
-  }));
-  return { doc, cases };
-}
 
 describe('JUnit XML of the verdicts (--junit)', () => {
   let dir = '';
@@ -52,16 +18,10 @@ describe('JUnit XML of the verdicts (--junit)', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  /** xmllint's verdict on `xml` against junit-10.xsd: exit 0 and "validates", or the error. */
+  /** xmllint's verdict on `xml`, written to `name`, against junit-10.xsd. */
   async function xmllint(xml: string, name: string): Promise<string> {
-    const file = join(dir, name);
-    await writeFile(file, xml);
-    try {
-      const { stderr } = await run('xmllint', ['--noout', '--schema', XSD, file]);
-      return stderr.trim();
-    } catch (error) {
-      return `FAILED ${(error as { stderr: string }).stderr.trim()}`;
-    }
+    await writeFile(join(dir, name), xml);
+    return junitXsdFindings(join(dir, name));
   }
 
   it('a compared run: a case per verdict and per failed check, failures for the regression and the missing metric, skipped for what was not judged; valid against junit-10.xsd', async () => {
@@ -69,7 +29,7 @@ describe('JUnit XML of the verdicts (--junit)', () => {
     const comparison = reportTestComparison(record);
     const xml = await junitExporter.render({ record, recordPath: null, comparison }, { color: false });
     expect(await xmllint(xml, 'compare.xml')).toBe(`${join(dir, 'compare.xml')} validates`);
-    const { doc, cases } = await readBack(xml);
+    const { doc, cases } = await readJunitAsTestReporter(xml);
     expect(cases).toHaveLength(comparison.verdicts.length + record.errors.length);
     expect(new Set(cases.map((c) => c.classname))).toEqual(new Set([`gpu-transfer-perf.${record.profile.id}`]));
     const by = (result: ReadCase['result']) => cases.filter((c) => c.result === result).map((c) => c.name);
@@ -92,7 +52,7 @@ describe('JUnit XML of the verdicts (--junit)', () => {
     const record = testRunRecord([{ id: 'a.b', scenario: 'a', kind: 'exact', value: 1, unit: 'B' }]);
     const xml = await junitExporter.render({ record, recordPath: null, comparison: null }, { color: false });
     expect(await xmllint(xml, 'none.xml')).toMatch(/validates$/);
-    expect((await readBack(xml)).cases).toEqual([
+    expect((await readJunitAsTestReporter(xml)).cases).toEqual([
       {
         classname: 'gpu-transfer-perf.webgpu-lavapipe-x64',
         name: 'a.b',
@@ -105,7 +65,7 @@ describe('JUnit XML of the verdicts (--junit)', () => {
   it('an A/B: a failure for the regressed metric, a pass for the other, a failed check per process error; the profile in the classname', async () => {
     const xml = junitExporter.renderAb!(testAbResult({ errors: ['head process 2: [speedup] pairs: device lost'] }));
     expect(await xmllint(xml, 'ab.xml')).toMatch(/validates$/);
-    const { doc, cases } = await readBack(xml);
+    const { doc, cases } = await readJunitAsTestReporter(xml);
     expect(cases.map((c) => [c.classname, c.name, c.result])).toEqual([
       ['gpu-transfer-perf.webgpu-lavapipe-x64', 'mnist-transfer.speedup', 'failed'],
       ['gpu-transfer-perf.webgpu-lavapipe-x64', 'mnist-transfer.upload-ms.device-normalize', 'success'],
@@ -120,7 +80,7 @@ describe('JUnit XML of the verdicts (--junit)', () => {
     const record = testRunRecord([], { errors: [{ scenario: 's', test: 't', message }] });
     const xml = await junitExporter.render({ record, recordPath: null, comparison: null }, { color: false });
     expect(await xmllint(xml, 'escape.xml')).toMatch(/validates$/);
-    expect((await readBack(xml)).cases[0]?.message).toBe('a<b & "c" \'d\'\tend\uFFFD\uFFFD ]]> \u{1F600}');
+    expect((await readJunitAsTestReporter(xml)).cases[0]?.message).toBe('a<b & "c" \'d\'\tend\uFFFD\uFFFD ]]> \u{1F600}');
     expect(xmlText('<&>')).toBe('&lt;&amp;&gt;');
     expect(xmlAttr('"\n')).toBe('&quot;&#10;');
   });

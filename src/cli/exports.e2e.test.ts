@@ -1,0 +1,85 @@
+// The exports for other engines (--bmf, --junit, --gab-bigger, --gab-smaller) through the real
+// CLI: compare writes them from a committed run record and the committed baseline (no
+// measuring), each valid as its engine reads it; a path of another kind is refused before
+// anything runs (compare, and ab before it checks anything out); every judging command's help
+// lists them. An A/B that writes them is in src/package/pack.e2e.test.ts (the user project's A/A).
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, ROOT } from '../../test/support/cli.js';
+import { bmfFindings, gabFileSchema, junitXsdFindings, readJunitAsTestReporter } from '../../test/support/export-validators.js';
+
+const PROFILE = 'webgpu-lavapipe-amd-epyc-2c-x64';
+/** A committed run of the CI profile (history/), judged against the committed baseline of its profile. */
+const RUN = join(ROOT, 'history', PROFILE, 'f34850386a11100aea0c60d329010fc38e131379-2026-12-04T11-39-19-786Z.json');
+const FLAGS = ['--bmf', '--junit', '--gab-bigger', '--gab-smaller'] as const;
+
+describe('the exports for other engines, written by the real CLI', () => {
+  let dir = '';
+  const at = (name: string) => join(dir, name);
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'gtp-exports-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+  const exportArgs = () => ['--bmf', at('run.bmf.json'), '--junit', at('run.xml'), '--gab-bigger', at('bigger.json'), '--gab-smaller', at('smaller.json')];
+
+  it('gtp compare writes BMF, JUnit and the github-action-benchmark pair of a committed run, each valid for its engine, and replaces them on a second run', async () => {
+    const first = await cli(['compare', RUN, ...exportArgs(), '--json', at('verdicts.json')], ROOT, { timeoutMs: 120_000 });
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    const record = JSON.parse(await readFile(RUN, 'utf8')) as { metrics: Array<{ id: string }>; errors: unknown[] };
+    const verdicts = (JSON.parse(await readFile(at('verdicts.json'), 'utf8')) as { verdicts: Array<{ id: string; verdict: string }> }).verdicts;
+
+    const bmf = JSON.parse(await readFile(at('run.bmf.json'), 'utf8')) as Record<string, unknown>;
+    expect(bmfFindings(bmf)).toEqual([]);
+    expect(Object.keys(bmf).sort()).toEqual(record.metrics.map((m) => m.id).sort());
+
+    expect(await junitXsdFindings(at('run.xml'))).toBe(`${at('run.xml')} validates`);
+    const { cases } = await readJunitAsTestReporter(await readFile(at('run.xml'), 'utf8'));
+    expect(cases).toHaveLength(verdicts.length + record.errors.length);
+    expect(new Set(cases.map((c) => c.classname))).toEqual(new Set([`gpu-transfer-perf.${PROFILE}`]));
+    // Exit 0: nothing failed; the metrics of the scenarios this run left out are skipped as not measured.
+    expect(cases.filter((c) => c.result === 'failed')).toEqual([]);
+    const missing = verdicts.filter((v) => v.verdict === 'missing').map((v) => v.id);
+    expect(missing.length).toBeGreaterThan(0);
+    const notMeasured = cases.filter((c) => c.result === 'skipped' && c.message?.startsWith('not measured: ')).map((c) => c.name);
+    expect(notMeasured).toEqual(missing);
+
+    const bigger = gabFileSchema.parse(JSON.parse(await readFile(at('bigger.json'), 'utf8')));
+    const smaller = gabFileSchema.parse(JSON.parse(await readFile(at('smaller.json'), 'utf8')));
+    expect(bigger.some((b) => b.unit === 'x')).toBe(true);
+    expect(smaller.every((b) => b.unit === 'ms')).toBe(true);
+
+    const again = await cli(['compare', RUN, ...exportArgs()], ROOT, { timeoutMs: 120_000 });
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+  });
+
+  it('refuses, with exit 2 and one line, an export path that holds another kind of file, leaving it as it was; ab before it measures', async () => {
+    const pkg = at('package.json');
+    await copyFile(join(ROOT, 'package.json'), pkg);
+    const kept = await readFile(pkg, 'utf8');
+    const compare = await cli(['compare', RUN, '--gab-bigger', pkg], ROOT, { timeoutMs: 120_000 });
+    expect(compare.code).toBe(2);
+    expect(compare.stderr).toMatch(/--gab-bigger .*package\.json exists and is another JSON file, not a github-action-benchmark file/);
+    expect(compare.stderr.trim().split('\n')).toHaveLength(1);
+    expect(await readFile(pkg, 'utf8')).toBe(kept);
+
+    const notes = at('notes.xml');
+    await writeFile(notes, '<notes/>\n');
+    const ab = await cli(['ab', '--base', 'HEAD', '--junit', notes], ROOT, { timeoutMs: 120_000 });
+    expect(ab.code).toBe(2);
+    expect(ab.stderr).toMatch(/--junit .*notes\.xml exists and is another file, not a JUnit XML report/);
+    expect(ab.stdout + ab.stderr).not.toMatch(/pair |process \d/);
+    expect(await readFile(notes, 'utf8')).toBe('<notes/>\n');
+  });
+
+  it('lists the flags in the help of perf, compare and ab', async () => {
+    for (const command of ['perf', 'compare', 'ab']) {
+      const help = await cli([command, '--help']);
+      expect(help.code).toBe(0);
+      for (const flag of FLAGS) expect(help.stdout, `${command} --help`).toMatch(new RegExp(`^ {2}${flag} FILE +\\S`, 'm'));
+    }
+  });
+});
