@@ -38,15 +38,17 @@ if ! vulkan_ok=$(dpkg-query -W -f='${Version}' mesa-vulkan-drivers 2>/dev/null) 
 fi
 echo "setup-system: mesa-vulkan-drivers $(dpkg-query -W -f='${Version}' mesa-vulkan-drivers) installed."
 
-# ffmpeg decodes the Kinetics clips (section 8); Chromium renders the HTML report in its test.
+# ffmpeg decodes the Kinetics clips (section 8); Chromium renders the HTML report in its test;
+# xmllint (libxml2-utils) validates --junit output against Jenkins' junit-10.xsd in its tests.
 missing=()
 command -v ffmpeg >/dev/null || missing+=(ffmpeg)
 command -v chromium >/dev/null || missing+=(chromium)
+command -v xmllint >/dev/null || missing+=(libxml2-utils)
 if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-echo "setup-system: $(ffmpeg -version | head -1 | cut -d' ' -f1-3); $(chromium --version 2>/dev/null || echo 'chromium missing')."
+echo "setup-system: $(ffmpeg -version | head -1 | cut -d' ' -f1-3); $(chromium --version 2>/dev/null || echo 'chromium missing'); $(xmllint --version 2>&1 | head -1)."
 
 # Prometheus and its node exporter: doctor's textfile test starts and stops its own on free
 # loopback ports. The packages' services must not start (nor fail to) on install: a policy-rc.d
