@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StagedTransfer } from '../transfer/strategies/staged-transfer.js';
-import { kernelBandwidthMetrics, limitMetrics, limitMs, type DeviceBandwidth } from './device-limit.js';
+import { groupReferences, referencesClause } from '../results/upload-references.js';
+import { kernelBandwidthMetrics, limitMetrics, limitMs, referenceMetrics, type DeviceBandwidth } from './device-limit.js';
 import { deviceCost } from './stage-breakdown.js';
 
 /** 1 GB/s writeBuffer, 2 GB/s shader copy, 8 GB/s copyBufferToBuffer, in bytes per ms. */
@@ -40,5 +41,42 @@ describe('the device limit', () => {
     const [shader, buffer] = kernelBandwidthMetrics('g', bandwidth, { id: 'x', uploadBytes: 0, passBytes: 4e6 }, 4);
     expect(shader).toMatchObject({ id: 'g.kernel-bandwidth.x.fraction-of-shader-copy', value: 0.5, source: 'computed' });
     expect(buffer).toMatchObject({ id: 'g.kernel-bandwidth.x.fraction-of-buffer-copy', value: 0.125, source: 'computed' });
+  });
+});
+
+describe('referenceMetrics', () => {
+  it("records the API's rate and the host copy a GPU run measured, as information the report reads back", () => {
+    const h200: DeviceBandwidth = { writeBytesPerMs: 2.17e6, shaderCopyBytesPerMs: 274.63e6, bufferCopyBytesPerMs: 224.85e6 };
+    const metrics = referenceMetrics('mnist-transfer', h200, 'webgpu', { hostCopyGBps: 27.2, hostCopyThreads: 16 });
+    expect(metrics.map(({ id, kind, value, unit, source, bound, labels }) => ({ id, kind, value, unit, source, bound, labels }))).toEqual([
+      {
+        id: 'mnist-transfer.upload-reference.api-upload',
+        kind: 'quality',
+        value: 2.17,
+        unit: 'GB/s',
+        source: 'measured',
+        bound: {},
+        labels: { table: 'upload-references', group: 'mnist-transfer', reference: 'api-upload', name: "WebGPU's upload rate" },
+      },
+      {
+        id: 'mnist-transfer.upload-reference.host-copy',
+        kind: 'quality',
+        value: 27.2,
+        unit: 'GB/s',
+        source: 'measured',
+        bound: {},
+        labels: { table: 'upload-references', group: 'mnist-transfer', reference: 'host-copy', name: 'the host memory copy' },
+      },
+    ]);
+    expect(metrics[1]!.detail).toMatch(/^TypedArray\.set \(memcpy\) of 256 MiB between two host buffers, 16 threads/);
+    // Read back from a record: no link without sysfs (doctor's), so the host copy binds the verdict.
+    const refs = groupReferences(
+      metrics.map((m) => ({ ...m, scenario: 'stages' })),
+      'mnist-transfer',
+      'webgpu',
+    );
+    expect(referencesClause(refs)).toBe(
+      "that rate (2.17 GB/s) is 0.080 of the host memory copy (27.2 GB/s): the API's staging path binds, not this pipeline (under 0.1 of the host memory copy)",
+    );
   });
 });

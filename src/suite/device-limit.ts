@@ -2,8 +2,10 @@ import * as tf from '@tensorflow/tfjs';
 import type { BackendContext } from '../backend/types.js';
 import type { WebGpuBackendInternals } from '../backend/webgpu.js';
 import { webgpuOps } from '../backend/device-ops.js';
+import { timeHostCopy } from '../measure/host-copy.js';
 import { median } from '../measure/statistics.js';
 import { qualityMetric, timeMetric, type MetricInput } from '../results/metrics.js';
+import { apiName, referenceMetric } from '../results/upload-references.js';
 
 /** Bytes per measured transfer: large enough that per-call costs vanish (the asymptotic bandwidth). */
 const PROBE_BYTES = 16 * 1024 * 1024;
@@ -111,4 +113,56 @@ export function kernelBandwidthMetrics(prefix: string, bandwidth: DeviceBandwidt
       ),
     ),
   ];
+}
+
+// The host copy a run times beside its limits: doctor's default largest upload (256 MiB, beyond
+// any cache: a 64 MiB copy can run from a large L3) and its --quick repeats (5).
+const HOST_COPY_BYTES = 256 * 1024 * 1024;
+const HOST_COPY_REPS = 5;
+
+/** The machine references a run measures itself (results/upload-references.ts): the host memory copy, GB/s. */
+export interface RunReferences {
+  readonly hostCopyGBps: number;
+  readonly hostCopyThreads: number;
+}
+
+/** One host copy per process: the host does not change between scenarios. */
+let hostCopy: Promise<RunReferences> | null = null;
+
+/**
+ * The host memory copy on a hardware adapter (issue 35: a run on a real GPU records its machine
+ * bounds); null on a software adapter or a host backend, whose uploads are judged by doctor's
+ * efficiency line. The PCIe link is not read here: sysfs is doctor's (a kit run's doctor reports
+ * give it to `gtp report`).
+ */
+export async function measureRunReferences(context: BackendContext): Promise<RunReferences | null> {
+  if (!context.capabilities.hasGpuDevice || !context.adapter || context.adapter.isSoftware) return null;
+  hostCopy ??= timeHostCopy(HOST_COPY_BYTES, HOST_COPY_REPS).then(({ times, threads }) => ({
+    hostCopyGBps: HOST_COPY_BYTES / median(times) / 1e6,
+    hostCopyThreads: threads,
+  }));
+  return hostCopy;
+}
+
+/**
+ * A stage group's upload references as metrics: the API's rate its limit rests on (writeBuffer,
+ * measured) and, on a hardware adapter, the host memory copy (measured); information, no bound.
+ */
+export function referenceMetrics(group: string, bandwidth: DeviceBandwidth, backend: string, machine: RunReferences | null): MetricInput[] {
+  const metrics = [
+    referenceMetric(
+      group,
+      { kind: 'api-upload', gbps: bandwidth.writeBytesPerMs / 1e6, name: `${apiName(backend)} upload rate`, source: 'measured' },
+      `the rate this group's limit rests on: writeBuffer of 16 MiB into a device buffer, median of 9, synced; ${bandwidthDetail(bandwidth)}`,
+    ),
+  ];
+  if (machine)
+    metrics.push(
+      referenceMetric(
+        group,
+        { kind: 'host-copy', gbps: machine.hostCopyGBps, name: 'the host memory copy', source: 'measured' },
+        `TypedArray.set (memcpy) of ${HOST_COPY_BYTES / 1024 / 1024} MiB between two host buffers, ${machine.hostCopyThreads} threads (one per allowed CPU), median of ${HOST_COPY_REPS} after a warm-up, once per process; performance.now from the start message to the last thread done`,
+      ),
+    );
+  return metrics;
 }

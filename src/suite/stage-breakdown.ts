@@ -5,7 +5,7 @@ import { CLOCK, timeSynced } from '../measure/timer.js';
 import { timeMetric, type MetricInput } from '../results/metrics.js';
 import { ARTICLE_NORMALIZATION } from '../transfer/normalization.js';
 import { devicePackedNormalize, hostChannelNormalize, stagedToDevice, type StagedTransfer } from '../transfer/strategies/staged-transfer.js';
-import { kernelBandwidthMetrics, limitMetrics, measureDeviceBandwidth, type DeviceCost } from './device-limit.js';
+import { kernelBandwidthMetrics, limitMetrics, measureDeviceBandwidth, measureRunReferences, referenceMetrics, type DeviceCost } from './device-limit.js';
 
 const STAGES = ['host', 'upload', 'compute'] as const;
 
@@ -80,7 +80,7 @@ export async function measureStages(
       labels: labels('both', 'sync-floor'),
     }),
   ];
-  if (bandwidth)
+  if (bandwidth) {
     metrics.push(
       ...limitMetrics(
         group,
@@ -89,6 +89,10 @@ export async function measureStages(
         strategies.map((t) => deviceCost(t, elements)),
       ),
     );
+    // On a GPU, the references the limit is read against (issue 35): the API's rate and the host copy.
+    const machine = await measureRunReferences(context);
+    if (machine) metrics.push(...referenceMetrics(group, bandwidth, context.name, machine));
+  }
   for (const [k, t] of strategies.entries()) {
     for (const stage of STAGES) {
       const values = samples[k]!.map((s) => s[`${stage}Ms`]);
