@@ -1,4 +1,5 @@
-import { constants, type PathLike, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, type PathLike, readdirSync, readFileSync, readlinkSync, type Stats, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { lstat, open, readlink, stat } from 'node:fs/promises';
 
 /** What a file system entry is, in words: 'a FIFO (named pipe)', 'a directory'. */
@@ -29,25 +30,66 @@ export class NotRegularFileError extends Error {
   }
 }
 
+/** The reason for a stat error at `path`: a dangling or looping link (found with lstat, which never follows it), or null for any other error. */
+function linkReason(code: string | undefined, isLink: boolean, target: () => string): { kind: NotRegularKind; reason: string } | null {
+  if (!isLink) return null;
+  if (code === 'ELOOP') return { kind: 'looping-link', reason: 'a symbolic link that loops' };
+  return {
+    kind: 'dangling-link',
+    reason: `a dangling symbolic link (to ${target()}, which ${code === 'ENOENT' ? 'does not exist' : `cannot be reached: ${code}`})`,
+  };
+}
+
+/** The reason stats that are not a regular file's give. */
+const notAFile = (stats: Stats) => (stats.isFile() ? null : { kind: 'not-a-file' as const, reason: `${entryKind(stats)}, not a regular file` });
+
 /**
  * Why the entry at `path` (symlinks followed) is not a regular file, or null when it is one;
  * a stat error other than a dangling or looping link is thrown as it is (EACCES, ENOENT).
+ * Only stat and lstat: neither opens the entry, so neither blocks on a FIFO or a device.
  */
 export async function notRegularReason(path: PathLike): Promise<{ kind: NotRegularKind; reason: string } | null> {
   try {
-    const stats = await stat(path);
-    return stats.isFile() ? null : { kind: 'not-a-file', reason: `${entryKind(stats)}, not a regular file` };
+    return notAFile(await stat(path));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const link = await lstat(path).catch(() => null);
-    if (!link?.isSymbolicLink()) throw error;
-    if (code === 'ELOOP') return { kind: 'looping-link', reason: 'a symbolic link that loops' };
-    const target = await readlink(path).catch(() => '?');
-    return {
-      kind: 'dangling-link',
-      reason: `a dangling symbolic link (to ${target}, which ${code === 'ENOENT' ? 'does not exist' : `cannot be reached: ${code}`})`,
-    };
+    const target = link?.isSymbolicLink() ? await readlink(path).catch(() => '?') : '?';
+    const reason = linkReason(code, link?.isSymbolicLink() === true, () => target);
+    if (!reason) throw error;
+    return reason;
   }
+}
+
+/** notRegularReason without waiting (sysfs is read synchronously): stat and lstat only, never an open. */
+export function notRegularReasonSync(path: PathLike): { kind: NotRegularKind; reason: string } | null {
+  try {
+    return notAFile(statSync(path));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const link = (() => {
+      try {
+        return lstatSync(path);
+      } catch {
+        return null;
+      }
+    })();
+    const reason = linkReason(code, link?.isSymbolicLink() === true, () => {
+      try {
+        return readlinkSync(path, 'utf8');
+      } catch {
+        return '?';
+      }
+    });
+    if (!reason) throw error;
+    return reason;
+  }
+}
+
+/** Throws NotRegularFileError unless `path` is a regular file (or a link to one): before an external tool (ffprobe, ffmpeg) is given it, which would block on a FIFO. */
+export async function assertRegularFile(path: PathLike): Promise<void> {
+  const reason = await notRegularReason(path);
+  if (reason) throw new NotRegularFileError(path, reason.kind, reason.reason);
 }
 
 /**
@@ -67,4 +109,75 @@ export async function readRegularFile(path: PathLike): Promise<Buffer> {
   } finally {
     await handle.close();
   }
+}
+
+/** readRegularFile without waiting (sysfs files are read synchronously): checked with stat, then opened non-blocking and checked again. */
+export function readRegularFileSync(path: PathLike): Buffer {
+  const before = notRegularReasonSync(path);
+  if (before) throw new NotRegularFileError(path, before.kind, before.reason);
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new NotRegularFileError(path, 'not-a-file', `${entryKind(stats)} when opened, not a regular file`);
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The standard stream an output writes to instead of a file. */
+export type OutputStream = 'stdout' | 'stderr';
+
+/**
+ * The names that mean a standard stream as an output, as Unix tools take them: `-` is stdout
+ * (POSIX utility convention, XBD 12.2 guideline 13), /dev/stdout and /dev/stderr (and
+ * /dev/fd/1, /dev/fd/2) the streams themselves. They are written through the process's stream,
+ * never opened, stat'ed or replaced: each is often a pipe (`| jq .`), which an open or a rename would hang or destroy.
+ */
+const STREAM_NAMES: Readonly<Record<string, OutputStream>> = {
+  '-': 'stdout',
+  '/dev/stdout': 'stdout',
+  '/dev/fd/1': 'stdout',
+  '/dev/stderr': 'stderr',
+  '/dev/fd/2': 'stderr',
+};
+
+/** The stream `path` names as an output ('-', '/dev/stdout': stdout), or null when it names a file. */
+export function outputStream(path: string): OutputStream | null {
+  return Object.hasOwn(STREAM_NAMES, path) ? (STREAM_NAMES[path] ?? null) : null;
+}
+
+/** What an output path holds before it is written: nothing yet, or a regular file (through a symbolic link or not). */
+export type OutputEntry = { readonly kind: 'missing' } | { readonly kind: 'file'; readonly link: boolean };
+
+/**
+ * What is at an output path, found with lstat and stat only (neither opens it, so a FIFO cannot
+ * block): missing (it will be created) or a regular file; anything else is a NotRegularFileError
+ * (a FIFO, socket, directory or device, a link to one, a dangling or looping link), never written.
+ * Other stat errors (EACCES, ENOTDIR) are thrown as they are.
+ */
+export async function outputEntry(path: PathLike): Promise<OutputEntry> {
+  const link = await lstat(path).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : Promise.reject(error)));
+  if (!link) return { kind: 'missing' };
+  const reason = await notRegularReason(path);
+  if (reason) throw new NotRegularFileError(path, reason.kind, reason.reason);
+  return { kind: 'file', link: link.isSymbolicLink() };
+}
+
+/**
+ * The first entry under `dir` (depth first, names sorted) that is neither a regular file, a
+ * folder nor a symbolic link: a FIFO, socket or device, found with lstat alone (links are not
+ * followed, so a copy's links cannot loop the walk). Null when there is none. For a copied tree
+ * (a copy of /sys) that is read file by file later: one such entry is named before anything runs.
+ */
+export function firstSpecialEntry(dir: string): { path: string; kind: string } | null {
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    const stats = lstatSync(path);
+    if (stats.isDirectory()) {
+      const found = firstSpecialEntry(path);
+      if (found) return found;
+    } else if (!stats.isFile() && !stats.isSymbolicLink()) return { path, kind: entryKind(stats) };
+  }
+  return null;
 }

@@ -1,8 +1,7 @@
 import { appendJobSummary, writeAbExports } from '../report/write-exports.js';
 import { exportFlagSpecs, exportOutputs, exportPaths, exportTargets } from '../report/exporters.js';
-import { writeJsonAtomic, writeTextAtomic } from '../results/storage.js';
 import type { AbArgs, CommandSpec } from './command-spec.js';
-import { checkJobSummary, checkOutputs } from '../results/output-guard.js';
+import { checkJobSummary, checkOutputs, writeJsonOutput, writeOutput } from '../results/output-guard.js';
 import { nothingToCompareIsExit3 } from './harness-checkout.js';
 import { UsageError } from './usage-error.js';
 
@@ -42,8 +41,8 @@ async function ab(args: AbCommandArgs): Promise<number> {
   await checkJobSummary(args.jobSummary, {});
   const result = await runAb({ base: args.base, head: args.head, ...measure });
   console.log(`\n${renderAb(result)}`);
-  if (args.json) await writeJsonAtomic(args.json, result);
-  if (args.markdown) await writeTextAtomic(args.markdown, abMarkdown(result));
+  if (args.json) await writeJsonOutput(args.json, result);
+  if (args.markdown) await writeOutput(args.markdown, abMarkdown(result));
   await writeAbExports(result, exportTargets('ab', args.exports, null));
   await appendJobSummary(args.jobSummary, abMarkdown(result));
   return result.exitCode;

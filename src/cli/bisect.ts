@@ -1,6 +1,5 @@
 import { EXIT } from '../results/exit.js';
-import { checkOutputs } from '../results/output-guard.js';
-import { writeJsonAtomic } from '../results/storage.js';
+import { checkOutputs, writeJsonOutput } from '../results/output-guard.js';
 import type { AbArgs, CommandSpec } from './command-spec.js';
 import { nothingToCompareIsExit3 } from './harness-checkout.js';
 import { UsageError } from './usage-error.js';
@@ -30,7 +29,7 @@ async function bisect(args: BisectArgs): Promise<number> {
   await checkOutputs([args.json ? { path: args.json, kind: 'bisect file', flag: '--json' } : null], args);
   const result = await runBisect({ good: args.good, bad: args.bad, metric: args.metric, ...measure });
   console.log(`\n${renderBisect(result)}`);
-  if (args.json) await writeJsonAtomic(args.json, result);
+  if (args.json) await writeJsonOutput(args.json, result);
   return result.culprit ? EXIT.pass : EXIT.regression;
 }
 

@@ -2,12 +2,12 @@ import { DoctorFileError } from '../doctor/files.js';
 import { MachineRootError, resolveMachineRoot } from '../doctor/physical/sysfs.js';
 import { gitState } from '../runner/git.js';
 import type { BackendArgs, CommandSpec } from './command-spec.js';
-import { checkOutputs } from '../results/output-guard.js';
+import { checkOutputs, writeJsonOutput } from '../results/output-guard.js';
 import { EXIT } from '../results/exit.js';
 import { UsageError } from './usage-error.js';
 import { writeSync } from 'node:fs';
 import type { DoctorReport } from '../doctor/schema.js';
-import { writeJsonAtomic, writeTextAtomic } from '../results/storage.js';
+import { writeTextAtomic } from '../results/storage.js';
 import { HEALTH_DEADLINE_SECONDS as HEALTH_DEADLINE } from '../doctor/health-check.js';
 
 /** What `doctor` is asked. */
@@ -168,7 +168,7 @@ export async function runDoctor(args: DoctorArgs): Promise<number> {
   for (const line of formatFailures(report)) console.log(line);
   console.log(`\n${formatSummary(report)}`);
   if (args.json) {
-    await writeJsonAtomic(args.json, report);
+    await writeJsonOutput(args.json, report);
     console.log(`report: ${args.json}`);
   }
   if (args.prometheus) {

@@ -2,8 +2,8 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { deriveSeed, seededRng } from '../base/random.js';
 import { BASELINE_DIR } from '../results/baseline.js';
-import { checkOutput } from '../results/output-guard.js';
-import { RecordFileError, RESULTS_DIR, writeTextAtomic } from '../results/storage.js';
+import { checkOutput, writeOutput } from '../results/output-guard.js';
+import { RecordFileError, RESULTS_DIR } from '../results/storage.js';
 import { significant } from '../report/format.js';
 import { calibrateCondition, conditionsFrom, DEFAULT_PLAN, readPools, type CalibrationPlan, type Rate } from '../history/calibration.js';
 import { changePointsOf, seriesOf, STEP_RESAMPLES, type Series } from '../history/change-points.js';
@@ -174,7 +174,7 @@ export async function historyCommand(args: HistoryArgs, cwd = process.cwd()): Pr
   }
   const changed = analysed.filter((a) => (a.changePoints?.length ?? 0) > 0).length;
   console.log(`\n${changed} of ${analysed.length} series have change points.`);
-  await writeTextAtomic(
+  await writeOutput(
     out,
     await renderHistoryPage({ profile, historyDir: args.history, records: read.entries.length, notes, analysed, testableFrom: TESTABLE_FROM }),
   );

@@ -6,8 +6,15 @@ import { HistoryRefusedError } from '../history/store.js';
 import { RunInputError } from '../runner/perf.js';
 import { commandOf, helpText, parseCommandLine, usageHint, UsageError } from './args.js';
 import { runCommand } from './commands.js';
-import { OutputPathError } from '../results/output-guard.js';
+import { moveConsoleToStderr, OutputPathError } from '../results/output-guard.js';
+import { outputStream } from '../base/regular-file.js';
 import { EXIT } from '../results/exit.js';
+
+/** Whether an output of the parsed command line (--json, --markdown, --out, --write-envelope) names stdout (`-`, /dev/stdout). */
+function namesStdout(args: object): boolean {
+  const a = args as { json?: unknown; markdown?: unknown; out?: unknown; writeEnvelope?: unknown; exports?: Readonly<Record<string, unknown>> };
+  return [a.json, a.markdown, a.out, a.writeEnvelope, ...Object.values(a.exports ?? {})].some((v) => typeof v === 'string' && outputStream(v) === 'stdout');
+}
 
 /** Runs one command line through the registry (src/cli/commands.ts); `--help` prints that command's help, or the list of commands. */
 async function main(argv: readonly string[]): Promise<number> {
@@ -17,6 +24,8 @@ async function main(argv: readonly string[]): Promise<number> {
       console.log(helpText(args.topic));
       return EXIT.pass;
     }
+    // `--json - | jq .`: stdout holds only that output; the lines for a person go to stderr (docs/usage.md, "Where output goes").
+    if (namesStdout(args)) moveConsoleToStderr();
     return await runCommand(args);
   } catch (error) {
     // The cause in one line and where that command's flags are listed (as typed where it runs); the help only on --help.

@@ -16,6 +16,7 @@ import { UsageError } from './usage-error.js';
 import { checkBaselinesReadable } from './baselines-check.js';
 import { checkJobSummary, checkOutputs, checkWritableDir } from '../results/output-guard.js';
 import { commandLine } from '../base/commands.js';
+import { outputStream } from '../base/regular-file.js';
 
 /** What `perf` is asked. */
 export type PerfArgs = {
@@ -62,6 +63,12 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
   if (tooFew) throw new UsageError(tooFew);
   if (args.question && (args.scenarios.length > 0 || args.dir)) {
     throw new UsageError(`--${args.question.kind} asks its own question: it does not go with --scenario or --dir`);
+  }
+  // The record is a file: the HTML report and the charts are written beside it, and later commands read it.
+  if (args.out && outputStream(args.out)) {
+    throw new UsageError(
+      `--out ${args.out}: the run record must be a file (the HTML report and charts go beside it); name a file, and use --json - for the verdicts on stdout`,
+    );
   }
   const files = args.question ? [questionFile(args.question)] : scenarioFiles(args.scenarios, args.dir ?? undefined);
   checkBackendChoice(args.backend);

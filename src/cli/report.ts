@@ -1,10 +1,10 @@
 import { BASELINE_DIR, findBaseline } from '../results/baseline.js';
 import { compareWithBaseline, EXIT, failingVerdicts, type Comparison } from '../results/compare.js';
 import type { RunRecord } from '../results/schema.js';
-import { besideRecord, latestRecordPath, readRunRecord, writeTextAtomic } from '../results/storage.js';
+import { besideRecord, latestRecordPath, readRunRecord } from '../results/storage.js';
 import type { CommandSpec } from './command-spec.js';
 import { UsageError } from './usage-error.js';
-import { checkOutput } from '../results/output-guard.js';
+import { checkOutput, writeOutput } from '../results/output-guard.js';
 import { commandLine } from '../base/commands.js';
 
 /** What `npm run report -- [RUN.json] [--baseline FILE] [--out FILE]` was given. */
@@ -36,7 +36,7 @@ export async function reportCommand(args: ReportArgs): Promise<number> {
   const { withReferencesBeside } = await import('../doctor/physical/references.js');
   const beside = await withReferencesBeside(runPath, record);
   for (const note of beside.notes) console.log(note);
-  await writeTextAtomic(out, await htmlExporter.render({ record: beside.record, recordPath: runPath, comparison }, { color: false }));
+  await writeOutput(out, await htmlExporter.render({ record: beside.record, recordPath: runPath, comparison }, { color: false }));
   console.log(`Report: ${out} (run ${runPath}; ${baseline ? `baseline ${baselinePath}` : `no baseline at ${baselinePath}`})`);
   const code = comparison ? comparison.exitCode : record.errors.length > 0 ? EXIT.regression : EXIT.pass;
   const why = exitReason(code, record, comparison);
@@ -79,14 +79,14 @@ export const reportSpec: CommandSpec<{ readonly command: 'report' } & ReportArgs
   exits: [
     '0 written (and passing, or no baseline to judge against: the page says so)',
     '1 the run has errors or a gating metric regressed (the page is still written; a line says why)',
-    '2 bad usage or an unreadable run or baseline file',
+    '2 bad usage or an unreadable run or baseline file, a --baselines folder that does not exist',
     '3 the comparison was refused (a profile, scale or data mismatch)',
   ],
   parse: (line) => ({
     command: 'report',
     run: line.positionals[0] ?? null,
     baseline: line.str('baseline'),
-    baselines: line.str('baselines') ?? BASELINE_DIR,
+    baselines: line.folder('baselines') ?? BASELINE_DIR,
     out: line.str('out'),
     force: line.flag('force'),
   }),

@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
+import { notRegularReason, readRegularFile } from '../base/regular-file.js';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
@@ -17,22 +18,22 @@ export class MnistDirError extends Error {
 /** The MNIST split names, as in the file names (t10k = the 10,000 test images). */
 export type MnistSplit = 'train' | 't10k';
 
+/** Whether `path` is a regular file; false when nothing is there; a FIFO, device, folder or dangling link there is refused (never opened: it could block). */
 async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
+  if (!(await lstat(path).catch(() => null))) return false;
+  const reason = await notRegularReason(path).catch(() => null);
+  if (reason) throw new MnistDirError(`${path}: ${reason.reason}, so not read; it must be the IDX file itself`);
+  return true;
 }
 
 /** The bytes of `dir/base` or else `dir/base.gz` inflated, and the path they came from. */
 async function readMaybeGzipped(dir: string, base: string, lookedFor: string[]): Promise<{ path: string; bytes: Uint8Array }> {
   const plain = join(dir, base);
   // Plain first: torchvision keeps both, and the plain file needs no inflating.
-  if (await isFile(plain)) return { path: plain, bytes: await readFile(plain) };
+  if (await isFile(plain)) return { path: plain, bytes: await readRegularFile(plain) };
   const gz = `${plain}.gz`;
   if (await isFile(gz)) {
-    const compressed = await readFile(gz);
+    const compressed = await readRegularFile(gz);
     try {
       return { path: gz, bytes: await gunzipAsync(compressed) };
     } catch (error) {

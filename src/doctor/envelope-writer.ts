@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { checkWritableDir, OutputPathError } from '../results/output-guard.js';
-import { writeJsonAtomic } from '../results/storage.js';
+import { notRegularReasonSync, outputStream, readRegularFile } from '../base/regular-file.js';
+import { checkOutputEntry, checkWritableDir, OutputPathError, writeJsonOutput } from '../results/output-guard.js';
 import { deriveEnvelope, envelopeInputProblem, envelopePathFor, formatValue } from './envelope.js';
 import { readDoctorReport } from './files.js';
 import type { DoctorReport, Envelope } from './schema.js';
@@ -63,17 +63,26 @@ export function reportFiles(paths: readonly string[]): string[] {
       if (inside.length === 0) throw new EnvelopeInputError(`--from ${path}: no doctor*.json reports in the folder`);
       files.push(...inside.map((f) => join(path, f)));
     }
+    // Each report is read only if it is a regular file (a FIFO would block the read): known from stat alone.
+    for (const file of files) {
+      const reason = notRegularReasonSync(file);
+      if (reason) throw new EnvelopeInputError(`--from ${file}: ${reason.reason}; name a doctor report or a folder of them`);
+    }
   }
   return files;
 }
 
 /** Before anything runs: `out` is a file that may be written (an earlier envelope is replaced; another file only with --force). */
 export async function checkEnvelopeOutput(out: string, force: boolean): Promise<void> {
-  const existing = await stat(out).catch(() => null);
-  if (existing?.isDirectory()) throw new OutputPathError(`--write-envelope ${out} is a directory; name a file, e.g. ${join(out, '<profile>.doctor.json')}`);
+  if (outputStream(out)) return;
+  // From lstat/stat alone: a FIFO or device is refused before anything opens it, forced or not.
+  const existing = await checkOutputEntry(out, `--write-envelope ${out}`, { example: '<profile>.doctor.json', stdoutHint: true });
   await checkWritableDir(dirname(out), `--write-envelope ${out}`);
-  if (!existing || force) return;
-  const text = await readFile(out, 'utf8').catch(() => '');
+  if (existing.kind === 'missing' || force) return;
+  const text = await readRegularFile(out).then(
+    (bytes) => bytes.toString('utf8'),
+    () => '',
+  );
   const kind = (() => {
     try {
       return (JSON.parse(text) as { kind?: unknown }).kind;
@@ -165,6 +174,6 @@ export async function writeEnvelope(o: EnvelopeWriteOptions): Promise<{ envelope
   for (const line of ['', ...spread(envelope), '', `${reports.length} processes, margin ${envelope.derivation.margin}`]) o.say(line);
   const path = o.out ?? envelopePathFor(envelope.profile);
   if (o.out === null) await checkEnvelopeOutput(path, o.force);
-  await writeJsonAtomic(path, envelope);
+  await writeJsonOutput(path, envelope);
   return { envelope, path };
 }

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { NotRegularFileError, readRegularFile } from '../base/regular-file.js';
 import type { z } from 'zod';
 import { DOCTOR_REPORT_VERSIONS, type DoctorReport, doctorReportSchema } from './schema.js';
 
@@ -15,8 +15,10 @@ export class DoctorFileError extends Error {
 export async function readDoctorJson<T>(path: string, schema: z.ZodType<T>, what: string, version: number | readonly number[]): Promise<T> {
   let json: unknown;
   try {
-    json = JSON.parse(await readFile(path, 'utf8'));
+    json = JSON.parse((await readRegularFile(path)).toString('utf8'));
   } catch (error) {
+    // A FIFO or device is never opened (the read would block or never end).
+    if (error instanceof NotRegularFileError) throw new DoctorFileError(`${path}: ${error.reason}, so not read; name a ${what} file`);
     const e = error as NodeJS.ErrnoException;
     throw new DoctorFileError(`${path}: ${e.code ? `cannot read it (${e.code})` : `not valid JSON (${e.message})`}`);
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Metric } from '../results/schema.js';
+import { referenceMetric } from '../results/upload-references.js';
 import { renderStageTables, stageGroup } from './stage-table.js';
 
 /** A stage metric as the suite records it. */
@@ -47,5 +48,31 @@ describe('renderStageTables', () => {
     expect(row64).toContain('0.4');
     expect(row64).not.toMatch(/\d\.\dx/);
     expect(text).toContain('Where the time goes, mnist-transfer (medians)');
+  });
+
+  it("says under a table with limits which of the three references binds: the API's rate, the link, the host copy", () => {
+    const ref = (kind: string, gbps: number, name: string, source: 'measured' | 'computed' = 'measured'): Metric => ({
+      ...referenceMetric('mnist-transfer', { kind: kind as 'api-upload', gbps, name, source }, 'test'),
+      scenario: 'stages',
+    });
+    const rows = [
+      stage('mnist-transfer.stage-ms.total.device-normalize', 'device-normalize', 'total', 0.6, 'mnist-transfer'),
+      stage('mnist-transfer.stage-ms.limit.device-normalize', 'device-normalize', 'limit', 0.06, 'mnist-transfer'),
+    ];
+    // Without references (a software adapter's run): the table alone.
+    expect(renderStageTables(rows)).not.toContain('references:');
+    const text = renderStageTables([
+      ...rows,
+      ref('api-upload', 2.17, "WebGPU's upload rate"),
+      ref('host-copy', 27.2, 'the host memory copy'),
+      ref('pcie-link', 63.015, 'the Gen5 x16 link', 'computed'),
+    ])!;
+    expect(text.split('\n').at(-1)).toBe(
+      "  references: the limit rests on WebGPU's upload rate; that rate (2.17 GB/s) is 0.034 of the Gen5 x16 link (63.0 GB/s, computed from sysfs) and 0.080 of the host memory copy (27.2 GB/s): the API's staging path binds, not this pipeline (under 0.1 of the host memory copy)",
+    );
+    // An API at 0.5 of the lower machine bound: that bound binds.
+    expect(renderStageTables([...rows, ref('api-upload', 13.6, "WebGPU's upload rate"), ref('host-copy', 27.2, 'the host memory copy')])).toMatch(
+      /0\.50 of the host memory copy \(27\.2 GB\/s\): the host memory copy binds: the API reaches 0\.50 of it$/,
+    );
   });
 });

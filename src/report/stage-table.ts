@@ -61,7 +61,7 @@ function referenceNote(metrics: readonly Metric[], groups: readonly string[], ba
   for (const group of groups) {
     const refs = groupReferences(metrics, group, backend);
     const clause = referencesClause(refs);
-    if (refs.api && clause) return `\n  references: the limit's upload rate is ${refs.api.name}; ${clause}`;
+    if (refs.api && clause) return `\n  references: the limit rests on ${refs.api.name}; ${clause}`;
   }
   return '';
 }

@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { FileWriteError, writeTextAtomic } from '../results/storage.js';
+import { FileWriteError } from '../results/storage.js';
+import { writeOutput } from '../results/output-guard.js';
 import type { AbResult } from '../results/ab-result.js';
 import type { ReportInput } from './exporter.js';
 import { EXPORTERS, type ExporterEntry, type ExportingCommand, type ExportTarget } from './exporters.js';
@@ -38,7 +39,7 @@ export async function appendJobSummary(jobSummary: string | null, text: string):
 }
 
 /**
- * Writes each export target's format to its file (atomically) and, in GitHub Actions (`jobSummary`
+ * Writes each export target's format to its file (atomically) or stream (`-`: stdout) and, in GitHub Actions (`jobSummary`
  * not null), the command's job summary formats (Markdown) to the job summary, whether or not a
  * file was asked for.
  */
@@ -49,7 +50,7 @@ export async function writeExports(
   jobSummary: string | null,
   exporters: readonly ExporterEntry[] = EXPORTERS,
 ): Promise<void> {
-  for (const { entry, path } of targets) await writeTextAtomic(path, await (await entry.load()).render(input, { color: false }));
+  for (const { entry, path } of targets) await writeOutput(path, await (await entry.load()).render(input, { color: false }));
   if (!jobSummary) return;
   for (const entry of exporters.filter((e) => e.jobSummary && e.commands.includes(command))) {
     await appendJobSummary(jobSummary, await (await entry.load()).render(input, { color: false }));
@@ -61,6 +62,6 @@ export async function writeAbExports(result: AbResult, targets: readonly ExportT
   for (const { entry, path } of targets) {
     const exporter = await entry.load();
     if (!exporter.renderAb) throw new Error(`the ${entry.format} exporter is listed for ab but renders no A/B`);
-    await writeTextAtomic(path, exporter.renderAb(result));
+    await writeOutput(path, exporter.renderAb(result));
   }
 }

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { metricList, metricSchema, runRecordSchema, type RunRecord } from './schema.js';
@@ -53,7 +53,8 @@ export async function readBaseline(path: string): Promise<Baseline> {
 /** Reads the tolerance overrides; none when the file does not exist. */
 export async function readToleranceOverrides(path = TOLERANCES_FILE): Promise<ToleranceOverrides> {
   try {
-    await readFile(path);
+    // lstat only (never blocks): whether it is there; readJsonFile reads only a regular file.
+    await lstat(path);
   } catch {
     return {};
   }

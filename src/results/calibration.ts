@@ -1,11 +1,11 @@
-import { readFile } from 'node:fs/promises';
+import { NotRegularFileError, readRegularFile } from '../base/regular-file.js';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import type { Rng } from '../base/random.js';
 import { mean } from '../measure/statistics.js';
 import { judgeOneProcess, judgeProcesses, type KnownSpread, oneProcessAlpha, type ProcessVerdictName } from './process-verdict.js';
 import { lookupProfileFile, profileFilePath } from './profile-files.js';
-import { parseJsonText } from './storage.js';
+import { parseJsonText, RecordFileError } from './storage.js';
 
 /**
  * Calibration of the cross-process verdicts (npm run perf:calibrate): pools of real per-process
@@ -157,8 +157,10 @@ export async function readCalibratedSpread(baselinePath: string, profileId: stri
   if (found.found === 'none' || found.found === 'other-machine') return null;
   let text: string;
   try {
-    text = await readFile(found.path, 'utf8');
+    text = (await readRegularFile(found.path)).toString('utf8');
   } catch (error) {
+    if (error instanceof NotRegularFileError)
+      throw new RecordFileError(`${found.path}: ${error.reason}, so not read; it must be a calibration file (perf:calibrate)`);
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }

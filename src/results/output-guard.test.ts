@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeBaseline } from './baseline.js';
-import { checkJobSummary, checkOutput, checkOutputs, OutputPathError, type OutputKind } from './output-guard.js';
+import { checkJobSummary, checkOutput, checkOutputs, OutputPathError, type OutputKind, writeOutput } from './output-guard.js';
+import { FileWriteError } from './storage.js';
 import { testRunRecord } from '../../test/support/run-record.js';
 
 let dir: string;
@@ -74,6 +75,54 @@ describe('checkOutput', () => {
     ] as const;
     await expect(checkOutputs(targets, { force: false })).rejects.toThrow(/--json .*same.json is also --out/);
   });
+
+  // Issue 34: a FIFO was read to see what it held (the command hung), and --force replaced a device node with a file.
+  it('refuses a FIFO, a socket, a character device and a link to one, forced or not, without opening them', async () => {
+    execFileSync('mkfifo', [at('out-fifo.json')]);
+    execFileSync('mknod', [at('out-null'), 'c', '1', '3']);
+    await symlink(at('out-fifo.json'), at('out-link.json'));
+    await symlink('gone.json', at('out-dangling.json'));
+    for (const force of [false, true]) {
+      await expect(check(at('out-fifo.json'), 'JSON verdict file', force)).rejects.toThrow(
+        `--x ${at('out-fifo.json')}: is a FIFO (named pipe), not a regular file; name a file (or - for stdout)`,
+      );
+      await expect(check(at('out-null'), 'JSON verdict file', force)).rejects.toThrow(/out-null: is a character device, not a regular file; name a file/);
+      await expect(check(at('out-link.json'), 'run record', force)).rejects.toThrow(
+        /out-link\.json: is a FIFO \(named pipe\), not a regular file; name a file$/,
+      );
+      await expect(check(at('out-dangling.json'), 'run record', force)).rejects.toThrow(
+        /out-dangling\.json: is a dangling symbolic link \(to gone\.json, which does not exist\)/,
+      );
+    }
+    expect((await lstat(at('out-null'))).isCharacterDevice()).toBe(true);
+    expect((await lstat(at('out-fifo.json'))).isFIFO()).toBe(true);
+  }, 10_000);
+
+  it('allows -, /dev/stdout and /dev/stderr, but not two outputs on one stream', async () => {
+    for (const path of ['-', '/dev/stdout', '/dev/stderr', '/dev/fd/1']) await expect(check(path, 'JSON verdict file')).resolves.toBeUndefined();
+    const both = [
+      { path: '/dev/stdout', kind: 'JSON verdict file', flag: '--json' },
+      { path: '-', kind: 'Markdown verdict summary', flag: '--markdown' },
+    ] as const;
+    await expect(checkOutputs(both, { force: false })).rejects.toThrow('--markdown - is also --json (both stdout): give each output its own file');
+    const apart = [
+      { path: '-', kind: 'JSON verdict file', flag: '--json' },
+      { path: '/dev/stderr', kind: 'Markdown verdict summary', flag: '--markdown' },
+    ] as const;
+    await expect(checkOutputs(apart, { force: false })).resolves.toBeUndefined();
+  });
+});
+
+describe('writeOutput', () => {
+  it('writes a file atomically, and never renames over a FIFO that appeared after the check', async () => {
+    await writeOutput(at('written.json'), '{"a":1}\n');
+    expect(await readFile(at('written.json'), 'utf8')).toBe('{"a":1}\n');
+    execFileSync('mkfifo', [at('late-fifo.json')]);
+    const error = await writeOutput(at('late-fifo.json'), 'x').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FileWriteError);
+    expect((error as Error).message).toBe(`${at('late-fifo.json')}: cannot write it (a FIFO (named pipe), not a regular file); what was there is unchanged`);
+    expect((await lstat(at('late-fifo.json'))).isFIFO()).toBe(true);
+  }, 10_000);
 });
 
 /**

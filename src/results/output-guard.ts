@@ -1,9 +1,10 @@
 import { constants } from 'node:fs';
-import { access, lstat, readFile, realpath, rm, stat, statfs, writeFile } from 'node:fs/promises';
+import { access, lstat, realpath, rm, stat, statfs, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { BASELINE_DIR } from './baseline.js';
-import { ensureDir, entryKind } from './storage.js';
+import { ensureDir, entryKind, FileWriteError, writeTextAtomic } from './storage.js';
 import { commandName } from '../base/commands.js';
+import { NotRegularFileError, type OutputEntry, type OutputStream, outputEntry, outputStream, readRegularFile } from '../base/regular-file.js';
 
 /** An output path that must not or cannot be written: exit 2, found before anything is measured. */
 export class OutputPathError extends Error {
@@ -169,11 +170,28 @@ async function realFolder(dir: string): Promise<string> {
 }
 
 /**
- * Checks, before any measuring, that `target` may be written: not a folder, its folder
- * writable, and any file already there of the same kind (or --force); never a baseline.
+ * What is at an output path (nothing, or a regular file), from lstat/stat alone; anything else
+ * refused with one line naming `what` (the flag and path) and what is there: a directory (with
+ * `example`, a file name to put in it), a FIFO, socket, device, or a link to one or to nothing.
+ */
+export async function checkOutputEntry(path: string, what: string, hints: { example: string; stdoutHint: boolean }): Promise<OutputEntry> {
+  return outputEntry(path).catch((error: unknown) => {
+    if (!(error instanceof NotRegularFileError)) throw new OutputPathError(`${what}: cannot look at it (${errorCode(error)}); choose another path`);
+    if (error.reason.startsWith('a directory')) throw new OutputPathError(`${what} is a directory; name a file, e.g. ${join(path, hints.example)}`);
+    throw new OutputPathError(`${what}: is ${error.reason}; name a file${hints.stdoutHint ? ' (or - for stdout)' : ''}`);
+  });
+}
+
+/**
+ * Checks, before any measuring, that `target` may be written: `-`, /dev/stdout or /dev/stderr
+ * (a stream: always); else a missing file in a writable folder, or a regular file already there
+ * of the same kind (or --force); never a baseline. What is at the path is known from lstat/stat
+ * alone before anything opens it: a FIFO, socket, directory, device (or a link to one) is refused
+ * here, forced or not, so nothing blocks on it and no device node is replaced by a file.
  */
 export async function checkOutput(target: OutputTarget, options: OutputOptions): Promise<void> {
   const { path, kind, flag } = target;
+  if (outputStream(path)) return;
   const what = `${flag} ${path}`;
   const folder = await realFolder(dirname(path));
   for (const dir of new Set([BASELINE_DIR, options.baselines ?? BASELINE_DIR])) {
@@ -182,15 +200,17 @@ export async function checkOutput(target: OutputTarget, options: OutputOptions):
       throw new OutputPathError(`${what} is inside ${dir}/, the baselines folder: baselines change only through ${commandName('baseline')}`);
     }
   }
-  const existing = await stat(path).catch(() => null);
-  if (existing?.isDirectory())
-    throw new OutputPathError(`${what} is a directory; name a file, e.g. ${join(path, kind === 'HTML report' ? 'report.html' : 'out.json')}`);
+  const existing = await checkOutputEntry(path, what, {
+    example: kind === 'HTML report' ? 'report.html' : 'out.json',
+    stdoutHint: flag.startsWith('--') && kind !== 'run record',
+  });
   await checkWritableDir(dirname(path), what);
-  if (!existing) return;
+  if (existing.kind === 'missing') return;
   let content: Buffer;
   try {
-    content = await readFile(path);
+    content = await readRegularFile(path);
   } catch (error) {
+    if (error instanceof NotRegularFileError) throw new OutputPathError(`${what}: is ${error.reason}; name a file`);
     throw new OutputPathError(`${what}: it exists and cannot be read (${errorCode(error)}), so it is not replaced; choose another path`);
   }
   if (isBaseline(jsonObject(content.toString('utf8')))) {
@@ -202,17 +222,53 @@ export async function checkOutput(target: OutputTarget, options: OutputOptions):
   );
 }
 
-/** Checks every target (see checkOutput); two targets naming the same file are refused too. */
+/** Checks every target (see checkOutput); two targets naming the same file, or the same stream (`-` and /dev/stdout), are refused too. */
 export async function checkOutputs(targets: ReadonlyArray<OutputTarget | null>, options: OutputOptions): Promise<void> {
   const seen = new Map<string, OutputTarget>();
   for (const target of targets) {
     if (!target) continue;
-    const key = resolve(target.path);
+    const stream = outputStream(target.path);
+    const key = stream ? `<${stream}>` : resolve(target.path);
     const other = seen.get(key);
-    if (other) throw new OutputPathError(`${target.flag} ${target.path} is also ${other.flag}: give each output its own file`);
+    if (other) {
+      const both = stream ? ` (both ${stream})` : '';
+      throw new OutputPathError(`${target.flag} ${target.path} is also ${other.flag}${both}: give each output its own file`);
+    }
     seen.set(key, target);
     await checkOutput(target, options);
   }
+}
+
+/** stdout's own write, kept before moveConsoleToStderr: an output named `-` or /dev/stdout is written through it. */
+const stdoutWrite = process.stdout.write.bind(process.stdout);
+
+/**
+ * Sends what the command prints for a person (console.log, vitest's lines) to stderr from now on,
+ * so that stdout holds only the output named `-` or /dev/stdout: `gtp compare R --json - | jq .`
+ * gets valid JSON. Called once an output names stdout (src/cli/main.ts).
+ */
+export function moveConsoleToStderr(): void {
+  process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+}
+
+/** Writes `text` to a stream through its own write (stdout's as it was before moveConsoleToStderr); a failure (EPIPE) is a FileWriteError naming the flag's value. */
+function writeStream(stream: OutputStream, path: string, text: string | Uint8Array): Promise<void> {
+  const write = stream === 'stdout' ? stdoutWrite : process.stderr.write.bind(process.stderr);
+  return new Promise((done, fail) => {
+    write(text, (error) => (error ? fail(new FileWriteError(path, (error as NodeJS.ErrnoException).code ?? String(error))) : done()));
+  });
+}
+
+/** Writes an output checked by checkOutput: to its stream (`-`, /dev/stdout, /dev/stderr), or to its file atomically (writeTextAtomic). */
+export async function writeOutput(path: string, text: string | Uint8Array): Promise<void> {
+  const stream = outputStream(path);
+  if (stream) return writeStream(stream, path, text);
+  return writeTextAtomic(path, text);
+}
+
+/** Writes JSON to an output (see writeOutput), as writeJsonAtomic does to a file. */
+export function writeJsonOutput(path: string, data: unknown): Promise<void> {
+  return writeOutput(path, `${JSON.stringify(data, null, 2)}\n`);
 }
 
 /** GitHub's name for a step's summary file: <runner temp>/_runner_file_commands/step_summary_<guid> (actions/runner FileCommandManager.cs). */
@@ -269,7 +325,7 @@ export async function checkJobSummary(path: string | null, options: Pick<OutputO
   if (existing && existing.size > 0 && !GITHUB_SUMMARY_NAME.test(basename(path))) {
     let head: string;
     try {
-      head = (await readFile(path)).subarray(0, OWN_SUMMARY_HEADING.length).toString('utf8');
+      head = (await readRegularFile(path)).subarray(0, OWN_SUMMARY_HEADING.length).toString('utf8');
     } catch (error) {
       throw new OutputPathError(`${what}: it exists and cannot be read (${errorCode(error)}), so it is not appended to; ${unset}`);
     }

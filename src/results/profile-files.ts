@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { readRegularFileSync } from '../base/regular-file.js';
 import { join } from 'node:path';
 import { cpuPart, deviceAndHostOf, legacyIdOf, legacyProfileId, profileId, sameDeviceOtherHost, type ProfileParts } from '../backend/fingerprint.js';
 import type { BackendName } from '../backend/types.js';
@@ -95,7 +96,7 @@ export type ProfileFileLookup =
 
 function parseJson(path: string): unknown {
   try {
-    return JSON.parse(readFileSync(path, 'utf8'));
+    return JSON.parse(readRegularFileSync(path).toString('utf8'));
   } catch {
     return null;
   }

@@ -1,5 +1,5 @@
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { NotRegularFileError, notRegularReason, readRegularFile } from '../base/regular-file.js';
+import { lstat, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { entryKind, NotRegularFileError, notRegularReason, readRegularFile } from '../base/regular-file.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { z } from 'zod';
 import { printable } from '../data/media-errors.js';
@@ -47,6 +47,10 @@ export async function writeTextAtomic(path: string, text: string | Uint8Array): 
   try {
     await ensureDir(dirname(path));
     await writeFile(temp, text, { flag: 'wx' });
+    // A rename replaces whatever entry is there: never a FIFO, socket, device or folder (the output guard refused them up front; this holds if one appeared since).
+    const there = await lstat(path).catch(() => null);
+    if (there && !there.isFile() && !there.isSymbolicLink())
+      throw Object.assign(new Error('not a regular file'), { code: `${entryKind(there)}, not a regular file` });
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => undefined);

@@ -4,7 +4,7 @@
  * annotation at a time (segmentation.ts), so that one bad annotation is skipped, not fatal.
  * Format: the COCO data format page ("Object Detection" section), cocodataset.org/#format-data.
  */
-import { readFile } from 'node:fs/promises';
+import { NotRegularFileError, readRegularFile } from '../../base/regular-file.js';
 import { z } from 'zod';
 import { printable } from '../media-errors.js';
 
@@ -124,8 +124,10 @@ function binaryProblem(bytes: Uint8Array): string | null {
 export async function readCocoInstances(path: string): Promise<CocoInstances> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(path);
+    bytes = await readRegularFile(path);
   } catch (error) {
+    // A FIFO or a device is never opened (it could block or never end): named as what it is.
+    if (error instanceof NotRegularFileError) throw new CocoFormatError(path, `${error.reason}, so not read; name the annotations file`);
     throw new CocoFormatError(path, `cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
   const binary = binaryProblem(bytes);

@@ -8,7 +8,8 @@
  * iscrowd objects are painted too. Items that cannot be used are skipped and listed in
  * `summary.skipped` with a reason; a data set with nothing usable is an error.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { NotRegularFileError, readRegularFile } from '../../base/regular-file.js';
 import { join } from 'node:path';
 import type { Dataset, Sample } from '../dataset.js';
 import { countByReason, describeSkipped, errorMessage, type SkippedItem } from '../media-errors.js';
@@ -150,8 +151,10 @@ function groupAnnotations(
 async function checkImage(image: CocoImage, path: string, verify: 'decode' | 'header'): Promise<SkippedItem<CocoSkipReason> | undefined> {
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(path);
+    bytes = await readRegularFile(path);
   } catch (error) {
+    if (error instanceof NotRegularFileError)
+      return { item: path, reason: 'missing-file', detail: `image ${image.id} "${image.file_name}" is ${error.reason}; not opened` };
     const code = (error as NodeJS.ErrnoException).code;
     return { item: path, reason: 'missing-file', detail: `image ${image.id} "${image.file_name}" cannot be read (${code ?? errorMessage(error)})` };
   }
@@ -286,7 +289,7 @@ function makeDataset(items: readonly CocoItem[], summary: CocoSummary, className
       const { image, path, layers } = itemAt(index);
       let rgb: RgbImage;
       try {
-        rgb = await decodeRgb(await readFile(path));
+        rgb = await decodeRgb(await readRegularFile(path));
       } catch (error) {
         throw new CocoDataError(`${path}: image ${image.id} was checked when the data set was loaded but now fails: ${errorMessage(error)}`);
       }

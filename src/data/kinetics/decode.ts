@@ -3,6 +3,7 @@
  * the last few decoded videos: consecutive clips of one video (step 1) share 31 of 32 frames, so
  * decoding the video once and slicing clips out of it beats decoding per clip.
  */
+import { notRegularReason } from '../../base/regular-file.js';
 import { describeStderr, type FfmpegTools, runTool } from './ffmpeg.js';
 
 /** Thrown when ffmpeg cannot decode a video that the probe accepted (e.g. it changed since). */
@@ -40,6 +41,9 @@ export function decodeArgs(path: string, size: FrameSize): string[] {
 
 /** Decodes every frame of `path`'s first video stream, resized to `size`. */
 export async function decodeVideo(tools: FfmpegTools, path: string, size: FrameSize): Promise<DecodedVideo> {
+  // Probed as a regular file when loaded; one swapped for a FIFO since would block ffmpeg forever.
+  const notFile = await notRegularReason(path).catch((error: NodeJS.ErrnoException) => ({ reason: `cannot be looked at (${error.code ?? error.message})` }));
+  if (notFile) throw new VideoDecodeError(`${path}: ${notFile.reason}; not given to ffmpeg`);
   const { code, stdout, stderr } = await runTool(tools.ffmpeg, decodeArgs(path, size));
   if (code !== 0 || stderr.trim() !== '') {
     throw new VideoDecodeError(`${path}: ffmpeg ${code === 0 ? 'reports errors' : `exited with ${code}`}: ${describeStderr(stderr)}`);

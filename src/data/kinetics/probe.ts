@@ -4,11 +4,19 @@
  * the container header alone would trust a truncated file; decoding finds the damage.
  */
 import { availableParallelism } from 'node:os';
+import { notRegularReason } from '../../base/regular-file.js';
 import { describeStderr, type FfmpegTools, runTool } from './ffmpeg.js';
 
 /** Thrown for a file that is not a decodable video; the reader skips it with this reason. */
 export class VideoProbeError extends Error {
   override readonly name = 'VideoProbeError';
+  constructor(
+    message: string,
+    /** Why it is skipped: damaged, or not a regular file at all (a FIFO, a device, a dangling link: never given to ffprobe). */
+    readonly skip: 'corrupt-video' | 'not-a-file' = 'corrupt-video',
+  ) {
+    super(message);
+  }
 }
 
 /** What decoding a video's first video stream found. */
@@ -31,6 +39,9 @@ interface ProbeStream {
 
 /** Decodes the first video stream of `path` and counts its frames; throws VideoProbeError if damaged. */
 export async function probeVideo(tools: FfmpegTools, path: string): Promise<VideoProbe> {
+  // ffprobe opens what it is given and waits forever on a FIFO: only regular files reach it (stat does not block).
+  const notFile = await notRegularReason(path).catch((error: NodeJS.ErrnoException) => ({ reason: `cannot be looked at (${error.code ?? error.message})` }));
+  if (notFile) throw new VideoProbeError(`${notFile.reason}; not given to ffprobe`, 'not-a-file');
   const args = ['-v', 'error', '-select_streams', 'v:0', '-count_frames', '-threads', '1'];
   args.push('-show_entries', 'stream=codec_name,width,height,nb_frames,nb_read_frames', '-of', 'json', path);
   const { code, stdout, stderr } = await runTool(tools.ffprobe, args);

@@ -31,7 +31,7 @@ export interface KineticsOptions {
   readonly videoTools: FfmpegPaths;
 }
 
-export type KineticsSkipReason = 'corrupt-video';
+export type KineticsSkipReason = 'corrupt-video' | 'not-a-file';
 
 /** A video too short for one clip. */
 export interface ShortVideo {
@@ -102,7 +102,7 @@ export async function loadKinetics(options: KineticsOptions): Promise<KineticsDa
   const skipped: Array<SkippedItem<KineticsSkipReason>> = [];
   layout.videos.forEach((video, i) => {
     const probe = probes[i]!;
-    if (probe instanceof Error) skipped.push({ item: video.path, reason: 'corrupt-video', detail: probe.message });
+    if (probe instanceof Error) skipped.push({ item: video.path, reason: probe.skip, detail: probe.message });
     else usable.push({ ...video, frames: probe.frames });
   });
   const index = new ClipIndex(

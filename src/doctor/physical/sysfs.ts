@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { firstSpecialEntry, readRegularFileSync } from '../../base/regular-file.js';
 import { basename, dirname, join, relative } from 'node:path';
 import { z } from 'zod';
 import { type LinkReading, linkReading } from './pcie.js';
@@ -69,12 +70,16 @@ export function resolveMachineRoot(dir: string | null): MachineRoot {
   } else {
     throw new MachineRootError(`--sysfs-root ${dir}: neither sys/bus/pci/devices nor bus/pci/devices under it; not a copy of /sys`);
   }
+  // A copy is read file by file later: a FIFO or device in it would block that read, so it is named now (lstat only, nothing opened).
+  const special = firstSpecialEntry(dir);
+  if (special)
+    throw new MachineRootError(`--sysfs-root ${dir}: ${special.path} is ${special.kind}, not a regular file; a copy of /sys holds files, folders and links`);
   const recordedPath = join(dir, 'machine.json');
   let recorded: RecordedMachine | null = null;
   if (existsSync(recordedPath)) {
     let json: unknown;
     try {
-      json = JSON.parse(readFileSync(recordedPath, 'utf8'));
+      json = JSON.parse(readRegularFileSync(recordedPath).toString('utf8'));
     } catch (error) {
       throw new MachineRootError(`${recordedPath}: not valid JSON (${(error as Error).message})`);
     }
@@ -88,10 +93,10 @@ export function resolveMachineRoot(dir: string | null): MachineRoot {
   return { sys, proc, isCopy: true, recorded };
 }
 
-/** A file's text, or null when it does not exist or cannot be read (sysfs returns EINVAL for a failed config read). */
+/** A file's text, or null when it does not exist or cannot be read (sysfs returns EINVAL for a failed config read) or is not a regular file (a FIFO is never opened: it would block). */
 export function readText(path: string): string | null {
   try {
-    return readFileSync(path, 'utf8');
+    return readRegularFileSync(path).toString('utf8');
   } catch {
     return null;
   }
