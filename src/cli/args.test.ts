@@ -14,7 +14,7 @@ describe('command line', () => {
       allowProfileMismatch: false,
       gateTiming: false,
       requireBaseline: false,
-      exports: { markdown: null, json: null },
+      exports: { markdown: null, json: null, bmf: null, junit: null, 'gab-bigger': null, 'gab-smaller': null },
       force: false,
       jobSummary: null,
       out: null,
@@ -72,7 +72,7 @@ describe('command line', () => {
       run: 'r.json',
       baseline: 'b.json',
       allowProfileMismatch: true,
-      exports: { markdown: null, json: 'v.json' },
+      exports: { markdown: null, json: 'v.json', bmf: null, junit: null, 'gab-bigger': null, 'gab-smaller': null },
     });
     expect(parseCommandLine(['baseline', 'r.json', '--allow-dirty'], {})).toEqual({
       command: 'baseline',
