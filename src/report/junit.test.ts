@@ -62,14 +62,14 @@ describe('JUnit XML of the verdicts (--junit)', () => {
     ]);
   });
 
-  it('an A/B: a failure for the regressed metric, a pass for the other, a failed check per process error; the profile in the classname', async () => {
+  it('an A/B: a failure for the regressed metric, a pass for the other, a failed check per process error; the profile in the classname, named apart from a perf run of the runner', async () => {
     const xml = junitExporter.renderAb!(testAbResult({ errors: ['head process 2: [speedup] pairs: device lost'] }));
     expect(await xmllint(xml, 'ab.xml')).toMatch(/validates$/);
     const { doc, cases } = await readJunitAsTestReporter(xml);
     expect(cases.map((c) => [c.classname, c.name, c.result])).toEqual([
-      ['gpu-transfer-perf.webgpu-lavapipe-x64', 'mnist-transfer.speedup', 'failed'],
-      ['gpu-transfer-perf.webgpu-lavapipe-x64', 'mnist-transfer.upload-ms.device-normalize', 'success'],
-      ['gpu-transfer-perf.webgpu-lavapipe-x64', 'check process error 1', 'failed'],
+      ['gpu-transfer-perf.webgpu-lavapipe-x64', 'ab mnist-transfer.speedup', 'failed'],
+      ['gpu-transfer-perf.webgpu-lavapipe-x64', 'ab mnist-transfer.upload-ms.device-normalize', 'success'],
+      ['gpu-transfer-perf.webgpu-lavapipe-x64', 'ab check: process error 1', 'failed'],
     ]);
     expect(cases[0]?.message).toBe('regressed <by> "test" & co');
     expect(doc.testsuites.$.time).toBe('90.000');

@@ -143,19 +143,20 @@ export function recordSuite({ record, comparison }: ReportInput): JunitSuite {
   };
 }
 
-/** An A/B: a case per judged metric (a regression fails), and one failed case per error of a process. */
+/** An A/B: a case per judged metric, `ab <metric id>` (a regression fails), and one failed case per error of a process. */
 export function abSuite(result: AbResult): JunitSuite {
   const classname = junitClassname(result.profile ?? 'unknown-profile');
   const verdicts = result.verdicts.map(
     (v): JunitCase => ({
       classname,
-      name: v.id,
+      // Prefixed: a perf run's JUnit of the same runner holds a case named by the bare metric id.
+      name: `ab ${v.id}`,
       outcome: v.verdict === 'regressed' ? { kind: 'failure', type: 'regressed', message: v.reason } : { kind: 'passed' },
       out: `${v.verdict}: head/base ${(1 + v.change).toFixed(4)} [${(1 + v.ci[0]).toFixed(4)}, ${(1 + v.ci[1]).toFixed(4)}], p ${v.p.toPrecision(2)}: ${v.reason}`,
     }),
   );
   const errors = result.errors.map(
-    (e, i): JunitCase => ({ classname, name: `check process error ${i + 1}`, outcome: { kind: 'failure', type: 'failed check', message: e }, out: e }),
+    (e, i): JunitCase => ({ classname, name: `ab check: process error ${i + 1}`, outcome: { kind: 'failure', type: 'failed check', message: e }, out: e }),
   );
   return {
     name: `gpu-transfer-perf A/B ${result.head} vs ${result.base}`,
