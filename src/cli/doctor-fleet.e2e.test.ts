@@ -29,12 +29,22 @@ const ownStderr = (stderr: string) => stderr.split('\n').filter((l) => l !== '' 
 let dir: string;
 let textfiles: string;
 let live: Awaited<ReturnType<typeof timed>>;
+let degraded: typeof live;
+let late: typeof live;
+let fromReport: typeof live;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'gtp-fleet-'));
   textfiles = join(dir, 'textfile');
   // The one measurement: a health check on this machine that also writes the textfile node exporter serves below.
   live = await timed(['--health-check', '--prometheus', join(textfiles, 'gtp-doctor.prom')]);
-}, 120_000);
+  // Then the runs that measure nothing (or are cut short at 1 s), side by side.
+  [degraded, late, fromReport] = await Promise.all([
+    timed(['--health-check', '--sysfs-root', join('fixtures', 'sysfs', 'gen3-x8-degraded')]),
+    // A 1 s deadline ends the measuring run (a quick doctor measures for seconds) as the 50 s default would a hung one.
+    timed(['--health-check', '--deadline', '1']),
+    timed(['--health-check', '--from', H200_REPORT]),
+  ]);
+}, 180_000);
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('gtp doctor --health-check', () => {
@@ -53,8 +63,8 @@ describe('gtp doctor --health-check', () => {
     expect(await readdir(textfiles)).toEqual(['gtp-doctor.prom']);
   });
 
-  it('on a copy of a machine whose GPU link trained down: one ERROR line naming device and figures, exit 1, within 60 s', async () => {
-    const r = await timed(['--health-check', '--sysfs-root', join('fixtures', 'sysfs', 'gen3-x8-degraded')]);
+  it('on a copy of a machine whose GPU link trained down: one ERROR line naming device and figures, exit 1, within 60 s', () => {
+    const r = degraded;
     expect(r.ms).toBeLessThan(SLURM_LIMIT_MS);
     expect({ code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({
       code: 1,
@@ -64,17 +74,16 @@ describe('gtp doctor --health-check', () => {
     });
   });
 
-  it('past its deadline: one UNKNOWN line and exit 2, never a degraded node', async () => {
-    // A 1 s deadline ends the measuring run (a quick doctor measures for seconds) as the 50 s default would a hung one.
-    const r = await timed(['--health-check', '--deadline', '1']);
+  it('past its deadline: one UNKNOWN line and exit 2, never a degraded node', () => {
+    const r = late;
     expect(r.code).toBe(2);
     expect(r.stdout).toBe(
       'UNKNOWN gtp doctor: this node could not measure (no verdict within 1 s, the --deadline; Slurm kills its HealthCheckProgram at 60 s)\n',
     );
   });
 
-  it("judges a report already made (--from): the H200's is healthy, silent, exit 0", async () => {
-    const r = await timed(['--health-check', '--from', H200_REPORT]);
+  it("judges a report already made (--from): the H200's is healthy, silent, exit 0", () => {
+    const r = fromReport;
     expect({ code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 });
