@@ -57,8 +57,9 @@ export const compareSpec: CommandSpec<CompareCommandArgs> = {
   exits: [
     '0 every gating metric passed',
     '1 a gating metric regressed',
-    '2 bad usage or bad input (an unreadable or invalid run or baseline file)',
-    "3 no baseline for the run's profile, or a profile, scale or data mismatch without",
+    '2 bad usage or bad input (an unreadable or invalid run or baseline file, a --baselines folder that does not exist)',
+    "3 no baseline for the run's device (its profile's, or the same device's from another CPU",
+    '  with a measured allowance), or a profile, scale or data mismatch without',
     '  --allow-profile-mismatch (profile only)',
   ],
   parse: (line) => ({ command: 'compare', run: line.positionals[0] ?? null, ...line.compare() }),
