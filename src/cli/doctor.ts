@@ -86,8 +86,8 @@ async function reportFrom(args: DoctorArgs): Promise<DoctorReport | null> {
 /**
  * `--health-check`: doctor --quick (or the --from report) judged as a node health check: silent
  * and exit 0 when healthy, one line and exit 1 on a failed check, one line and exit 2 when it
- * could not measure (the tool's own setup failed, it threw, or --deadline passed: the deadline
- * ends the process even when a device call never returns).
+ * could not measure (src/doctor/health-check.ts couldNotMeasure, it threw, or --deadline passed:
+ * the deadline ends the process even when a device call never returns).
  */
 async function runHealthCheck(args: DoctorArgs): Promise<number> {
   const { armDeadline, healthVerdict, unknownLine, HEALTH_EXIT } = await import('../doctor/health-check.js');

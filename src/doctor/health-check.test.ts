@@ -45,9 +45,22 @@ describe('healthVerdict', () => {
     const report = withChecks(h200, fail('packages', '1 of 9 runtime packages missing: webgpu'), fail('backend', 'backend webgpu does not start'));
     expect(healthVerdict(report)).toEqual({
       exitCode: 2,
-      line: 'UNKNOWN gtp doctor: 0000:00:06.0 (10de:2335) could not measure (packages failed: 1 of 9 runtime packages missing: webgpu)',
+      line: 'UNKNOWN gtp doctor: 0000:00:06.0 (10de:2335) could not measure (packages failed: 1 of 9 runtime packages missing: webgpu; also failed: backend)',
     });
     expect([...TOOL_CHECKS]).toEqual(['node', 'packages', 'packages.tfjs-copies', 'backend.wasm', 'envelope']);
+  });
+
+  it('reads a backend that did not start as could-not-measure, unless --expect-gpu said a GPU must be there', () => {
+    const noBackend = withChecks(h200, fail('backend', 'backend webgpu does not start: no adapter'));
+    expect(healthVerdict(noBackend)).toEqual({
+      exitCode: 2,
+      line: 'UNKNOWN gtp doctor: 0000:00:06.0 (10de:2335) could not measure (backend failed: backend webgpu does not start: no adapter)',
+    });
+    const expected = { ...noBackend, settings: { ...noBackend.settings, expectGpu: true } };
+    expect(healthVerdict(expected)).toEqual({
+      exitCode: 1,
+      line: 'ERROR gtp doctor: 0000:00:06.0 (10de:2335) backend failed (backend webgpu does not start: no adapter)',
+    });
   });
 
   it('still fails a degraded link read from sysfs when the tool is broken too, and keeps the line one line', () => {
@@ -55,7 +68,7 @@ describe('healthVerdict', () => {
     const verdict = healthVerdict(report);
     expect(verdict.exitCode).toBe(1);
     expect(verdict.line).toMatch(/^ERROR gtp doctor: 0000:1a:00\.0 \(10de:2330\) PCIe link degraded \(7\.9 of 63\.0 GB\/s; .*\)$/);
-    expect(healthVerdict(withChecks(h200, fail('backend', 'a\nb'))).line).not.toContain('\n');
+    expect(healthVerdict(withChecks(h200, fail('device.correct', 'a\nb'))).line).not.toContain('\n');
   });
 });
 

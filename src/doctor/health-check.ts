@@ -89,17 +89,27 @@ export function unknownLine(device: string, why: string): string {
 }
 
 /**
+ * Whether a failed check says the tool could not measure rather than that the node is unwell: the
+ * tool's own setup, or a backend that did not start unless --expect-gpu said a GPU must be there
+ * (without it, a missing driver or Vulkan ICD is as likely a setup gap as a GPU gone).
+ */
+export function couldNotMeasure(check: Check, expectGpu: boolean): boolean {
+  return TOOL_CHECKS.has(check.id) || (check.id === 'backend' && !expectGpu);
+}
+
+/**
  * The verdict of a report: a failed physical check (read from sysfs, whatever the tool's state)
- * is a failure; a failed check of the tool's own setup makes every other failure untrustworthy
- * (a missing package stops the backend too), so it is "could not measure"; any other failed
- * check is a failure. Physical failures are named first: they are what a node check is for.
+ * is a failure; a check that says the tool could not measure (couldNotMeasure) makes every other
+ * failure untrustworthy (a missing package stops the backend, a backend that did not start
+ * measured nothing), so it is "could not measure"; any other failed check is a failure. Physical
+ * failures are named first: they are what a node check is for.
  */
 export function healthVerdict(report: DoctorReport): HealthVerdict {
   const failed = report.checks.filter((c) => c.status === 'fail');
   if (failed.length === 0) return { exitCode: HEALTH_EXIT.healthy, line: null };
   const physical = failed.filter((c) => c.id.startsWith('physical.'));
-  const tool = failed.filter((c) => TOOL_CHECKS.has(c.id));
-  const device = tool.length > 0 ? physical : [...physical, ...failed.filter((c) => !c.id.startsWith('physical.') && !TOOL_CHECKS.has(c.id))];
+  const tool = failed.filter((c) => couldNotMeasure(c, report.settings.expectGpu));
+  const device = tool.length > 0 ? physical : [...physical, ...failed.filter((c) => !c.id.startsWith('physical.'))];
   if (device.length > 0) return { exitCode: HEALTH_EXIT.failed, line: failureLine(report, device[0]!, device.slice(1)) };
   const first = tool[0]!;
   const more =

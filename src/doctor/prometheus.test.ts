@@ -1,10 +1,13 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runDoctorChecks } from './doctor.js';
 import { readDoctorReport } from './files.js';
 import { CHECK_STATES, checkState, dcgmBusId, escapeLabelValue, formatValue, sizeOfFigure, toPrometheusText } from './prometheus.js';
 import type { DoctorReport } from './schema.js';
+import { checkOutput, OutputPathError } from '../results/output-guard.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 /** A real report: doctor on the NVIDIA H200 of 2026-12-04 (../shared/gpu/h200-2026-12-04/doctor-1.json). */
@@ -127,5 +130,23 @@ describe('a degraded copy as a textfile', () => {
     // Nothing was measured on a copy: no throughput families, no profile.
     expect(samples(text, 'gtp_doctor_upload_bytes_per_second')).toEqual([]);
     expect(text).not.toContain('profile=');
+  });
+});
+
+describe('the output guard', () => {
+  it("replaces an earlier textfile of doctor's, and refuses another file at the path unless --force", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gtp-prom-'));
+    try {
+      const path = join(dir, 'gtp.prom');
+      const target = { path, kind: 'Prometheus textfile', flag: '--prometheus' } as const;
+      await writeFile(path, toPrometheusText(h200, BUILD));
+      await expect(checkOutput(target, { force: false })).resolves.toBeUndefined();
+      await writeFile(path, '# HELP node_custom_thing Something else\n# TYPE node_custom_thing gauge\nnode_custom_thing 1\n');
+      await expect(checkOutput(target, { force: false })).rejects.toThrow(OutputPathError);
+      await expect(checkOutput(target, { force: false })).rejects.toThrow(/is another file, not a Prometheus textfile: refusing to overwrite it/);
+      await expect(checkOutput(target, { force: true })).resolves.toBeUndefined();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
