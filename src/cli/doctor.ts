@@ -102,6 +102,8 @@ async function runHealthCheck(args: DoctorArgs): Promise<number> {
       report = await runDoctorChecks({ ...args, quick: true }, { check: () => undefined, note: () => undefined });
     }
     if (args.prometheus) await writePrometheus(args.prometheus, report);
+    // The evidence behind the verdict, for whoever looks at a drained node.
+    if (args.json) await writeJsonOutput(args.json, report);
     const verdict = healthVerdict(report);
     if (verdict.line) console.log(verdict.line);
     return verdict.exitCode;
