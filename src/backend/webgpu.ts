@@ -5,6 +5,7 @@ import { BackendUnavailableError } from './errors.js';
 import { softwareAdapterName, type AdapterInfoFields } from './fingerprint.js';
 import type { AdapterDescription, BackendContext } from './types.js';
 import { installWebGpuTransferCounter, type WebGpuGlobals } from './webgpu-transfer-counter.js';
+import { vulkanInstallHint } from './vulkan-hint.js';
 
 /** The part of tfjs-backend-webgpu's WebGPUBackend the harness drives directly. */
 export interface WebGpuBackendInternals extends tf.KernelBackend {
@@ -15,9 +16,8 @@ export interface WebGpuBackendInternals extends tf.KernelBackend {
   uploadToGPU(dataId: object): void;
 }
 
-const SETUP_HINT =
-  'On Debian/Ubuntu without a GPU, `npm run setup:system` (as root) installs Mesa lavapipe; ' +
-  'on a GPU machine install its Vulkan driver. Or run on another backend: --backend wasm.';
+/** What to do without an adapter, as it can be done where this runs (vulkan-hint.ts). */
+const SETUP_HINT = `${vulkanInstallHint()} Or run on another backend: --backend wasm.`;
 
 /** Reads GPUAdapterInfo's getters one by one (JSON.stringify of it prints almost nothing). */
 function describeAdapter(adapter: GPUAdapter): AdapterDescription {

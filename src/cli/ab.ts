@@ -27,9 +27,12 @@ export function abCommand(args: AbCommandArgs): Promise<number> {
 }
 
 async function ab(args: AbCommandArgs): Promise<number> {
-  const { abMeasureOptions, runAb } = await import('../runner/ab.js');
+  const { abMeasureOptions, nothingToJudgeReason, runAb } = await import('../runner/ab.js');
+  const { RunInputError } = await import('../runner/perf.js');
   const { abMarkdown, renderAb } = await import('../report/ab.js');
   const measure = abMeasureOptions(args);
+  const nothingToJudge = await nothingToJudgeReason({ ...measure, command: 'ab' });
+  if (nothingToJudge) throw new RunInputError(nothingToJudge);
   await checkOutputs(
     [
       args.json ? { path: args.json, kind: 'A/B verdict file', flag: '--json' } : null,
@@ -56,6 +59,7 @@ export const abSpec: CommandSpec<AbCommandArgs> = {
   about: [
     'A/B on this machine: processes of REF and of the working tree (or --head REF) alternated,',
     "each arm measured by its own commit's harness on its own perf files, judged per process.",
+    "Run it in the root of your project's git repository: each commit's perf/ is measured (no --dir).",
   ],
   options: [
     {
@@ -80,8 +84,10 @@ export const abSpec: CommandSpec<AbCommandArgs> = {
   exits: [
     '0 no metric regressed',
     '1 a metric regressed',
-    '2 bad usage or bad input (a REF that is no commit, an output path that holds another kind of file)',
-    '3 nothing to compare: a commit without the harness or without perf files',
+    '2 bad usage or bad input (a REF that is no commit, an output path that holds another kind of file,',
+    '  scenarios a baseline shows record no ratio or time metric), found before anything is measured',
+    '3 nothing to compare: a commit without the harness or without perf files, or no ratio or',
+    '  time metric measured in both arms (nothing judged)',
   ],
   parse: (line) => {
     const base = line.str('base');

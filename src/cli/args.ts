@@ -13,6 +13,8 @@
  * file: a command file keeps its heavy modules (runners, report renderers, the backends) behind
  * `await import()` in its runner.
  */
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { BACKEND_CHOICES, BACKEND_NAMES, type BackendChoice } from '../backend/types.js';
 import { BASELINE_DIR } from '../results/baseline.js';
@@ -104,9 +106,9 @@ const GROUP_FLAGS: Readonly<Record<SharedGroup, readonly FlagSpec[]>> = {
     {
       name: 'processes',
       type: 'string',
-      usage: `  --processes K           processes per arm and look (default 8; 6 is the fewest that can
-                          decide at the first look; K more once when inconclusive); each arm
-                          is measured by its own commit's harness`,
+      usage: `  --processes K           processes per arm and look (default 8; at least 6, the fewest that
+                          can decide at the first look; K more once when inconclusive); each
+                          arm is measured by its own commit's harness`,
     },
     { name: 'ratios-only', type: 'boolean', usage: '  --ratios-only           judge speedups only, not absolute times' },
     { name: 'backend', type: 'string', usage: '  --backend NAME          as for perf: auto|webgpu|wasm|cpu|tensorflow (default $PERF_BACKEND, else auto)' },
@@ -247,6 +249,16 @@ export function commandOf(argv: readonly string[]): GtpCommand | undefined {
   return COMMAND_NAMES.find((name) => name === first);
 }
 
+/** Why `path` is not an existing folder ('no such folder', 'a file, not a folder'), or null; its type is read with lstat/stat only (a FIFO is never opened). */
+export function folderProblem(path: string): string | null {
+  try {
+    return statSync(path).isDirectory() ? null : 'not a folder';
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? `no such folder (${resolve(path)})` : code === 'ENOTDIR' ? 'a path through a file, not a folder' : `cannot be read (${code})`;
+  }
+}
+
 /** The flags of `rest` parsed against `spec`'s, with the shared parse steps bound to `env`. */
 function parsedLine(spec: AnyCommandSpec, rest: readonly string[], env: NodeJS.ProcessEnv, sources: readonly AnyDatasetSource[]): ParsedLine {
   const command = spec.name;
@@ -269,6 +281,12 @@ function parsedLine(spec: AnyCommandSpec, rest: readonly string[], env: NodeJS.P
     if (v === '') throw new UsageError(`--${name} needs a value`);
     return typeof v === 'string' ? v : null;
   };
+  const folder = (name: string): string | null => {
+    const v = str(name);
+    const problem = v === null ? null : folderProblem(v);
+    if (problem) throw new UsageError(`--${name} ${v}: ${problem}; name an existing folder`);
+    return v;
+  };
   const flag = (name: string): boolean => values[name] === true;
   const many = (name: string): string[] => (values[name] as string[] | undefined) ?? [];
   const count = (name: string, fallback: number): number => {
@@ -281,6 +299,7 @@ function parsedLine(spec: AnyCommandSpec, rest: readonly string[], env: NodeJS.P
   if (parsed.positionals.length > max) throw new UsageError(`unexpected arguments: ${parsed.positionals.slice(max).join(' ')}`);
   return {
     str,
+    folder,
     flag,
     many,
     count,
@@ -289,7 +308,8 @@ function parsedLine(spec: AnyCommandSpec, rest: readonly string[], env: NodeJS.P
     run: () => envBackendArgs(env, { backend: str('backend'), scale: str('scale') }),
     compare: () => ({
       baseline: str('baseline'),
-      baselines: str('baselines') ?? BASELINE_DIR,
+      // Named, it must exist: a missing folder would judge the run against no baseline (exit 0).
+      baselines: folder('baselines') ?? BASELINE_DIR,
       allowProfileMismatch: flag('allow-profile-mismatch'),
       // Both read even when the flag is given: a bad value is reported, not hidden by the flag.
       gateTiming: envBoolean(env, 'PERF_GATE_TIMING') || flag('gate-timing'),

@@ -1,6 +1,8 @@
+import { FROM_SOURCES } from '../base/commands.js';
 import { defaultRunConfig } from '../run-config.js';
-import type { BackendArgs, CommandSpec } from './command-spec.js';
+import type { BackendArgs, CommandSpec, ParsedLine } from './command-spec.js';
 import { nothingToCompareIsExit3 } from './harness-checkout.js';
+import { UsageError } from './usage-error.js';
 
 /** What `calibrate` is asked. */
 export type CalibrateArgs = {
@@ -12,6 +14,32 @@ export type CalibrateArgs = {
   /** --scenario (here): an A/A of these built-in scenarios, as in a project of your own, not the four conditions. */
   readonly scenarios: readonly string[];
 } & BackendArgs;
+
+/**
+ * The fewest processes per condition of the four-condition calibration: two looks of 8 + 8 per
+ * arm drawn without replacement (runCalibrate's PLAN.perArm = 8 in src/runner/calibrate.ts).
+ */
+export const CALIBRATE_MIN_PER_CONDITION = 32;
+/** The fewest processes per arm of an A/A (runOwnCalibrate): a spread needs three values. */
+export const CALIBRATE_MIN_PER_ARM = 3;
+
+/**
+ * --processes K, checked against the minimum of the calibration it asks for (the four conditions
+ * here without --scenario, else an A/A): a count below it is a usage error, before anything runs.
+ */
+export function calibrateProcesses(line: Pick<ParsedLine, 'str' | 'count'>, scenarios: readonly string[], sources: boolean = FROM_SOURCES): number | null {
+  if (line.str('processes') === null) return null;
+  const k = line.count('processes', 1);
+  const fourConditions = sources && scenarios.length === 0;
+  const least = fourConditions ? CALIBRATE_MIN_PER_CONDITION : CALIBRATE_MIN_PER_ARM;
+  if (k < least) {
+    const why = fourConditions
+      ? `processes per condition: two looks of 8 + 8 per arm, drawn without replacement (default 60)`
+      : 'processes per arm of the A/A: a spread needs three values (default 20)';
+    throw new UsageError(`calibrate: --processes ${k} is too few; use ${least} or more ${why}`);
+  }
+  return k;
+}
 
 /** Where --write-tolerances writes: the file `gtp ab` and `gtp baseline` read (results/baseline.ts). */
 const TOLERANCES_FILE = 'baselines/tolerances.json';
@@ -64,8 +92,9 @@ export const calibrateSpec: CommandSpec<CalibrateArgs> = {
     {
       name: 'processes',
       type: 'string',
-      usage: `  --processes K           processes per condition (default 60; in your project: per arm of the
-                          A/A, default 20)`,
+      usage: `  --processes K           processes per condition (default 60, at least 32: two looks of 8
+                          per arm); in an A/A (your project, or named scenarios): per arm
+                          (default 20, at least 3)`,
     },
     {
       name: 'scenario',
@@ -83,11 +112,15 @@ export const calibrateSpec: CommandSpec<CalibrateArgs> = {
     },
   ],
   env: [],
-  exits: ['0 calibrated (written where said)', '2 bad usage or bad input', '3 nothing to compare: no harness or no perf files in your project'],
+  exits: [
+    '0 calibrated (written where said)',
+    '2 bad usage or bad input (--processes below its minimum: 32 per condition, 3 per arm of an A/A)',
+    '3 nothing to compare: no harness or no perf files in your project',
+  ],
   parse: (line) => ({
     command: 'calibrate',
     ...line.run(),
-    processes: line.str('processes') === null ? null : line.count('processes', 1),
+    processes: calibrateProcesses(line, line.many('scenario')),
     writeTolerances: line.flag('write-tolerances'),
     scenarios: line.many('scenario'),
   }),

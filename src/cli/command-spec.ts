@@ -84,6 +84,8 @@ export interface EnvSpec {
 export interface ParsedLine {
   /** A string flag's value (null: not given); an empty value is a usage error. */
   str(name: string): string | null;
+  /** A string flag naming a folder that is read (null: not given); a path that is not an existing folder is a usage error, before anything runs. */
+  folder(name: string): string | null;
   /** A boolean flag. */
   flag(name: string): boolean;
   /** A repeatable string flag's values (none: []). */

@@ -232,7 +232,7 @@ export const doctorSpec: CommandSpec<DoctorArgs> = {
       type: 'string',
       usage: `  --deadline S            with --health-check: seconds to a verdict, else exit 2 (default ${HEALTH_DEADLINE})`,
     },
-    { name: 'processes', type: 'string', usage: '  --processes N           with --write-envelope: doctor processes to make it from (default 8)' },
+    { name: 'processes', type: 'string', usage: '  --processes N           with --write-envelope: doctor processes to make it from (default 8; 1 to 200)' },
     'force',
   ],
   env: [{ usage: '  LD_LIBRARY_PATH         where CUDA libraries are looked for too (tensorflow backend)' }],

@@ -145,6 +145,13 @@ export async function historyCommand(args: HistoryArgs, cwd = process.cwd()): Pr
   const out = args.out ?? join(RESULTS_DIR, `history-${profile}.html`);
   await checkOutput({ path: out, kind: 'HTML report', flag: '--out' }, args);
   const read = await readHistory(args.history, profile, cwd);
+  // One damaged file is skipped and named (the rest of the history still shows its trend); a history of nothing usable is bad input.
+  if (read.entries.length === 0 && read.skipped.length > 0) {
+    const first = read.skipped[0]!;
+    throw new RecordFileError(
+      `${join(args.history, profile)}: none of its ${read.skipped.length} file(s) is a usable record (${first.path}: ${first.reason}${read.skipped.length > 1 ? '; ...' : ''}); replace or remove them`,
+    );
+  }
   const selected = selectSeries(seriesOf(read.entries), args.metrics);
   const analysed: AnalysedSeries[] = selected.map((series) => ({
     series,
@@ -207,7 +214,11 @@ export const historySpec: CommandSpec<{ readonly command: 'history' } & HistoryA
     'force',
   ],
   env: [],
-  exits: ['0 analysed (the page written)', '2 bad usage or bad input (no history folder, an unknown profile, an unreadable record)'],
+  exits: [
+    '0 analysed (the page written); a record that cannot be used (truncated, invalid, another',
+    "  profile's, not a regular file) is skipped and named under 'Skipped N file(s)'",
+    '2 bad usage or bad input (no history folder, an unknown profile, no usable record in it)',
+  ],
   parse: (line) => ({
     command: 'history',
     profile: line.str('profile'),

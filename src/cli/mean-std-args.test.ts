@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cli } from '../../test/support/cli.js';
+import { normalizationInWords } from '../transfer/normalization.js';
 import { parseCommandLine, UsageError } from './args.js';
 
 // --mean R,G,B --std R,G,B (issue 26, item 2): parsed into the question, bad values refused
@@ -25,16 +26,30 @@ describe('--mean / --std', () => {
     expect(question(['--shape', '2x8x8x3'])).not.toHaveProperty('normalization');
   });
 
+  it('take mean 0,0,0 with std 1,1,1 as an explicit "no normalization" (issue 34), not as the 0-1 scale', () => {
+    expect(question(['--shape', '2x8x8x3', '--mean', '0,0,0', '--std', '1,1,1'])).toMatchObject({ normalization: { mean: [0, 0, 0], std: [1, 1, 1] } });
+    expect(question(['--image-folder', 'photos', '--mean', '0, 0.0 ,0', '--std', '1,1.0,1e0'])).toMatchObject({
+      normalization: { mean: [0, 0, 0], std: [1, 1, 1] },
+    });
+    expect(normalizationInWords({ mean: [0, 0, 0], std: [1, 1, 1] }, true)).toBe(
+      'not normalized (your --mean/--std: mean 0,0,0, std 1,1,1): the pixel values as float32',
+    );
+  });
+
   it.each([
     [['--shape', '2x8x8x3', '--mean', '1,2', '--std', '3,4,5'], '--mean 1,2: 2 values; give 3, one per channel R,G,B'],
     [['--shape', '2x8x8x3', '--mean', '1,2,3', '--std', '3,4,5,6'], '--std 3,4,5,6: 4 values; give 3, one per channel R,G,B'],
     [['--shape', '2x8x8x3', '--mean', '1,2,3', '--std', '3,0,5'], '--std 3,0,5: a std of 0 divides by zero'],
+    [['--shape', '2x8x8x3', '--mean=-58,57,57', '--std=-58,57,57'], '--std -58,57,57: a std must be positive'],
+    [['--image-folder', 'photos', '--mean', '120,115,100', '--std', '58,-57,57'], '--std 58,-57,57: a std must be positive'],
+    [['--shape', '2x8x8x3', '--mean', '0,0,0', '--std', '1,1,0.5'], "--mean 0,0,0 --std 1,1,0.5: these look like torchvision's 0-1 scale"],
+    [['--shape', '2x8x8x3', '--mean', '0.5,0.5,0.5', '--std', '0.5,0.5,0.5'], '(no normalization: --mean 0,0,0 --std 1,1,1)'],
     [['--shape', '2x8x8x3', '--mean', '1,x,3', '--std', '3,4,5'], "--mean 1,x,3: 'x' is not a number"],
     [['--shape', '2x8x8x3', '--mean', '1,,3', '--std', '3,4,5'], "--mean 1,,3: '' is not a number"],
     [['--shape', '2x8x8x3', '--mean', '1,2,Infinity', '--std', '3,4,5'], "--mean 1,2,Infinity: 'Infinity' is not a number"],
     [['--shape', '2x8x8x3', '--mean', '1,2,3'], '--mean and --std go together'],
     [['--shape', '2x8x8x1', '--mean', '1,2,3', '--std', '3,4,5'], 'the shape has 1 channel'],
-    [['--mean', '1,2,3', '--std', '3,4,5'], '--mean goes with --shape or --image-folder'],
+    [['--mean', '1,2,3', '--std', '3,4,5'], '--mean goes with --shape NxHxWxC (3 channels) or --image-folder DIR'],
     [['--image-folder', 'photos', '--mean', '0.485,0.456,0.406', '--std', '0.229,0.224,0.225'], '--mean 123.675,116.28,103.53 --std 58.395,57.12,57.375'],
   ])('refuses %j: %s', (args, message) => {
     expect(() => question(args)).toThrow(UsageError);

@@ -146,8 +146,10 @@ describe('a folder of baselines of ones own (--baselines DIR)', () => {
     const judged = await cli(['compare', at('run.json'), '--baselines', at('mine')]);
     expect(judged.code, judged.stderr).toBe(0);
     expect(judged.stdout).toContain(`Baseline: ${at('mine/webgpu-lavapipe-x64.json')}`);
+    // A folder that does not exist is a typo, not "no baseline": refused before anything is read (issue 34).
     const none = await cli(['compare', at('run.json'), '--baselines', at('nobody')]);
-    expect(none.code).toBe(3);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain(`--baselines ${at('nobody')}: no such folder`);
     // A default baseline of a folder must have read the embedded data, as ordinary runs do.
     const { mnistSource } = await import('../data/mnist/source.js');
     await writeFile(at('embedded-run.json'), JSON.stringify(testRunRecord([bytes], { datasets: { mnist: mnistSource.defaultDescription } })));

@@ -10,6 +10,7 @@ import { besideRecord, FileWriteError, RESULTS_DIR } from '../results/storage.js
 import { appendedLine, appendToHistory, HistoryRefusedError, historyRefusal } from '../history/store.js';
 import { gitState } from '../runner/git.js';
 import { WIRE_DTYPES, type WireDtype } from '../transfer/wire-dtypes.js';
+import { isIdentityChannels } from '../transfer/normalization.js';
 import type { BackendArgs, CommandSpec, CompareArgs, DataArgs, ParsedLine } from './command-spec.js';
 import type { FfmpegPaths } from '../data/kinetics/ffmpeg.js';
 import { UsageError } from './usage-error.js';
@@ -202,8 +203,9 @@ const IMAGENET_255 = '123.675,116.28,103.53 and 58.395,57.12,57.375';
 
 /**
  * --mean R,G,B and --std R,G,B (both or neither): three finite numbers each on the 0-255 scale,
- * no std of 0 (a division by zero). Values all within [0, 1] are torchvision's 0-1 scale, not
- * pixels: refused with the conversion, since on 0-255 pixels they would normalize nothing.
+ * every std positive (0 divides by zero; a negative one flips the sign). Mean 0,0,0 with std
+ * 1,1,1 is no normalization, asked for. Other values all within [0, 1] are torchvision's 0-1
+ * scale, not pixels: refused with the conversion, since on 0-255 pixels they would normalize nothing.
  */
 function normalizationFlags(mean: string | null, std: string | null, channels: number): QuestionNormalization | undefined {
   if (mean === null && std === null) return undefined;
@@ -222,11 +224,14 @@ function normalizationFlags(mean: string | null, std: string | null, channels: n
   if ([...n.mean, ...n.std].every((v) => Math.abs(v) <= 1)) {
     const times255 = (xs: number[]) => xs.map((v) => Number((v * 255).toPrecision(6))).join(',');
     throw new UsageError(
-      `--mean ${mean} --std ${std}: these look like torchvision's 0-1 scale; pixels here are 0-255: --mean ${times255(n.mean)} --std ${times255(n.std)}`,
+      `--mean ${mean} --std ${std}: these look like torchvision's 0-1 scale; pixels here are 0-255: --mean ${times255(n.mean)} --std ${times255(n.std)} (no normalization: --mean 0,0,0 --std 1,1,1)`,
     );
   }
   if (channels !== 3) throw new UsageError(`--mean and --std give R,G,B; the shape has ${channels} channel${channels === 1 ? '' : 's'}`);
   return n;
+  if (n.std.some((s) => s < 0)) throw new UsageError(`--std ${std}: a std must be positive (a negative one flips the channel's sign)`);
+  // Mean 0 and std 1 exactly: no normalization, asked for (the pixel values as float32).
+  if (isIdentityChannels(n)) return n;
 }
 
 /**
@@ -237,6 +242,18 @@ function questionOf(line: ParsedLine): Question | null {
   const str = line.str;
   const shape = str('shape');
   const folder = str('image-folder');
+/** Where each question flag works, named as the combination to type (a flag given without its question is told this). */
+const QUESTION_FLAG_GOES_WITH = {
+  batch: 'goes with --shape NxHxWxC (batch sizes) or --image-folder DIR (one batch size)',
+  dtype: 'goes with --shape NxHxWxC only (e.g. --shape 16x224x224x3 --dtype uint8,float16); an image folder is measured as uint8 pixels',
+  size: 'goes with --image-folder DIR only (a --shape has its height and width)',
+  fit: 'goes with --image-folder DIR only (a --shape has its height and width)',
+  resample: 'goes with --image-folder DIR only (a --shape is not resized)',
+  'max-pixels': 'goes with --image-folder DIR only (e.g. --image-folder photos --max-pixels 50000000); a --shape has no images to skip',
+  mean: 'goes with --shape NxHxWxC (3 channels) or --image-folder DIR',
+  std: 'goes with --shape NxHxWxC (3 channels) or --image-folder DIR',
+} as const;
+
   const batch = str('batch');
   const dtype = str('dtype');
   const size = str('size');
@@ -248,7 +265,9 @@ function questionOf(line: ParsedLine): Question | null {
     if (shape !== null && folder !== null) throw new UsageError('--shape and --image-folder are two questions: ask one per run');
     if (shape !== null) {
       if (size !== null || fit !== null || resample !== null || maxPixels !== null)
-        throw new UsageError('--size, --fit, --resample and --max-pixels go with --image-folder; a --shape already has its height and width');
+        throw new UsageError(
+          `--${size !== null ? 'size' : fit !== null ? 'fit' : resample !== null ? 'resample' : 'max-pixels'} goes with --image-folder DIR only, not with --shape (a --shape has its height and width and no images to skip or resize)`,
+        );
       const [n, h, w, c] = parseShape(shape, 4);
       // Each batch size checked as a whole shape: float32 copies (4 bytes a value) are made of it.
       const shapes = (batch === null ? [n] : batches(batch)).map((b) => parseShape(`${b}x${h}x${w}x${c}`, 4));
@@ -260,7 +279,7 @@ function questionOf(line: ParsedLine): Question | null {
       return { kind: 'shape', shapes, dtypes: dtypes as WireDtype[], ...(normalization ? { normalization } : {}) };
     }
     if (folder !== null) {
-      if (dtype !== null) throw new UsageError('--dtype goes with --shape; an image folder is measured as decoded uint8 pixels');
+      if (dtype !== null) throw new UsageError(`--dtype ${QUESTION_FLAG_GOES_WITH.dtype}`);
       const normalization = normalizationFlags(mean, std, 3); // decoded as RGB
       const sizes = batch === null ? [16] : batches(batch);
       if (sizes.length > 1) throw new UsageError(`--batch ${batch}: an image folder is measured at one batch size`);
@@ -282,7 +301,7 @@ function questionOf(line: ParsedLine): Question | null {
   const stray = (['batch', 'dtype', 'size', 'fit', 'resample', 'max-pixels', 'mean', 'std'] as const).find(
     (_, i) => [batch, dtype, size, fit, resample, maxPixels, mean, std][i] !== null,
   );
-  if (stray) throw new UsageError(`--${stray} goes with --shape or --image-folder`);
+  if (stray) throw new UsageError(`--${stray} ${QUESTION_FLAG_GOES_WITH[stray]}`);
   return null;
 }
 
@@ -309,7 +328,8 @@ export const perfSpec: CommandSpec<PerfArgs> = {
       name: 'processes',
       type: 'string',
       usage: `  --processes K           run the scenarios in K separate processes, one after another; ratio
-                          and time metrics keep one value per process (default 1)`,
+                          and time metrics keep one value per process (default 1; else at
+                          least 6, the fewest whose values can decide against a baseline)`,
     },
     { name: 'dir', type: 'string', usage: "  --dir DIR               run the perf files of DIR instead of perf/ (your own project's)" },
     {
@@ -369,7 +389,8 @@ export const perfSpec: CommandSpec<PerfArgs> = {
           type: 'string',
           usage: `  --mean R,G,B --std R,G,B
                           with --shape (3 channels) or --image-folder: your normalization on the
-                          0-255 scale (torchvision's Normalize values times 255); default
+                          0-255 scale (torchvision's Normalize values times 255), each std
+                          positive; --mean 0,0,0 --std 1,1,1: no normalization; default
                           ImageNet's, ${IMAGENET_255}`,
         },
         { name: 'std', type: 'string', usage: '' },
@@ -381,8 +402,8 @@ export const perfSpec: CommandSpec<PerfArgs> = {
   exits: [
     '0 every scenario ran and nothing gating regressed (or no baseline for this profile: a note)',
     '1 a scenario failed, a gating metric regressed, or the run record or report could not be written',
-    '2 bad usage or bad input (unknown flag, bad value, unreadable data, an output path that holds',
-    '  another kind of file), found before anything is measured',
+    '2 bad usage or bad input (unknown flag, bad value, unreadable data, a --baselines folder that',
+    '  does not exist, an output path that holds another kind of file), found before anything is measured',
     '3 no baseline for this profile with PERF_REQUIRE_BASELINE=1, or a profile, scale or data mismatch',
     '  without --allow-profile-mismatch (profile only)',
   ],

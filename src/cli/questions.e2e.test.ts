@@ -66,8 +66,8 @@ describe('gtp perf --shape', () => {
     [['--shape', '16x512x512'], /expected NxHxWxC/],
     [['--shape', '16x512x512x7'], /C \(channels\)|channels/],
     [['--shape', '2x8x8x3', '--dtype', 'int4'], /'int4' is not one of uint8,int8,float16,float32/],
-    [['--shape', '2x8x8x3', '--size', '8x8'], /--size, --fit, --resample and --max-pixels go with --image-folder/],
-    [['--dtype', 'uint8'], /--dtype goes with --shape or --image-folder/],
+    [['--shape', '2x8x8x3', '--size', '8x8'], /--size goes with --image-folder DIR only, not with --shape/],
+    [['--dtype', 'uint8'], /--dtype goes with --shape NxHxWxC only/],
     [['--shape', '2x8x8x3', '--scenario', 'speedup'], /does not go with --scenario/],
   ])('%j: exit 2, one line', async (args, cause) => {
     const { code, stderr } = await cli(['perf', ...args]);

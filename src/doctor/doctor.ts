@@ -36,6 +36,7 @@ import { installedVersion } from './packages.js';
 import { type Efficiency, judgeEfficiency, type UploadPath, uploadPlateau } from './physical/efficiency.js';
 import { bottleneckReading, liveReferences } from './physical/references.js';
 import { judgeMachine, readMachine, recordedAdapter } from './physical/machine.js';
+import { couldNotJudge } from './physical/judge.js';
 import { type AdapterIdentity, matchAdapter } from './physical/match.js';
 import { LinkSampler } from './physical/sampler.js';
 import { hopsToWatch, physicalSection, whyNoLink } from './physical/section.js';
@@ -181,6 +182,8 @@ function report(
   found: Pick<DoctorReport, 'profile' | 'host' | 'checks' | 'figures' | 'envelope'> & { physical: PhysicalSection },
 ): DoctorReport {
   const failed = found.checks.some((c) => c.status === 'fail');
+  // A sysfs file doctor cannot parse leaves a device unknown: exit 2 (could not judge), never 0.
+  const unjudged = couldNotJudge(found.checks);
   return {
     schemaVersion: DOCTOR_REPORT_VERSION,
     kind: 'gpu-transfer-perf doctor report',
@@ -190,7 +193,7 @@ function report(
     node: process.version,
     os: `${os.platform()} ${os.release()} ${os.arch()}`,
     durationSeconds: (performance.now() - started) / 1000,
-    exitCode: failed ? EXIT.regression : EXIT.pass,
+    exitCode: failed ? EXIT.regression : unjudged ? EXIT.badInput : EXIT.pass,
   };
 }
 
@@ -198,7 +201,7 @@ function report(
  * `npm run doctor`: checks the setup (Node, packages, every backend, the WebGPU adapter and its
  * limits, tfjs-node-gpu and the CUDA libraries), then measures transfer figures on the running
  * backend and judges each against the profile's envelope. Returns the whole report; its
- * exitCode is 1 when any check failed, else 0.
+ * exitCode is 1 when any check failed, else 2 when a sysfs file could not be parsed (judge.ts couldNotJudge), else 0.
  */
 export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink): Promise<DoctorReport> {
   const started = performance.now();

@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { softwareAdapterName } from '../backend/fingerprint.js';
 import type { BackendContext } from '../backend/types.js';
 import type { WebGpuBackendInternals } from '../backend/webgpu.js';
+import { vulkanInstallHint } from '../backend/vulkan-hint.js';
 import type { WebGpuFacts } from './checks.js';
 
 /** GPUAdapterInfo as Dawn exposes it: getters, read one by one (JSON.stringify of it prints almost nothing). */
@@ -47,7 +48,7 @@ export async function probeWebGpu(): Promise<{ facts: WebGpuFacts | null; whyNot
     if (!adapter)
       return {
         facts: null,
-        whyNot: 'Dawn found no WebGPU adapter (no usable Vulkan driver; `npm run setup:system` installs lavapipe, a GPU machine needs its Vulkan driver)',
+        whyNot: `Dawn found no WebGPU adapter (no usable Vulkan driver). ${vulkanInstallHint()}`,
       };
     return { facts: factsFrom(adapter.info as AdapterInfoLike, adapter.features as Iterable<string>, adapter.limits), whyNot: null };
   } catch (error) {

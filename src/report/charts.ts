@@ -4,6 +4,7 @@ import type { Metric, RunRecord } from '../results/schema.js';
 import { checkOutput, OutputPathError } from '../results/output-guard.js';
 import { besideRecord, writeTextAtomic } from '../results/storage.js';
 import { ciDirection } from './format.js';
+import { ensureFontconfig } from './fontconfig.js';
 import { limitRows, stageGroup, stageMetrics } from './stage-table.js';
 
 export { type LimitRow, limitRows } from './stage-table.js';
@@ -585,6 +586,8 @@ export async function writeCharts(record: RunRecord, recordPath: string): Promis
     const pngPath = chartPath(recordPath, chart.name, 'png');
     if (await mayWrite(pngPath)) {
       // Through a temp file and a rename, as every other output, so no half-written PNG is left.
+      // A machine with no fontconfig config would print "Fontconfig error" lines as librsvg draws the text.
+      ensureFontconfig();
       const { default: sharp } = await import('sharp');
       const png = await sharp(Buffer.from(chart.svg), { density: 144 }).png().toBuffer();
       await writeTextAtomic(pngPath, png);

@@ -1,12 +1,12 @@
 import { withoutDawnNotices } from '../backend/dawn-notices.js';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { BackendChoice } from '../backend/types.js';
-import { readBaseline, readToleranceOverrides } from '../results/baseline.js';
+import { type Baseline, BASELINE_DIR, readBaseline, readToleranceOverrides } from '../results/baseline.js';
 import type { AbResult } from '../results/ab-result.js';
 import { EXIT, signalExitCode } from '../results/exit.js';
 import { covariateIdOf, isCovariateMetric } from '../results/covariate.js';
@@ -69,16 +69,60 @@ export const AB_DEFAULT_SCENARIOS = ['speedup', 'dtypes'] as const;
  * installed is the user's to fix (exit 2) before any checkout is made.
  */
 export function abMeasureOptions(
-  flags: Pick<AbOptions, 'scenarios' | 'processes' | 'backend'> & { readonly ratiosOnly: boolean },
+  flags: Pick<AbOptions, 'scenarios' | 'processes' | 'backend'> & { readonly ratiosOnly: boolean; readonly command?: 'ab' | 'bisect' },
 ): Omit<AbOptions, 'base' | 'head'> {
   // Each arm is judged per process only: K + K must be able to decide at the first look (issue 25 item 3).
   const tooFew = processCountProblem(flags.processes, DEFAULT_PROCESS_ALPHA, false);
   if (tooFew) throw new RunInputError(tooFew);
   const scenarios = flags.scenarios.length > 0 ? flags.scenarios : HARNESS_SOURCE === 'sources' ? [...AB_DEFAULT_SCENARIOS] : [];
-  scenarioFiles(scenarios);
+  // ab and bisect take no --dir: they measure commits, each with the perf/ folder it holds.
+  const name = commandLine(flags.command ?? 'ab');
+  scenarioFiles(
+    scenarios,
+    DEFAULT_SCENARIO_DIR,
+    `${name} measures commits of the git repository it runs in: run it from that repository's root, where perf/ holds each commit's perf files (${name} takes no --dir)`,
+  );
   checkBackendChoice(flags.backend);
   return { scenarios, processes: flags.processes, backend: flags.backend, kinds: flags.ratiosOnly ? ['ratio'] : ['ratio', 'time'] };
 }
+/**
+ * Why the selected scenarios are known to give an A/B nothing to judge, or null. Known from a
+ * baseline in `dir` that records every selected scenario (what their perf files measured on
+ * some machine): when none of their metrics there is of a judged kind (ratio or time; the host
+ * probes are covariates, not judged), K + K processes would be run for an empty table. A
+ * selection no baseline covers is not known: it is measured, and an empty verdict is exit 3.
+ */
+export async function nothingToJudgeReason(
+  flags: Pick<AbOptions, 'scenarios' | 'kinds'> & { readonly command?: 'ab' | 'bisect' },
+  dir = BASELINE_DIR,
+): Promise<string | null> {
+  const kinds = flags.kinds ?? ['ratio', 'time'];
+  const ids = [...new Set(scenarioFiles(flags.scenarios).map((f) => f.id))];
+  if (ids.length === 0) return null;
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((n) => n.endsWith('.json')).sort();
+  } catch {
+    return null;
+  }
+  for (const name of names) {
+    let baseline: Baseline;
+    try {
+      baseline = await readBaseline(join(dir, name));
+    } catch {
+      continue; // tolerances.json, a doctor envelope, a foreign file: not a record of what scenarios measure
+    }
+    const recorded = new Set(baseline.metrics.map((m) => m.scenario));
+    if (!ids.every((id) => recorded.has(id))) continue;
+    const judged = baseline.metrics.filter((m) => ids.includes(m.scenario) && (kinds as readonly string[]).includes(m.kind) && !isCovariateMetric(m));
+    if (judged.length > 0) return null;
+    const others = [...new Set(baseline.metrics.filter((m) => (kinds as readonly string[]).includes(m.kind) && !isCovariateMetric(m)).map((m) => m.scenario))];
+    const kindWords = kinds.length === 1 ? `${kinds[0]} metric` : 'ratio or time metric';
+    return `${commandName(flags.command ?? 'ab')}: the scenario${ids.length === 1 ? '' : 's'} ${ids.join(', ')} record${ids.length === 1 ? 's' : ''} no ${kindWords} (${join(dir, name)} lists ${ids.length === 1 ? 'its' : 'their'} metrics), so an A/B has nothing to judge; name a scenario that records one${others.length > 0 ? ` (${others.slice(0, 6).join(', ')}${others.length > 6 ? ', ...' : ''})` : ''}`;
+  }
+  return null;
+}
+
 /** A/B tolerance where tolerances.json names none: 10% for ratios and times alike (one machine, one job). */
 const AB_TOLERANCE = 0.1;
 
@@ -456,7 +500,14 @@ export async function runAb(options: AbOptions): Promise<AbResult> {
     const verdicts = await judgeArms(arms, options, work);
     const errors = armErrors(arms);
     const regressed = verdicts.some((v) => v.verdict === 'regressed');
-    const notes = armNotes(arms);
+    // Nothing judged is not a pass: exit 3, as a comparison with no baseline (docs/usage.md).
+    const nothingJudged = verdicts.length === 0 && errors.length === 0;
+    const notes = [
+      ...armNotes(arms),
+      ...(nothingJudged
+        ? [`nothing to judge: no ${(options.kinds ?? ['ratio', 'time']).join(' or ')} metric in both arms' processes, so this A/B says nothing (exit 3)`]
+        : []),
+    ];
     return {
       base: arms[0].label,
       head: arms[1].label,
@@ -468,7 +519,7 @@ export async function runAb(options: AbOptions): Promise<AbResult> {
       ...(notes.length > 0 ? { notes } : {}),
       ...(head.records[0] ? { profile: head.records[0].profile.id } : {}),
       minutes: (performance.now() - started) / 60_000,
-      exitCode: regressed || errors.length > 0 ? EXIT.regression : EXIT.pass,
+      exitCode: regressed || errors.length > 0 ? EXIT.regression : nothingJudged ? EXIT.noBaseline : EXIT.pass,
     };
   } catch (error) {
     // Interrupted: the stopped processes' failures are not the outcome; the handler exits 130/143.

@@ -21,16 +21,21 @@ export class RunInputError extends Error {
   override readonly name = 'RunInputError';
 }
 
-/** The scenario files of `dir` (default perf/) for --scenario values; an unknown value or a missing folder is the user's to fix. */
-export function scenarioFiles(wanted: readonly string[], dir: string = DEFAULT_SCENARIO_DIR): ScenarioFile[] {
+/** What to do when perf/ is not here, said by a command that takes --dir (perf). */
+const PERF_DIR_HINT = "run gtp perf from your project's root, or name the folder with --dir DIR";
+
+/**
+ * The scenario files of `dir` (default perf/) for --scenario values; an unknown value or a missing
+ * folder is the user's to fix. `hint`: what to do when the folder is missing, as the calling
+ * command can do it (ab, bisect and calibrate take no --dir: they say so).
+ */
+export function scenarioFiles(wanted: readonly string[], dir: string = DEFAULT_SCENARIO_DIR, hint: string = PERF_DIR_HINT): ScenarioFile[] {
   try {
     return selectScenarios(listScenarios(process.cwd(), dir), wanted);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') {
-      throw new RunInputError(
-        `${dir}: no such folder of perf files here (${process.cwd()}); run gtp perf from your project's root, or name the folder with --dir DIR`,
-      );
+      throw new RunInputError(`${dir}: no such folder of perf files here (${process.cwd()}); ${hint}`);
     }
     throw new RunInputError((error as Error).message);
   }

@@ -87,6 +87,11 @@ export function normalizationOf(n: AnyNormalization): AnyNormalization {
   return isPerChannel(n) ? { mean: [...n.mean], std: [...n.std] } : { mean: n.mean, std: n.std };
 }
 
+/** Whether a per-channel normalization leaves every value unchanged (mean 0 and std 1 in every channel): no normalization. */
+export function isIdentityChannels(n: ChannelNormalization): boolean {
+  return n.mean.every((m) => m === 0) && n.std.every((s) => s === 1);
+}
+
 /**
  * Checks a per-channel normalization: as many std as mean entries, finite numbers, no std of 0
  * (a division by zero would give Infinity/NaN on one path and an error on another); when
@@ -160,5 +165,6 @@ export function checkWholePixels(count: number, channels: number): void {
 export function normalizationInWords(n: ChannelNormalization, given: boolean): string {
   const list = (xs: readonly number[]) => xs.map((x) => Number(x.toPrecision(6))).join(',');
   const whose = given ? 'your --mean/--std' : n === IMAGENET_NORMALIZATION ? "ImageNet's (the default)" : 'the default';
+  if (isIdentityChannels(n)) return `not normalized (${whose}: mean ${list(n.mean)}, std ${list(n.std)}): the pixel values as float32`;
   return `normalized per channel with ${whose}: mean ${list(n.mean)}, std ${list(n.std)} (0-255 scale)`;
 }

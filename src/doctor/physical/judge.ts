@@ -2,7 +2,7 @@ import type { Check, CheckStatus } from '../schema.js';
 import { allowedCpusFromStatus, cpuOverlap, parseCpuList } from './cpulist.js';
 import { type AdapterIdentity, type AdapterMatch, matchAdapter } from './match.js';
 import { formatLink, type LinkReading, linkGBps } from './pcie.js';
-import type { PciDevice, PciHop, VirtualMachineSigns } from './sysfs.js';
+import type { PciDevice, PciHop, UnparsedFunction, VirtualMachineSigns } from './sysfs.js';
 
 /**
  * The physical verdicts: from a machine's PCI tree (sysfs), its process facts and the adapter in
@@ -78,6 +78,8 @@ export interface PhysicalInput {
   readonly readUnderLoad: boolean;
   /** Where the readings come from, for messages ('/sys', 'fixtures/sysfs/x/sys'). */
   readonly source: string;
+  /** Functions whose 'class' file cannot be parsed (sysfs.ts readUnparsedFunctions): unknown, each may be the GPU. */
+  readonly unparsed?: readonly UnparsedFunction[];
 }
 
 /** The verdicts, as tests pin them and the report keeps them. */
@@ -264,8 +266,20 @@ export function judgePhysical(input: PhysicalInput): { verdict: PhysicalVerdict;
         ? `no display or accelerator PCI function (class 0x03xxxx, 0x12xxxx) in ${input.source}/bus/pci/devices`
         : `${devices.length} display/accelerator PCI function${devices.length > 1 ? 's' : ''} in ${input.source}: ${devices.map((d) => `${described(d)} at ${d.path}`).join('; ')}`,
   });
-  const match = matchAdapter(input.adapter, devices);
-  checks.push(matchCheck(match, input));
+  const unparsed = input.unparsed ?? [];
+  for (const u of unparsed) checks.push(unparsedCheck(u));
+  const found = matchAdapter(input.adapter, devices);
+  // The adapter's function may be one that cannot be read: unknown, not absent.
+  const match: AdapterMatch = found.kind === 'none' && unparsed.length > 0 ? { kind: 'unknown' } : found;
+  checks.push(
+    match === found
+      ? matchCheck(match, input)
+      : {
+          id: 'physical.match',
+          status: 'warn',
+          reason: `UNKNOWN: the adapter matches no readable PCI function in ${input.source} (${found.kind === 'none' ? found.why : ''}), but ${unparsed.map((u) => u.bdf).join(', ')} cannot be read (above): it may be one of them`,
+        },
+  );
   const inUse = match.kind === 'matched' || match.kind === 'ambiguous' ? new Set(match.bdfs) : null;
   // The device in use, or (nothing in use matched) every device: a finding on a GPU nothing uses is still a finding.
   const judged = inUse ? devices.filter((d) => inUse.has(d.bdf)) : devices;
@@ -293,10 +307,32 @@ export function judgePhysical(input: PhysicalInput): { verdict: PhysicalVerdict;
   }
   const limits = inUse ? links.map((l) => l.currentGBps) : [];
   const shared = limits.length > 0 && limits.every((l) => l !== null && l === limits[0]) ? limits[0]! : null;
+  // Each unreadable function is judged unknown: listed with its link verdict, never left out as if absent.
+  for (const u of unparsed) links.push({ bdf: u.bdf, verdict: 'unknown', currentGBps: null, capableGBps: null, bottleneck: null, internal: [] });
   return {
     verdict: { match: match.kind, candidates: inUse ? [...inUse] : [], links, numa, virtualMachine, linkLimitGBps: shared },
     checks,
   };
+}
+
+/** The check id of a function whose sysfs file cannot be parsed: doctor could not judge the machine (couldNotJudge). */
+const UNPARSED_CHECK = 'physical.unparsed';
+
+/** The line of a function whose 'class' file cannot be parsed: named, and its kind unknown. */
+function unparsedCheck(u: UnparsedFunction): Check {
+  return {
+    id: `${UNPARSED_CHECK}.${idOf(u.bdf)}`,
+    status: 'warn',
+    reason: `${u.file}: ${u.problem}, so PCI function ${u.bdf} is UNKNOWN (it may be the GPU): its link and NUMA node cannot be judged; copy the file again from the machine (or fix the copy)`,
+  };
+}
+
+/**
+ * Whether doctor could not judge the machine: a sysfs file it needs cannot be parsed, so a device
+ * is unknown. Exit 2 ("could not judge"), not 0: a garbled file must not read as "no GPU, all well".
+ */
+export function couldNotJudge(checks: readonly Check[]): boolean {
+  return checks.some((c) => c.id.startsWith(`${UNPARSED_CHECK}.`));
 }
 
 function internalCheck(device: PciDevice, internal: readonly PciHop[]): Check {

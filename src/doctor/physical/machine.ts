@@ -8,6 +8,8 @@ import {
   type RecordedMachine,
   readPciDevices,
   readProcessStatus,
+  readUnparsedFunctions,
+  type UnparsedFunction,
   readVirtualMachineSigns,
   type VirtualMachineSigns,
 } from './sysfs.js';
@@ -19,10 +21,18 @@ export interface MachineReading {
   readonly devices: readonly PciDevice[];
   readonly processStatus: string | null;
   readonly vm: VirtualMachineSigns;
+  /** Functions whose 'class' file cannot be parsed: unknown, not absent. */
+  readonly unparsed: readonly UnparsedFunction[];
 }
 
 export function readMachine(root: MachineRoot): MachineReading {
-  return { root, devices: readPciDevices(root.sys), processStatus: readProcessStatus(root), vm: readVirtualMachineSigns(root) };
+  return {
+    root,
+    devices: readPciDevices(root.sys),
+    processStatus: readProcessStatus(root),
+    vm: readVirtualMachineSigns(root),
+    unparsed: readUnparsedFunctions(root.sys),
+  };
 }
 
 /** The adapter recorded with a copy (machine.json), as the matcher wants it. */
@@ -53,5 +63,6 @@ export function judgeMachine(
     underLoad,
     readUnderLoad: underLoad !== null || reading.root.recorded?.readUnderLoad === true,
     source: reading.root.sys,
+    unparsed: reading.unparsed,
   });
 }

@@ -159,6 +159,38 @@ export function deviceKind(classCode: string | null): DeviceKind | null {
 
 const trimmed = (text: string | null) => (text === null ? null : text.trim());
 
+/** A 'class' file's text that is not a PCI class code ('0x%06x', e.g. 0x030200), said why; null when it is one (or the file is absent). */
+export function classCodeProblem(text: string | null): string | null {
+  if (text === null || /^0x[0-9a-f]{6}$/i.test(text.trim())) return null;
+  const shown = text.trim().length > 40 ? `${text.trim().slice(0, 40)}...` : text.trim();
+  return `${JSON.stringify(shown)} is not a PCI class code (0x%06x, e.g. 0x030200)`;
+}
+
+/** A PCI function whose kind cannot be told: its 'class' file is there but cannot be parsed. */
+export interface UnparsedFunction {
+  readonly bdf: string;
+  /** The file that cannot be parsed. */
+  readonly file: string;
+  readonly problem: string;
+}
+
+/**
+ * The functions in `sys`/bus/pci/devices whose 'class' file cannot be parsed: each may be a GPU,
+ * so it is unknown, not absent (readPciDevices cannot list it as a display or accelerator).
+ */
+export function readUnparsedFunctions(sys: string): UnparsedFunction[] {
+  const bus = join(sys, 'bus', 'pci', 'devices');
+  if (!isDir(bus)) return [];
+  const found: UnparsedFunction[] = [];
+  for (const name of readdirSync(bus).sort()) {
+    if (!BDF.test(name)) continue;
+    const file = join(bus, name, 'class');
+    const problem = classCodeProblem(readText(file));
+    if (problem !== null) found.push({ bdf: name, file, problem });
+  }
+  return found;
+}
+
 function readHop(dir: string): Omit<PciHop, 'internal'> {
   const read = (file: string) => readText(join(dir, file));
   return {

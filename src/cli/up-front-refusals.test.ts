@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_PROCESS_ALPHA, processCountProblem } from '../results/process-verdict.js';
+import { type CommandLine, helpText, parseCommandLine, UsageError } from './args.js';
+import { CALIBRATE_MIN_PER_ARM, CALIBRATE_MIN_PER_CONDITION, calibrateProcesses } from './calibrate.js';
+import type { ParsedLine } from './command-spec.js';
+
+// Issue 34: refusals made before anything runs, each one line (exit 2 through the CLI: the
+// e2e cases are src/cli/exit-codes.e2e.test.ts), and help that names the minimum it enforces.
+
+const parse = (argv: string[]): CommandLine => parseCommandLine(argv, {});
+/** The --processes entry of a command's help, its continuation lines joined. */
+const processesHelp = (command: 'perf' | 'ab' | 'bisect' | 'calibrate' | 'doctor') => {
+  const help = helpText(command, false);
+  const from = help.indexOf('  --processes');
+  const next = help.slice(from + 2).search(/\n {2}-/);
+  return help.slice(from, from + 2 + next).replace(/\s+/g, ' ');
+};
+/** A parsed line holding only --processes (what calibrateProcesses reads). */
+const line = (k: string | null): Pick<ParsedLine, 'str' | 'count'> => ({
+  str: () => k,
+  count: () => {
+    if (k === null || !/^\d+$/.test(k) || Number(k) < 1 || Number(k) > 200)
+      throw new UsageError(`--processes must be a whole number from 1 to 200, got '${k}'`);
+    return Number(k);
+  },
+});
+
+describe('--processes: the minimum of each command is in its --help, and enforced', () => {
+  it('perf: 1, else at least 6 (the fewest whose permutation test can reach alpha)', () => {
+    expect(processesHelp('perf')).toContain('(default 1; else at least 6,');
+    expect([1, 6, 8].map((k) => processCountProblem(k))).toEqual([null, null, null]);
+    expect(processCountProblem(5)).toMatch(/^--processes 5: .*use --processes 6 or more/);
+  });
+
+  it('ab and bisect: at least 6 per arm', () => {
+    for (const command of ['ab', 'bisect'] as const) expect(processesHelp(command)).toContain('at least 6, the fewest that can decide at the first look');
+    expect(processCountProblem(6, DEFAULT_PROCESS_ALPHA, false)).toBeNull();
+    for (const k of [1, 5]) expect(processCountProblem(k, DEFAULT_PROCESS_ALPHA, false)).toMatch(/use --processes 6 or more/);
+  });
+
+  it('calibrate: 32 per condition here, 3 per arm of an A/A (--scenario, or in your project)', () => {
+    const help = processesHelp('calibrate');
+    expect(help).toContain(`at least ${CALIBRATE_MIN_PER_CONDITION}`);
+    expect(help).toContain(`at least ${CALIBRATE_MIN_PER_ARM}`);
+    expect(calibrateProcesses(line(null), [], true)).toBeNull();
+    expect(calibrateProcesses(line('32'), [], true)).toBe(32);
+    for (const k of ['1', '31'])
+      expect(() => calibrateProcesses(line(k), [], true)).toThrow(`calibrate: --processes ${k} is too few; use 32 or more processes per condition`);
+    expect(calibrateProcesses(line('3'), ['dtypes'], true)).toBe(3);
+    expect(calibrateProcesses(line('3'), [], false)).toBe(3);
+    expect(() => calibrateProcesses(line('2'), [], false)).toThrow('calibrate: --processes 2 is too few; use 3 or more processes per arm of the A/A');
+    expect(() => calibrateProcesses(line('0'), [], false)).toThrow('from 1 to 200');
+    // Through the parser, here (the sources): a RangeError with its stack before; a UsageError now.
+    expect(() => parse(['calibrate', '--processes', '31'])).toThrow(UsageError);
+  });
+
+  it('doctor --write-envelope: 1 to 200', () => {
+    expect(processesHelp('doctor')).toContain('(default 8; 1 to 200)');
+    expect(parse(['doctor', '--processes', '1'])).toMatchObject({ processes: 1 });
+    expect(() => parse(['doctor', '--processes', '0'])).toThrow('--processes must be a whole number from 1 to 200');
+  });
+});
+
+describe('a flag given without the one it needs names the combination that works', () => {
+  const refusal = (argv: string[]): string => {
+    try {
+      parse(['perf', ...argv]);
+    } catch (error) {
+      return (error as Error).message;
+    }
+    throw new Error(`accepted: ${argv.join(' ')}`);
+  };
+  /** The question flag and value the message names, as typed: '--shape NxHxWxC' -> a shape that parses. */
+  const EXAMPLE: Record<string, string> = { '--shape': '2x8x8x3', '--image-folder': 'photos' };
+
+  it.each([
+    ['--max-pixels', '1000', '--image-folder'],
+    ['--size', '8x8', '--image-folder'],
+    ['--fit', 'letterbox', '--image-folder'],
+    ['--resample', 'bilinear-no-antialias', '--image-folder'],
+    ['--dtype', 'uint8', '--shape'],
+  ])('%s alone names %s only, and that combination parses (the other is refused)', (flag, value, needs) => {
+    const alone = refusal([flag, value]);
+    expect(alone).toMatch(new RegExp(`^${flag} goes with ${needs} \\S+ only`));
+    expect(() => parse(['perf', needs, EXAMPLE[needs]!, flag, value])).not.toThrow();
+    const other = needs === '--shape' ? '--image-folder' : '--shape';
+    expect(refusal([other, EXAMPLE[other]!, flag, value])).toMatch(new RegExp(`^${flag} goes with ${needs}`));
+  });
+
+  it.each([
+    ['--batch', '4'],
+    ['--mean', '1,2,3', '--std', '4,5,6'],
+  ])('%s alone names both questions, and each parses', (...argv) => {
+    expect(refusal(argv)).toMatch(new RegExp(`^${argv[0]} goes with --shape NxHxWxC.* or --image-folder DIR`));
+    for (const q of ['--shape', '--image-folder']) expect(() => parse(['perf', q, EXAMPLE[q]!, ...argv])).not.toThrow();
+  });
+});
+
+describe('a flag naming a folder to read must name one that exists', () => {
+  it.each([
+    ['perf', '--baselines'],
+    ['compare', '--baselines'],
+    ['report', '--baselines'],
+  ])('%s %s: a missing folder is a usage error naming it; a file is not a folder', (command, flag) => {
+    expect(() => parse([command, flag, '/no/such/baselines'])).toThrow(
+      new UsageError(`${flag} /no/such/baselines: no such folder (/no/such/baselines); name an existing folder`),
+    );
+    expect(() => parse([command, flag, 'package.json'])).toThrow(`${flag} package.json: not a folder`);
+    expect(parse([command, flag, 'baselines'])).toMatchObject({ baselines: 'baselines' });
+  });
+
+  it('the default folder may be missing (a project with no baseline yet), and a folder the command writes is created', () => {
+    expect(parse(['perf'])).toMatchObject({ baselines: 'baselines' });
+    expect(parse(['baseline', '--baselines', '/no/such/new-folder'])).toMatchObject({ baselines: '/no/such/new-folder' });
+  });
+});
