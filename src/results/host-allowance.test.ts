@@ -76,7 +76,9 @@ describe('compareWithBaseline across hosts of one device', () => {
   it('refuses (exit 3) when nothing measured an allowance, and another device as before', () => {
     const none = compareWithBaseline(run([bytes(50_176)]), base, { allowProfileMismatch: false, gateTiming: false, hostAllowance: null });
     expect(none.exitCode).toBe(EXIT.noBaseline);
-    expect(none.refused).toMatch(/and this run is webgpu-lavapipe-intel-xeon-platinum-2c-x64: the same device on another CPU, and no calibration of that device .* measures how far its ratios move between hosts/);
+    expect(none.refused).toMatch(
+      /and this run is webgpu-lavapipe-intel-xeon-platinum-2c-x64: the same device on another CPU, and no calibration of that device .* measures how far its ratios move between hosts/,
+    );
     // --allow-profile-mismatch still compares it, as any other profile.
     expect(compareWithBaseline(run([bytes(50_176)]), base, { allowProfileMismatch: true, gateTiming: false, hostAllowance: null }).notes[0]).toMatch(
       /^profile mismatch allowed/,
