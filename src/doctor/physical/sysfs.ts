@@ -174,17 +174,24 @@ export interface UnparsedFunction {
   readonly problem: string;
 }
 
+/** The entries of `sys`/bus/pci/devices named like a PCI function, in name order (none without a PCI bus in sysfs). */
+function pciFunctionEntries(sys: string): Array<{ name: string; entry: string }> {
+  const bus = join(sys, 'bus', 'pci', 'devices');
+  if (!isDir(bus)) return [];
+  return readdirSync(bus)
+    .sort()
+    .filter((name) => BDF.test(name))
+    .map((name) => ({ name, entry: join(bus, name) }));
+}
+
 /**
  * The functions in `sys`/bus/pci/devices whose 'class' file cannot be parsed: each may be a GPU,
  * so it is unknown, not absent (readPciDevices cannot list it as a display or accelerator).
  */
 export function readUnparsedFunctions(sys: string): UnparsedFunction[] {
-  const bus = join(sys, 'bus', 'pci', 'devices');
-  if (!isDir(bus)) return [];
   const found: UnparsedFunction[] = [];
-  for (const name of readdirSync(bus).sort()) {
-    if (!BDF.test(name)) continue;
-    const file = join(bus, name, 'class');
+  for (const { name, entry } of pciFunctionEntries(sys)) {
+    const file = join(entry, 'class');
     const problem = classCodeProblem(readText(file));
     if (problem !== null) found.push({ bdf: name, file, problem });
   }
@@ -234,12 +241,8 @@ function hopsOf(realDir: string): PciHop[] {
  * PCI bus in sysfs has none.
  */
 export function readPciDevices(sys: string): PciDevice[] {
-  const bus = join(sys, 'bus', 'pci', 'devices');
-  if (!isDir(bus)) return [];
   const devices: PciDevice[] = [];
-  for (const name of readdirSync(bus).sort()) {
-    if (!BDF.test(name)) continue;
-    const entry = join(bus, name);
+  for (const { name, entry } of pciFunctionEntries(sys)) {
     const kind = deviceKind(readText(join(entry, 'class')));
     if (kind === null) continue;
     const real = realpathSync(entry);
