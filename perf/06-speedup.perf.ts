@@ -15,6 +15,8 @@ import {
   ratioFromPairs,
   hostProbe,
   hostProbeMetric,
+  gpuClockMetrics,
+  readGpuClocks,
   timeMetric,
   recordMetrics,
   withExtraWork,
@@ -47,6 +49,8 @@ describe('speedup of device-normalize over cpu-normalize (section 6)', () => {
     const device = await withExtraWork(plain, useConfig().extraWork ?? 0, batches[0]!, () => timeSynced(context, () => plain.toDevice(batches[0]!)));
     // Each pair sends the same batch both ways, whichever goes first; the next pair the next batch.
     const batchOf = (round: number) => batches[round % batches.length]!;
+    // The GPU's clocks before and after the pairs (an idle GPU clocks down): information beside the probe.
+    const clocksBefore = readGpuClocks();
     const samples = await samplePairs({
       warmupPairs: sizes.warmupPairs,
       pairs: sizes.pairs,
@@ -55,6 +59,7 @@ describe('speedup of device-normalize over cpu-normalize (section 6)', () => {
       // The host's state before each pair: the ratio's cross-process verdicts are adjusted for it.
       probe: hostProbe(),
     });
+    const clocks = { before: clocksBefore, after: readGpuClocks() };
     const what = 'one [64,28,28,1] batch from uint8 pixels to a normalized float32 tensor on the device';
     await recordMetrics(
       task,
@@ -62,7 +67,8 @@ describe('speedup of device-normalize over cpu-normalize (section 6)', () => {
         detail: `median over interleaved pairs of time(cpu-normalize)/time(device-normalize), 95% percentile-bootstrap CI; ${what}; ${CLOCK}`,
         labels: { a: 'cpu-normalize', b: 'device-normalize' },
       }),
-      hostProbeMetric(MNIST_SPEEDUP_ID, samples.probe ?? []),
+      hostProbeMetric(MNIST_SPEEDUP_ID, samples.probe ?? [], clocks),
+      ...gpuClockMetrics(MNIST_SPEEDUP_ID, clocks),
       timeMetric('mnist-transfer.time.cpu-normalize', median(samples.a), samples.a.length, {
         detail: `median; normalize on the host + upload float32; ${what}; ${CLOCK}`,
         labels: { strategy: 'cpu-normalize', table: 'stages', group: 'mnist-transfer', stage: 'total' },

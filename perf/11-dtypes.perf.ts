@@ -21,6 +21,8 @@ import {
   hostProbe,
   hostProbeId,
   hostProbeMetric,
+  gpuClockMetrics,
+  readGpuClocks,
   timeMetric,
   DTYPE_BATCHES,
   encodedLargeBatch,
@@ -76,9 +78,12 @@ async function measureBatch(batch: DtypeBatch, batches: readonly EncodedBatch[],
   const variants = WIRE_DTYPES.map((dtype) => (round: number) => timeSynced(context, () => send(batches[round % batches.length]!, dtype)));
   // The host's state before each round: the ratios' cross-process verdicts are adjusted for it.
   const probe = probeEachRound(hostProbe(), rounds.warmupRounds);
+  // The GPU's clocks before and after the rounds (an idle GPU clocks down): information beside the probe.
+  const clocksBefore = readGpuClocks();
   const samples = await sampleInterleaved(variants, { ...rounds, beforeRound: probe.beforeRound });
+  const clocks = { before: clocksBefore, after: readGpuClocks() };
   const group = `dtypes.${batch.id}`;
-  metrics.push(hostProbeMetric(group, probe.timings));
+  metrics.push(hostProbeMetric(group, probe.timings, clocks), ...gpuClockMetrics(group, clocks));
   const float32 = samples[WIRE_DTYPES.indexOf('float32')]!;
   const what = `${batch.what}, from host arrays already in that type to a float32 (x - 127.5) / 127.5 tensor on the device (transfer + device decode); ${CLOCK}`;
   WIRE_DTYPES.forEach((dtype, v) => {

@@ -74,6 +74,15 @@ export {
   /** A fixed host loop timed before each pair (samplePairs' `probe`): the host's state, the covariate of a ratio's verdicts. */
   hostProbe,
 } from './measure/host-probe.js';
+export type { GpuClocks } from './measure/gpu-clocks.js';
+export {
+  /** The GPU's clocks now (nvidia-smi, amdgpu or i915 sysfs), or why they are unavailable: read before and after a scenario's pairs. */
+  readGpuClocks,
+} from './measure/gpu-clocks.js';
+export {
+  /** The clocks read before and after a scenario's pairs as information figures (MHz) beside its host-state probe. */
+  gpuClockMetrics,
+} from './results/gpu-clock-metrics.js';
 export {
   /** Interleaved rounds of any number of variants, rotating which goes first; one timing array per variant. */
   sampleInterleaved,

@@ -1,4 +1,5 @@
 import type { PairedSamples } from '../measure/paired.js';
+import { type GpuClocks, gpuClocksDetail } from '../measure/gpu-clocks.js';
 import { HOST_PROBE_ELEMENTS } from '../measure/host-probe.js';
 import { estimateSpeedup } from '../measure/paired.js';
 import { median } from '../measure/statistics.js';
@@ -43,9 +44,11 @@ export const hostProbeId = (of: string) => `${of}.host-probe`;
  * labels.covariate (ratioFromPairs does so itself for pairs sampled with the probe), and its
  * cross-process verdicts are adjusted for it (results/covariate.ts).
  */
-export function hostProbeMetric(of: string, probe: readonly number[]): MetricInput {
+export function hostProbeMetric(of: string, probe: readonly number[], clocks?: Readonly<Record<'before' | 'after', GpuClocks>>): MetricInput {
+  // The GPU's clocks beside it, where read (issue 35): said here even when unavailable, so a record tells "not readable" from "not asked".
+  const gpu = clocks ? `; ${gpuClocksDetail(clocks)}` : '';
   return timeMetric(hostProbeId(of), median(probe), probe.length, {
-    detail: `median of the host-state probe (a fixed ${HOST_PROBE_ELEMENTS}-element table loop on the host, no device) timed before each pair of ${of}; the state of the host the pairs ran in; performance.now()`,
+    detail: `median of the host-state probe (a fixed ${HOST_PROBE_ELEMENTS}-element table loop on the host, no device) timed before each pair of ${of}; the state of the host the pairs ran in; performance.now()${gpu}`,
     labels: { role: 'covariate', of },
   });
 }
