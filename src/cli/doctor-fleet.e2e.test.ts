@@ -12,7 +12,7 @@ import { cli, ROOT } from '../../test/support/cli.js';
 import { readDoctorReport } from '../doctor/files.js';
 import { sizeOfFigure } from '../doctor/prometheus.js';
 
-const H200_REPORT = join(ROOT, 'fixtures/doctor/h200-2026-12-04.doctor.json');
+const H200_REPORT = join(ROOT, 'fixtures/runs/h200-2026-12-04/doctor-1.json');
 /** The contract, not a benchmark: Slurm kills its HealthCheckProgram at 60 s (slurm.conf). */
 const SLURM_LIMIT_MS = 60_000;
 

@@ -10,7 +10,7 @@ const ROOT = join(import.meta.dirname, '../..');
 let h200: DoctorReport;
 let degraded: DoctorReport;
 beforeAll(async () => {
-  h200 = await readDoctorReport(join(ROOT, 'fixtures/doctor/h200-2026-12-04.doctor.json'));
+  h200 = await readDoctorReport(join(ROOT, 'fixtures/runs/h200-2026-12-04/doctor-1.json'));
   degraded = await runDoctorChecks(
     { backend: 'auto', requireBackend: null, expectGpu: false, quick: true, ldLibraryPath: null, sysfsRoot: join(ROOT, 'fixtures/sysfs/gen3-x8-degraded') },
     { check: () => undefined, note: () => undefined },

@@ -11,7 +11,7 @@ import { checkOutput, OutputPathError } from '../results/output-guard.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 /** A real report: doctor on the NVIDIA H200 of 2026-12-04 (../shared/gpu/h200-2026-12-04/doctor-1.json). */
-const H200 = join(ROOT, 'fixtures/doctor/h200-2026-12-04.doctor.json');
+const H200 = join(ROOT, 'fixtures/runs/h200-2026-12-04/doctor-1.json');
 const BUILD = { version: '9.9.9', revision: 'abc123' };
 
 /** `promtool check metrics` on `text`: its exit status and everything it printed (lint problems included). */
