@@ -6,6 +6,7 @@ import {
   BaselineRefusedError,
   baselinePathFor,
   findBaseline,
+  acceptOver,
   makeBaseline,
   mergeBaselines,
   readBaseline,
@@ -50,8 +51,10 @@ export async function valueDiff(existing: Baseline | null, next: Baseline): Prom
 }
 
 /**
- * `npm run perf:baseline`: accepts a run as its profile's baseline. Refuses runs with errors,
- * from a dirty tree or with no commit, of another profile or scale, or of only some scenarios; shows the change;
+ * `npm run perf:baseline`: accepts a run as its profile's baseline, less the scenarios it lacks
+ * (skipped for a missing tool, or with failed checks: named, and kept from the baseline where it has
+ * them). Refuses runs from a dirty tree or with no commit, of another profile or scale, of only
+ * some scenarios, or with an error outside any scenario; shows the change;
  * keeps the previous baseline as <file>.prev; writes atomically; then appends the run's record
  * to the history (<history>/<profile>/<commit>-<time>.json).
  */
@@ -86,7 +89,12 @@ export async function baselineCommand(args: Omit<BaselineArgs, 'command'>): Prom
   if (refusal) throw new BaselineRefusedError(`not accepting ${runPath} as ${target}: ${refusal}`);
   const accepted = makeBaseline(run, runPath, await readToleranceOverrides(join(args.baselines, 'tolerances.json')));
   // --merge: the run's metrics replace theirs, every other metric of the baseline stays.
-  const next: Baseline = args.merge && existing ? mergeBaselines(existing, accepted) : accepted;
+  // Otherwise the run replaces the baseline, except the scenarios it lacks (skipped, failed checks), kept from the baseline.
+  const next: Baseline = args.merge && existing ? mergeBaselines(existing, accepted) : acceptOver(existing, accepted);
+  for (const l of accepted.lacks ?? []) {
+    const kept = next.metrics.some((m) => m.scenario === l.scenario);
+    console.log(`Left out: ${l.scenario}: ${l.reason}${kept ? ` (the baseline's ${l.scenario} figures are kept)` : ''}`);
+  }
   const diff = await valueDiff(existing, next);
   console.log(
     existing
@@ -131,7 +139,9 @@ export const baselineSpec: CommandSpec<BaselineArgs> = {
   synopsis: '[RUN.json] [options]',
   about: [
     "Accepts a run (default: the latest in results/) as its profile's baseline: shows what changes,",
-    'keeps the previous file as <file>.prev, and appends the run to the history.',
+    'keeps the previous file as <file>.prev, and appends the run to the history. Scenarios the run',
+    'skipped (a missing tool) or whose checks failed are left out and named; the baseline keeps its',
+    'figures for them, or says it lacks them until a run that has them is accepted.',
   ],
   options: [
     { name: 'baseline', type: 'string', usage: "  --baseline FILE         where to write (default: the run's profile baseline)" },
@@ -150,8 +160,8 @@ export const baselineSpec: CommandSpec<BaselineArgs> = {
   env: [],
   exits: [
     '0 written',
-    '2 bad usage or bad input, or the update refused (a run with errors, from a dirty tree, of another',
-    '  profile or scale, of only some scenarios), nothing written',
+    '2 bad usage or bad input, or the update refused (a run with no scenario to accept, from a dirty',
+    '  tree, of another profile or scale, of only some scenarios), nothing written',
   ],
   parse: (line) => ({
     command: 'baseline',

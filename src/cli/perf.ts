@@ -7,6 +7,7 @@ import { IMAGE_RESAMPLES, PIL_MAX_IMAGE_PIXELS } from '../data/image-folder/opti
 import { parseShape, parseSize, ShapeParseError } from '../data/shape.js';
 import { type Question, type QuestionNormalization, type RunConfig, sourceContext } from '../run-config.js';
 import { besideRecord, FileWriteError, RESULTS_DIR } from '../results/storage.js';
+import { skippedLine } from '../results/schema.js';
 import { appendedLine, appendToHistory, HistoryRefusedError, historyRefusal } from '../history/store.js';
 import { gitState } from '../runner/git.js';
 import { WIRE_DTYPES, type WireDtype } from '../transfer/wire-dtypes.js';
@@ -57,7 +58,7 @@ async function readQuestion(question: Question): Promise<Record<string, string>>
  * profile's baseline (when there is one), writes the run record, prints the report.
  */
 export async function perfCommand(args: PerfArgs): Promise<number> {
-  const { checkBackendChoice, describeDatasets, runPerfSuite, scenarioFiles } = await import('../runner/perf.js');
+  const { checkBackendChoice, RunInputError, runPerfSuite, scenarioFiles } = await import('../runner/perf.js');
   const { questionFile } = await import('../runner/questions.js');
   // Everything the user can get wrong is checked before a device starts.
   const tooFew = processCountProblem(args.processes);
@@ -71,10 +72,16 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
       `--out ${args.out}: the run record must be a file (the HTML report and charts go beside it); name a file, and use --json - for the verdicts on stdout`,
     );
   }
-  const files = args.question ? [questionFile(args.question)] : scenarioFiles(args.scenarios, args.dir ?? undefined);
+  const asked = args.question ? [questionFile(args.question)] : scenarioFiles(args.scenarios, args.dir ?? undefined);
   checkBackendChoice(args.backend);
   const { data } = args;
-  const datasets = args.question ? await readQuestion(args.question) : await describeDatasets(data, files, sourceContext(args));
+  // A scenario whose tool is missing (ffmpeg) is skipped with its reason unless named (preflight.ts); the rest run.
+  const { preflightScenarios } = await import('../runner/preflight.js');
+  const { datasets, files, skipped } = args.question
+    ? { datasets: await readQuestion(args.question), files: asked, skipped: [] }
+    : await preflightScenarios(data, asked, sourceContext(args), args.scenarios.length > 0);
+  for (const s of skipped) console.log(`[gpu-transfer-perf] ${skippedLine(s)}`);
+  if (files.length === 0) throw new RunInputError(`nothing to measure: every scenario was skipped (${skipped.map(skippedLine).join('; ')})`);
   // Every file this run will write or read at the end is checked now, before the device starts.
   const out = args.out;
   if (out) {
@@ -91,9 +98,10 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
     if (refusal) throw new HistoryRefusedError(`--history ${args.history}: ${refusal}, or drop --history`);
   }
   await checkBaselinesReadable(args.baseline, args.scale, args.baselines);
-  const config = perfRunConfig(args, files, datasets);
+  // A run with skipped scenarios lists the files it ran; `skipped` says why the others are absent.
+  const config = { ...perfRunConfig(args, files, datasets), ...(skipped.length > 0 ? { selection: files.map((f) => f.path) } : {}) };
 
-  const outcome = await runPerfSuite(files, config, args);
+  const outcome = await runPerfSuite(files, config, { ...args, skipped });
   if (!outcome) {
     console.error('\nNo run record: no scenario reached a backend (see the errors above).');
     return EXIT.regression;

@@ -1,7 +1,7 @@
 import Table from 'cli-table3';
 import { styleText } from 'node:util';
 import type { Comparison } from '../results/compare.js';
-import type { Metric, RunRecord } from '../results/schema.js';
+import { type Metric, type RunRecord, skippedLine } from '../results/schema.js';
 import { informational } from '../results/verdict.js';
 import { relativeChange, renderComparison, renderComparisonBrief, verdictLabel } from './comparison.js';
 import { renderDtypeSection } from './dtype-table.js';
@@ -37,6 +37,7 @@ function headerLines(record: RunRecord, headline: string | null, brief: boolean)
   if (brief) lines.push(`backend ${p.backend}: ${p.backendReason}${adapter ? `; adapter ${adapter}` : ''}`);
   else lines.push(`backend ${p.backend}: ${p.backendReason}`, ...(adapter ? [`adapter: ${adapter}`] : []), `bytes counted at: ${p.transferBoundary}`);
   for (const note of record.notes) lines.push(`NOTE: ${note}`);
+  for (const s of record.skipped ?? []) lines.push(`SKIPPED: ${skippedLine(s)}`);
   if (headline) lines.push('', `Headline: ${headline}`);
   return lines;
 }

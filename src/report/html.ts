@@ -1,5 +1,5 @@
 import type { Comparison } from '../results/compare.js';
-import type { Metric, RunRecord } from '../results/schema.js';
+import { type Metric, type RunRecord, skippedLine } from '../results/schema.js';
 import type { Verdict } from '../results/verdict.js';
 import { CHARTS_MISSING, chartLibraries } from './chart-libraries.js';
 import { type LimitRow, limitRows, renderCharts, type RenderedChart } from './charts.js';
@@ -332,6 +332,13 @@ function errors(record: RunRecord): string {
   return `<section id="errors" class="errors"><h2>Errors (${record.errors.length}): the run fails whatever its metrics say</h2><ul>${items}</ul></section>`;
 }
 
+/** The scenarios the run did not measure, each with why (a missing tool): not failures, not figures. */
+function skippedSection(record: RunRecord): string {
+  const skipped = record.skipped ?? [];
+  if (skipped.length === 0) return '';
+  return `<section id="skipped"><h2>Skipped (${skipped.length}): not measured, not failed</h2><ul class="notes">${skipped.map((s) => `<li>${h(skippedLine(s))}</li>`).join('')}</ul></section>`;
+}
+
 function notes(record: RunRecord): string {
   if (record.notes.length === 0) return '';
   return `<section id="notes"><h2>Notes</h2><ul class="notes">${record.notes.map((n) => `<li>${h(n)}</li>`).join('')}</ul></section>`;
@@ -530,6 +537,7 @@ async function renderHtml({ record, recordPath, comparison }: ReportInput): Prom
     ...screen.answers.map((a, i) => answer(a, i + 1)),
     '</div>',
     errors(record),
+    skippedSection(record),
     notes(record),
     // A chart the first screen shows is not drawn twice.
     chartsSection(

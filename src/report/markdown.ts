@@ -1,5 +1,5 @@
 import type { Comparison } from '../results/compare.js';
-import type { RunRecord } from '../results/schema.js';
+import { type RunRecord, skippedLine } from '../results/schema.js';
 import type { Exporter } from './exporter.js';
 import type { VerdictName } from '../results/verdict.js';
 import { errorLines, informationOnly, relativeChange, saysMore, summaryLine, valueWithCI, verdictLabel } from './comparison.js';
@@ -38,7 +38,9 @@ function comparisonMarkdown(c: Comparison, selection: RunRecord['selection']): s
 export const markdownExporter: Exporter = {
   format: 'markdown',
   render({ record, comparison }) {
-    if (comparison) return comparisonMarkdown(comparison, record.selection);
-    return `### gpu-transfer-perf: ${record.profile.id} (${record.scale})\n\nNo baseline for this profile: nothing compared.\n`;
+    // Scenarios not measured (a missing tool) are said in either case, after the rest.
+    const skipped = (record.skipped ?? []).map((s) => `> ${mdCell(skippedLine(s))}\n`).join('');
+    if (comparison) return comparisonMarkdown(comparison, record.selection) + (skipped ? `\n${skipped}` : '');
+    return `### gpu-transfer-perf: ${record.profile.id} (${record.scale})\n\nNo baseline for this profile: nothing compared.\n${skipped ? `\n${skipped}` : ''}`;
   },
 };

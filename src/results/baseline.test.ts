@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { baselinePathFor, findBaseline, makeBaseline, readToleranceOverrides, refusalReason } from './baseline.js';
+import { acceptOver, baselinePathFor, findBaseline, makeBaseline, mergeBaselines, readToleranceOverrides, refusalReason } from './baseline.js';
 import { compareWithBaseline } from './compare.js';
 import { EXIT } from './exit.js';
 import { lavapipeProfile, testRunRecord } from '../../test/support/run-record.js';
@@ -21,9 +21,13 @@ describe('refusalReason (what perf:baseline will not accept)', () => {
     expect(refusalReason(run(), null, allow)).toBeNull();
   });
 
-  it('refuses runs with errors, from a dirty tree, of another profile or scale', () => {
+  it('refuses runs with nothing to accept or an error outside any scenario, from a dirty tree, of another profile or scale', () => {
+    // Every scenario failed: nothing left to accept.
     expect(refusalReason(run({ errors: [{ scenario: 's', test: 't', message: 'boom\nstack' }] }), existing, allow)).toMatch(
-      /1 error\(s\) \(first: \[s\] boom\)/,
+      /no scenario of the run can be accepted \(s: 1 failed check\(s\) \(first: t: boom\)\)/,
+    );
+    expect(refusalReason(run({ errors: [{ scenario: '(run)', test: '(outside any test)', message: 'lost' }] }), existing, allow)).toMatch(
+      /an error outside any scenario \(\[\(run\)\] lost\)/,
     );
     expect(refusalReason(run({ git: { commit: 'abc', dirty: true } }), existing, allow)).toMatch(/uncommitted changes/);
     expect(refusalReason(run({ git: { commit: 'abc', dirty: true } }), existing, { ...allow, dirty: true })).toBeNull();
@@ -125,5 +129,89 @@ describe('findBaseline across the change of profile ids (issue 25 #6)', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a baseline of what a run measured (issue 35 item 2)', () => {
+  const of = (scenario: string, id: string, value = 1): Metric => ({ id, scenario, kind: 'exact', value, unit: 'B' });
+  const allow = { dirty: false, partial: false };
+  const skippedKinetics = { scenario: 'kinetics', reason: 'ffmpeg not found (FFMPEG_PATH or PATH); install ffmpeg to measure it' };
+  const full = run({ metrics: [of('memory', 'memory.raw', 50_176), of('coco', 'coco.bytes', 7), of('kinetics', 'kinetics.bytes', 9)] });
+  // What `gtp perf` writes without ffmpeg: kinetics skipped, the files that ran as the selection.
+  const noFfmpeg = run({
+    metrics: [of('memory', 'memory.raw', 50_176), of('coco', 'coco.bytes', 8)],
+    selection: ['perf/07-coco.perf.ts', 'perf/09-memory.spec.ts'],
+    skipped: [skippedKinetics],
+  });
+
+  it('accepts a run with a skipped scenario as a full run, and says what it lacks', () => {
+    expect(refusalReason(noFfmpeg, null, allow)).toBeNull();
+    const baseline = makeBaseline(noFfmpeg, 'run.json', {});
+    expect(baseline.lacks).toEqual([{ scenario: 'kinetics', reason: `skipped: ${skippedKinetics.reason}` }]);
+    expect(baseline.metrics.map((m) => m.id)).toEqual(['memory.raw', 'coco.bytes']);
+    // A hand-picked selection is still partial.
+    expect(refusalReason(run({ selection: ['perf/09-memory.spec.ts'] }), null, allow)).toMatch(/covers only/);
+  });
+
+  it('accepts the scenarios without errors and names the ones left out', () => {
+    const failed = run({
+      metrics: [of('memory', 'memory.raw', 50_176), of('alternatives', 'alternatives.speedup', 2), of('training', 'training.steps', 8)],
+      errors: [
+        { scenario: 'alternatives', test: 'MNIST batch', message: 'expected 1.79e-7 to be +0\nat ...' },
+        { scenario: 'alternatives', test: 'large batch', message: 'expected 1.79e-7 to be +0' },
+        { scenario: 'training', test: 'same loss', message: 'expected 0.00000108 to be <= 0.000001' },
+      ],
+    });
+    expect(refusalReason(failed, null, allow)).toBeNull();
+    const baseline = makeBaseline(failed, 'run.json', {});
+    expect(baseline.metrics.map((m) => m.id)).toEqual(['memory.raw']);
+    expect(baseline.errors).toEqual([]);
+    expect(baseline.lacks).toEqual([
+      { scenario: 'alternatives', reason: '2 failed check(s) (first: MNIST batch: expected 1.79e-7 to be +0)' },
+      { scenario: 'training', reason: '1 failed check(s) (first: same loss: expected 0.00000108 to be <= 0.000001)' },
+    ]);
+  });
+
+  it('a later run that has the lacking scenario fills it in; a run lacking it keeps the baseline figures', () => {
+    const partial = makeBaseline(noFfmpeg, 'no-ffmpeg.json', {});
+    // The later full run is not refused for metrics the baseline lacks, and replaces it whole.
+    expect(refusalReason(full, partial, allow)).toBeNull();
+    const filled = acceptOver(partial, makeBaseline(full, 'full.json', {}));
+    expect(filled.lacks).toBeUndefined();
+    expect(filled.metrics.map((m) => m.id).sort()).toEqual(['coco.bytes', 'kinetics.bytes', 'memory.raw']);
+    // Then a run without ffmpeg again: not refused for the kinetics metrics it lacks, which stay.
+    expect(refusalReason(noFfmpeg, filled, allow)).toBeNull();
+    const kept = acceptOver(filled, makeBaseline(noFfmpeg, 'again.json', {}));
+    expect(kept.lacks).toBeUndefined();
+    expect(Object.fromEntries(kept.metrics.map((m) => [m.id, m.value]))).toEqual({ 'memory.raw': 50_176, 'coco.bytes': 8, 'kinetics.bytes': 9 });
+    expect(kept.notes.at(-1)).toMatch(/^Kept from full.json \(abc\): kinetics, which again.json lacks \(kinetics: skipped: ffmpeg not found/);
+    // --merge of a run that has the scenario clears it from `lacks`.
+    expect(mergeBaselines(partial, makeBaseline(full, 'full.json', {})).lacks).toEqual([]);
+  });
+
+  it('a compare against a baseline that lacks a scenario names it, judges the rest, and passes', () => {
+    const partial = makeBaseline(noFfmpeg, 'no-ffmpeg.json', {});
+    const c = compareWithBaseline(
+      run({ metrics: [of('memory', 'memory.raw', 50_176), of('coco', 'coco.bytes', 8), of('kinetics', 'kinetics.bytes', 9)] }),
+      partial,
+      {
+        allowProfileMismatch: false,
+        gateTiming: false,
+      },
+    );
+    expect(c.exitCode).toBe(EXIT.pass);
+    expect(c.verdicts.find((v) => v.id === 'kinetics.bytes')?.verdict).toBe('new');
+    expect(c.notes).toContain(`kinetics: not judged, the baseline lacks it (skipped: ${skippedKinetics.reason}); its 1 metric(s) here are new`);
+    // And a run that skipped it, against a baseline that has it: named, not a failure.
+    const skippedHere = compareWithBaseline(noFfmpeg, makeBaseline(full, 'full.json', {}), { allowProfileMismatch: false, gateTiming: false });
+    expect(skippedHere.notes).toContain(`kinetics: not judged, this run skipped it (${skippedKinetics.reason})`);
+    expect(skippedHere.verdicts.find((v) => v.id === 'coco.bytes')?.verdict).toBe('regressed');
+    expect(skippedHere.verdicts.find((v) => v.id === 'kinetics.bytes')?.verdict).toBe('missing');
+    expect(
+      compareWithBaseline({ ...noFfmpeg, metrics: [of('memory', 'memory.raw', 50_176), of('coco', 'coco.bytes', 7)] }, makeBaseline(full, 'full.json', {}), {
+        allowProfileMismatch: false,
+        gateTiming: false,
+      }).exitCode,
+    ).toBe(EXIT.pass);
   });
 });

@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { metricList, metricSchema, runRecordSchema, type RunRecord } from './schema.js';
+import { metricList, metricSchema, runRecordSchema, skippedScenarioSchema, type RunRecord, type SkippedScenario } from './schema.js';
 import { RecordFileError, readJsonFile } from './storage.js';
 import { DEFAULT_TOLERANCE } from './verdict.js';
 import { commandLine } from '../base/commands.js';
@@ -13,6 +13,11 @@ export const baselineSchema = runRecordSchema.extend({
   metrics: metricList(metricSchema.extend({ tolerance: z.number().min(0) }).strict()),
   /** Which run was accepted, and when. */
   accepted: z.object({ from: z.string(), at: z.iso.datetime() }).strict(),
+  /**
+   * Scenarios this baseline has no figures for, and why (skipped for a missing tool, or left out
+   * for failed checks); a later run that has them merges in. Absent: none lacking.
+   */
+  lacks: z.array(skippedScenarioSchema).optional(),
 });
 export type Baseline = z.infer<typeof baselineSchema>;
 
@@ -66,12 +71,66 @@ function toleranceFor(id: string, kind: keyof typeof DEFAULT_TOLERANCE, override
   return overrides[id] ?? DEFAULT_TOLERANCE[kind];
 }
 
-/** Turns an accepted run record into a baseline, each metric stamped with its tolerance. */
+/**
+ * The scenarios of a run that cannot be accepted, and why: those it skipped (their reason) and
+ * those whose checks failed (how many errors, the first). An error outside any scenario has no
+ * scenario to leave out: refusalReason refuses such a run whole.
+ */
+export function lackedScenarios(record: RunRecord): SkippedScenario[] {
+  const failed = new Map<string, RunRecord['errors']>();
+  for (const e of record.errors) failed.set(e.scenario, [...(failed.get(e.scenario) ?? []), e]);
+  const failures = [...failed].map(([scenario, errors]) => ({
+    scenario,
+    reason: `${errors.length} failed check(s) (first: ${errors[0]!.test}: ${errors[0]!.message.split('\n')[0]})`,
+  }));
+  return [...(record.skipped ?? []).map((s) => ({ scenario: s.scenario, reason: `skipped: ${s.reason}` })), ...failures];
+}
+
+/**
+ * Turns an accepted run record into a baseline, each metric stamped with its tolerance. The
+ * scenarios it lacks (lackedScenarios: skipped, or failed checks) contribute nothing and are
+ * named in `lacks`; the rest is accepted.
+ */
 export function makeBaseline(record: RunRecord, from: string, overrides: ToleranceOverrides, at = new Date().toISOString()): Baseline {
+  const lacks = lackedScenarios(record);
+  const left = new Set(lacks.map((l) => l.scenario));
+  const { skipped: _skipped, ...rest } = record;
   return baselineSchema.parse({
-    ...record,
-    metrics: record.metrics.map((m) => ({ ...m, tolerance: toleranceFor(m.id, m.kind, overrides) })),
+    ...rest,
+    metrics: record.metrics.filter((m) => !left.has(m.scenario)).map((m) => ({ ...m, tolerance: toleranceFor(m.id, m.kind, overrides) })),
+    ...(record.kernelTables ? { kernelTables: Object.fromEntries(Object.entries(record.kernelTables).filter(([scenario]) => !left.has(scenario))) } : {}),
+    errors: [],
     accepted: { from, at },
+    ...(lacks.length > 0 ? { lacks } : {}),
+  });
+}
+
+/**
+ * `accepted` over `existing`, scenario by scenario: what the accepted run measured replaces the
+ * baseline's; the scenarios it lacks keep the baseline's figures (and leave `lacks` where the
+ * baseline has them), so a run that skipped Kinetics keeps Kinetics' accepted figures and a later
+ * run that has them fills the gap.
+ */
+export function acceptOver(existing: Baseline | null, accepted: Baseline): Baseline {
+  if (!existing || !accepted.lacks?.length) return accepted;
+  const has = new Set(existing.metrics.map((m) => m.scenario));
+  const kept = new Set(accepted.lacks.filter((l) => has.has(l.scenario)).map((l) => l.scenario));
+  if (kept.size === 0) return accepted;
+  const lacks = accepted.lacks.filter((l) => !kept.has(l.scenario));
+  const { lacks: _lacks, ...rest } = accepted;
+  return baselineSchema.parse({
+    ...rest,
+    metrics: [...accepted.metrics, ...existing.metrics.filter((m) => kept.has(m.scenario))],
+    kernelTables: { ...Object.fromEntries(Object.entries(existing.kernelTables ?? {}).filter(([s]) => kept.has(s))), ...accepted.kernelTables },
+    datasets: { ...existing.datasets, ...accepted.datasets },
+    notes: [
+      ...accepted.notes,
+      `Kept from ${existing.accepted.from} (${existing.git.commit ?? 'no commit'}): ${[...kept].join(', ')}, which ${accepted.accepted.from} lacks (${accepted.lacks
+        .filter((l) => kept.has(l.scenario))
+        .map((l) => `${l.scenario}: ${l.reason}`)
+        .join('; ')})`,
+    ],
+    ...(lacks.length > 0 ? { lacks } : {}),
   });
 }
 
@@ -127,8 +186,14 @@ export function refusalReason(
   allow: { dirty: boolean; partial: boolean },
   defaultTargetData: Readonly<Record<string, string>> | null = null,
 ): string | null {
-  if (run.errors.length > 0)
-    return `the run has ${run.errors.length} error(s) (first: [${run.errors[0]!.scenario}] ${run.errors[0]!.message.split('\n')[0]}); fix them and run again`;
+  // A failed scenario is left out (lackedScenarios); an error outside every scenario says nothing of which figures to trust.
+  const unplaced = run.errors.find((e) => e.scenario === '(run)');
+  if (unplaced) return `the run has an error outside any scenario ([${unplaced.scenario}] ${unplaced.message.split('\n')[0]}); fix it and run again`;
+  const left = new Set(lackedScenarios(run).map((l) => l.scenario));
+  if (!run.metrics.some((m) => !left.has(m.scenario)))
+    return `no scenario of the run can be accepted (${lackedScenarios(run)
+      .map((l) => `${l.scenario}: ${l.reason}`)
+      .join('; ')}); fix them and run again`;
   if (run.git.dirty && !allow.dirty) return 'the run was made from a working tree with uncommitted changes; commit first, or pass --allow-dirty';
   // No commit says even less than a dirty tree of what was measured; it cannot go to the history either.
   if (run.git.commit === null && !allow.dirty)
@@ -140,8 +205,11 @@ export function refusalReason(
     return `${otherData.replace('the baseline read', existing ? 'the baseline there read' : 'ordinary runs read')}; every ordinary run would then be refused (exit 3). Keep it apart with --baseline FILE`;
   }
   if (!allow.partial) {
-    if (run.selection !== null) return `the run covers only ${run.selection.join(', ')}; accept a run of every scenario, or pass --allow-partial`;
-    const lost = existing?.metrics.filter((m) => !run.metrics.some((r) => r.id === m.id)).map((m) => m.id) ?? [];
+    // A run that skipped scenarios for a missing tool chose nothing itself: its selection is what could run.
+    if (run.selection !== null && !run.skipped?.length)
+      return `the run covers only ${run.selection.join(', ')}; accept a run of every scenario, or pass --allow-partial`;
+    // Metrics of a scenario the run lacks (skipped or failed) are kept from the baseline (acceptOver), not lost.
+    const lost = existing?.metrics.filter((m) => !left.has(m.scenario) && !run.metrics.some((r) => r.id === m.id)).map((m) => m.id) ?? [];
     if (lost.length > 0)
       return `the run lacks ${lost.length} metric(s) of the current baseline (${lost.slice(0, 3).join(', ')}${lost.length > 3 ? ', ...' : ''}); pass --allow-partial to drop them`;
   }
@@ -163,5 +231,7 @@ export function mergeBaselines(existing: Baseline, update: Baseline): Baseline {
       `Merged: ${update.metrics.length} metric(s) from ${update.accepted.from} (${update.git.commit ?? 'no commit'}) at ${update.accepted.at}`,
     ],
     diagnostics: [...(existing.diagnostics ?? []), ...(update.diagnostics ?? [])],
+    // A scenario the update measured is no longer lacking.
+    lacks: (existing.lacks ?? []).filter((l) => !update.metrics.some((m) => m.scenario === l.scenario)),
   });
 }

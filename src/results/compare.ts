@@ -184,6 +184,12 @@ function judge(run: RunRecord, baseline: Baseline, options: CompareOptions, acro
     notes.push(
       `--gate-timing: ${unjudgedTimes} absolute time(s) cannot be judged: one process on each side and no calibrated spread for times; accept a baseline from --processes 8 to judge them`,
     );
+  // Scenarios one side lacks are named, not judged: skipped here (not selected), or lacking in the baseline (their metrics are new).
+  for (const s of run.skipped ?? []) notes.push(`${s.scenario}: not judged, this run skipped it (${s.reason})`);
+  for (const l of baseline.lacks ?? []) {
+    const here = run.metrics.filter((m) => m.scenario === l.scenario).length;
+    if (here > 0) notes.push(`${l.scenario}: not judged, the baseline lacks it (${l.reason}); its ${here} metric(s) here are new`);
+  }
   const failing = failingVerdicts(verdicts, run.selection);
   const failed = failing.length > 0 || run.errors.length > 0;
   return { ...head, verdicts, refused: null, notes, exitCode: failed ? EXIT.regression : EXIT.pass, ...(otherHost ? { otherHost } : {}) };

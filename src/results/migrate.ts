@@ -11,7 +11,12 @@ function from2(doc: Json): Json {
   return { ...rest, schemaVersion: 3, datasets: { mnist: dataset }, ...(profiles === undefined ? {} : { kernelTables: profiles }) };
 }
 
-const STEPS: Record<number, (doc: Json) => Json> = { 2: from2 };
+/** 3 -> 4: adds the optional `skipped` (run records) and `lacks` (baselines); a version 3 document has neither. */
+function from3(doc: Json): Json {
+  return { ...doc, schemaVersion: 4 };
+}
+
+const STEPS: Record<number, (doc: Json) => Json> = { 2: from2, 3: from3 };
 
 /**
  * Brings a parsed run record or baseline of an older schema up to the current one, step by

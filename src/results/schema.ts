@@ -8,8 +8,10 @@ import { BACKEND_NAMES } from '../backend/types.js';
  * 3: metric `labels`; `dataset` becomes `datasets` (one entry per data set); the kernel tables
  *    move from `profiles` to `kernelTables` ("profile" names the hardware profile only).
  *    Version 2 files are read and migrated (src/results/migrate.ts).
+ * 4: `skipped` (scenarios not measured for a missing tool, with the reason); a baseline's
+ *    `lacks` (scenarios it has no figures for, and why). Version 3 files are read as they are.
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /**
  * How a metric is judged against a baseline (see README, "Reading a run record"):
@@ -180,6 +182,15 @@ export type Diagnostics = z.infer<typeof diagnosticsSchema>;
 const runErrorSchema = z.object({ scenario: z.string(), test: z.string(), message: z.string() }).strict();
 export type RunError = z.infer<typeof runErrorSchema>;
 
+/** A scenario not measured, and why in one line ('ffmpeg not found (FFMPEG_PATH or PATH); install ffmpeg to measure it'). */
+export const skippedScenarioSchema = z.object({ scenario: z.string().min(1), reason: z.string().min(1) }).strict();
+export type SkippedScenario = z.infer<typeof skippedScenarioSchema>;
+
+/** The line a skipped scenario gets on the console and in the reports: 'kinetics: skipped: ffmpeg not found ...'. */
+export function skippedLine(s: SkippedScenario): string {
+  return `${s.scenario}: skipped: ${s.reason}`;
+}
+
 export const runRecordSchema = z
   .object({
     schemaVersion: z.literal(SCHEMA_VERSION),
@@ -199,6 +210,11 @@ export const runRecordSchema = z
     /** Noise diagnostics, one entry per measuring process. */
     diagnostics: z.array(diagnosticsSchema).optional(),
     errors: z.array(runErrorSchema),
+    /**
+     * Scenarios this run did not measure because a tool they need is missing (ffmpeg for
+     * Kinetics); their files are absent from `selection`. Absent: none skipped.
+     */
+    skipped: z.array(skippedScenarioSchema).optional(),
   })
   .strict();
 export type RunRecord = z.infer<typeof runRecordSchema>;

@@ -9,7 +9,7 @@ import { findBaseline } from '../results/baseline.js';
 import { compareWithBaseline, type Comparison, type CompareOptions } from '../results/compare.js';
 import { judgingContext } from '../results/host-allowance.js';
 import { combineProcessRecords } from '../results/combine.js';
-import type { RunRecord } from '../results/schema.js';
+import type { RunRecord, SkippedScenario } from '../results/schema.js';
 import { defaultRecordPath, FileWriteError, writeJsonAtomic } from '../results/storage.js';
 import { canonicalData, type DataSources, type RunConfig } from '../run-config.js';
 import { judgeWithSecondLook, type Remeasure } from './remeasure.js';
@@ -70,7 +70,8 @@ export async function describeDatasets(
       const described = read === null ? null : await source.describe(read, ids, context);
       out[source.name] = named === null ? source.defaultDescription : described!;
     } catch (error) {
-      throw new RunInputError((error as Error).message);
+      // The cause says what failed: a missing tool (MissingToolError) may skip the scenario (preflight.ts).
+      throw new RunInputError((error as Error).message, { cause: error });
     }
   }
   return out;
@@ -168,10 +169,20 @@ export async function keepingRecord<T>(recordPath: string, record: RunRecord, wo
 export async function runPerfSuite(
   files: readonly ScenarioFile[],
   config: RunConfig,
-  options: CompareOptions & { baseline: string | null; baselines: string; out: string | null; processes: number; verbose?: boolean },
+  options: CompareOptions & {
+    baseline: string | null;
+    baselines: string;
+    out: string | null;
+    processes: number;
+    verbose?: boolean;
+    /** Scenarios not run for a missing tool (preflight.ts): said in the record. */
+    skipped?: readonly SkippedScenario[];
+  },
 ): Promise<PerfOutcome | null> {
-  let record = await measureInProcesses(files, config, options.processes, options.verbose);
-  if (!record) return null;
+  const measuredRecord = await measureInProcesses(files, config, options.processes, options.verbose);
+  if (!measuredRecord) return null;
+  const withSkipped = (r: RunRecord): RunRecord => (options.skipped?.length ? { ...r, skipped: [...options.skipped] } : r);
+  let record = withSkipped(measuredRecord);
   const recordPath = options.out ?? defaultRecordPath(record);
   const measured = record;
   // The baseline was checked before measuring, but may have changed since; a second look may fail
@@ -188,7 +199,7 @@ export async function runPerfSuite(
         measure: (plan) => remeasure(plan, files, config),
       }),
     );
-    record = judged.record;
+    record = withSkipped(judged.record);
     comparison = judged.comparison;
   }
   const written = await writeRecordSafely(recordPath, record);

@@ -2,7 +2,7 @@ import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeStderr, FfmpegNotFoundError, findFfmpeg, runTool, toolPaths } from './ffmpeg.js';
+import { describeStderr, FfmpegNotFoundError, findFfmpeg, installHint, runTool, toolPaths } from './ffmpeg.js';
 
 describe('toolPaths', () => {
   it('uses PATH where no path is given, and FFMPEG_PATH / FFPROBE_PATH when set', () => {
@@ -33,6 +33,14 @@ describe('findFfmpeg', () => {
       /ffmpeg not found: cannot run "\/nonexistent\/ffmpeg" \(ENOENT; FFMPEG_PATH or PATH\); install it with `npm run setup:system` or `apt-get install ffmpeg`/,
     );
     await expect(findFfmpeg({ ffmpeg: null, ffprobe: '/nonexistent/ffprobe' })).rejects.toThrow(/ffprobe not found/);
+  });
+
+  it('names setup:system only in this repository, and gives the reason a run skips Kinetics with', async () => {
+    expect(installHint(true)).toMatch(/npm run setup:system/);
+    expect(installHint(false)).not.toMatch(/setup:system/);
+    expect(installHint(false)).toMatch(/apt-get install ffmpeg.*FFMPEG_PATH/);
+    const error = await findFfmpeg({ ffmpeg: '/nonexistent/ffmpeg', ffprobe: null }).catch((e: unknown) => e);
+    expect((error as FfmpegNotFoundError).reason).toBe('ffmpeg not found (FFMPEG_PATH /nonexistent/ffmpeg); install ffmpeg to measure it');
   });
 
   it('finds the installed ffmpeg and ffprobe', async () => {

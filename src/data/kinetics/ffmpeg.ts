@@ -5,11 +5,22 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { FROM_SOURCES } from '../../base/commands.js';
+import { MissingToolError } from '../../base/missing-tool.js';
 
-const INSTALL_HINT = 'install it with `npm run setup:system` or `apt-get install ffmpeg` (Debian/Ubuntu), or point FFMPEG_PATH at an ffmpeg binary';
+/**
+ * How to get ffmpeg where the message is shown: `npm run setup:system` exists only in this
+ * repository (commands.ts FROM_SOURCES); in the kit or a user's project, the system's package.
+ */
+export function installHint(sources: boolean = FROM_SOURCES): string {
+  const ways = sources
+    ? '`npm run setup:system` or `apt-get install ffmpeg` (Debian/Ubuntu)'
+    : "`apt-get install ffmpeg` (Debian/Ubuntu) or your system's ffmpeg package";
+  return `install it with ${ways}, or point FFMPEG_PATH at an ffmpeg binary`;
+}
 
-/** Thrown when ffmpeg or ffprobe cannot be started; the message says how to install them. */
-export class FfmpegNotFoundError extends Error {
+/** Thrown when ffmpeg or ffprobe cannot be started; the message says how to install them, `reason` why a run skips Kinetics. */
+export class FfmpegNotFoundError extends MissingToolError {
   override readonly name = 'FfmpegNotFoundError';
 }
 
@@ -79,10 +90,18 @@ async function checkRuns(program: string, what: string, variable: string): Promi
     result = await runTool(program, ['-version']);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw new FfmpegNotFoundError(`${what} not found: cannot run "${program}" (${code}; ${variable} or PATH); ${INSTALL_HINT}`);
+    // A bare name was looked up on PATH; a path came from the variable.
+    const where = program === what ? `${variable} or PATH` : `${variable} ${program}`;
+    throw new FfmpegNotFoundError(
+      `${what} not found: cannot run "${program}" (${code}; ${variable} or PATH); ${installHint()}`,
+      `${what} not found (${where}); install ffmpeg to measure it`,
+    );
   }
   if (result.code !== 0) {
-    throw new FfmpegNotFoundError(`"${program} -version" exited with ${result.code}: ${describeStderr(result.stderr)}; ${INSTALL_HINT}`);
+    throw new FfmpegNotFoundError(
+      `"${program} -version" exited with ${result.code}: ${describeStderr(result.stderr)}; ${installHint()}`,
+      `"${program} -version" exited with ${result.code} (${variable} or PATH); install ffmpeg to measure it`,
+    );
   }
 }
 

@@ -1,0 +1,65 @@
+// Runs that measure what they can (issue 35 item 2), from the real CLI with ffmpeg hidden
+// (FFMPEG_PATH=/nonexistent): every scenario at quick scale, Kinetics skipped with its reason,
+// exit 0, and the record accepted as a baseline in a temp folder; naming Kinetics still stops
+// up front (exit 2). The one full-suite run of the e2e tests: it takes about a minute here.
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli } from '../../test/support/cli.js';
+
+/** This process's environment with ffmpeg out of reach, and no CI switch that would change the exit code. */
+const env = { ...process.env, FFMPEG_PATH: '/nonexistent', PERF_BACKEND: '', PERF_REQUIRE_BACKEND: '', PERF_REQUIRE_BASELINE: '', PERF_GATE_TIMING: '' };
+const REASON = 'ffmpeg not found (FFMPEG_PATH /nonexistent); install ffmpeg to measure it';
+
+let dir = '';
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'gtp-no-ffmpeg-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('gtp perf without ffmpeg', () => {
+  it('--scenario kinetics (named) stops up front with exit 2 and says how to get ffmpeg', async () => {
+    for (const scenario of ['kinetics', '8']) {
+      const { code, stderr } = await cli(['perf', '--scenario', scenario, '--out', join(dir, 'never.json')], undefined, { env });
+      expect(code, stderr).toBe(2);
+      expect(stderr).toMatch(/ffmpeg not found: cannot run "\/nonexistent" \(ENOENT; FFMPEG_PATH or PATH\); install it with /);
+    }
+  });
+
+  it('measures every other scenario, says Kinetics was skipped and why, exits 0; the record becomes a baseline', async () => {
+    const out = join(dir, 'run.json');
+    const baselines = join(dir, 'baselines');
+    // An empty baselines folder: no baseline to judge against, so the exit code is the scenarios' own.
+    await mkdir(baselines);
+    const perf = await cli(['perf', '--out', out, '--baselines', baselines], undefined, { env, timeoutMs: 900_000 });
+    expect(perf.code, `${perf.stdout}\n${perf.stderr}`).toBe(0);
+    expect(perf.stdout).toContain(`[gpu-transfer-perf] kinetics: skipped: ${REASON}`);
+    expect(perf.stdout).toContain(`SKIPPED: kinetics: skipped: ${REASON}`);
+    const record = JSON.parse(await readFile(out, 'utf8')) as {
+      skipped: unknown;
+      errors: unknown[];
+      selection: string[];
+      metrics: Array<{ scenario: string }>;
+    };
+    expect(record.skipped).toEqual([{ scenario: 'kinetics', reason: REASON }]);
+    expect(record.errors).toEqual([]);
+    expect(record.selection.some((f) => f.includes('kinetics'))).toBe(false);
+    expect(record.metrics.some((m) => m.scenario === 'kinetics')).toBe(false);
+    expect(new Set(record.metrics.map((m) => m.scenario))).toContain('coco');
+    expect(await readFile(join(dir, 'run.html'), 'utf8')).toContain(`kinetics: skipped: ${REASON}`);
+
+    const accepted = await cli(['baseline', out, '--baselines', baselines, '--history', join(dir, 'history'), '--allow-dirty'], undefined, { env });
+    expect(accepted.code, `${accepted.stdout}\n${accepted.stderr}`).toBe(0);
+    expect(accepted.stdout).toContain(`Left out: kinetics: skipped: ${REASON}`);
+    const written = /^New baseline (\S+) /m.exec(accepted.stdout)![1]!;
+    const baseline = JSON.parse(await readFile(written, 'utf8')) as { lacks: unknown };
+    expect(baseline.lacks).toEqual([{ scenario: 'kinetics', reason: `skipped: ${REASON}` }]);
+
+    // Judged against it: Kinetics named, not judged, the rest compared.
+    const compared = await cli(['compare', out, '--baselines', baselines], undefined, { env });
+    expect(compared.stdout).toContain(`kinetics: not judged, this run skipped it (${REASON})`);
+  }, 900_000);
+});
