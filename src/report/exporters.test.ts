@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../cli/args.js';
 import { testRunRecord } from '../../test/support/run-record.js';
-import { writeExports } from './write-exports.js';
+import { testAbResult } from '../../test/support/ab-result.js';
+import { bmfFindings, gabFileSchema, junitXsdFindings, readJunitAsTestReporter } from '../../test/support/export-validators.js';
+import { writeAbExports, writeExports } from './write-exports.js';
 import { EXPORTERS, type ExporterEntry, exportFlagSpecs, exportFlags, exportOutputs, exportTargets } from './exporters.js';
 
 /** A format registered by this test alone: one line of text, beside the run record and in the job summary. */
@@ -48,6 +50,24 @@ describe('the exporter registry', () => {
     expect(exportOutputs(exportTargets('ab', args.exports, null))).toEqual([
       { path: 'v.xml', kind: 'JUnit XML report', flag: '--junit' },
       { path: 's.json', kind: 'github-action-benchmark file', flag: '--gab-smaller' },
+    ]);
+  });
+
+  it("writes an A/B's exports (gtp ab's writing step), each as its engine reads it", async () => {
+    const paths = {
+      bmf: join(dir, 'ab.bmf.json'),
+      junit: join(dir, 'ab.xml'),
+      'gab-bigger': join(dir, 'ab.bigger.json'),
+      'gab-smaller': join(dir, 'ab.smaller.json'),
+    };
+    await writeAbExports(testAbResult(), exportTargets('ab', paths, null));
+    expect(bmfFindings(JSON.parse(await readFile(paths.bmf, 'utf8')))).toEqual([]);
+    expect(await junitXsdFindings(paths.junit)).toBe(`${paths.junit} validates`);
+    const failed = (await readJunitAsTestReporter(await readFile(paths.junit, 'utf8'))).cases.filter((c) => c.result === 'failed');
+    expect(failed.map((c) => c.name)).toEqual(['ab mnist-transfer.speedup']);
+    expect(gabFileSchema.parse(JSON.parse(await readFile(paths['gab-bigger'], 'utf8'))).map((b) => b.name)).toEqual(['mnist-transfer.speedup']);
+    expect(gabFileSchema.parse(JSON.parse(await readFile(paths['gab-smaller'], 'utf8'))).map((b) => b.name)).toEqual([
+      'mnist-transfer.upload-ms.device-normalize',
     ]);
   });
 
