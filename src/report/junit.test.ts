@@ -48,6 +48,20 @@ describe('JUnit XML of the verdicts (--junit)', () => {
     expect(doc.testsuites.$.name).toBe('gpu-transfer-perf');
   });
 
+  it('a scenario the run skipped (a missing tool): one skipped case saying why', async () => {
+    const record = testRunRecord([], { skipped: [{ scenario: 'kinetics', reason: 'ffmpeg not found (install it)' }] });
+    const xml = await junitExporter.render({ record, recordPath: null, comparison: null }, { color: false });
+    expect(await xmllint(xml, 'skipped.xml')).toMatch(/validates$/);
+    expect((await readJunitAsTestReporter(xml)).cases).toEqual([
+      {
+        classname: 'gpu-transfer-perf.webgpu-lavapipe-x64',
+        name: 'scenario kinetics',
+        result: 'skipped',
+        message: 'not measured: ffmpeg not found (install it)',
+      },
+    ]);
+  });
+
   it('a run without a baseline: every metric skipped, saying why', async () => {
     const record = testRunRecord([{ id: 'a.b', scenario: 'a', kind: 'exact', value: 1, unit: 'B' }]);
     const xml = await junitExporter.render({ record, recordPath: null, comparison: null }, { color: false });

@@ -1,6 +1,6 @@
 import type { AbResult } from '../results/ab-result.js';
 import { failingVerdicts } from '../results/compare.js';
-import type { RunError } from '../results/schema.js';
+import { type RunError, type SkippedScenario, skippedLine } from '../results/schema.js';
 import { informational, type Verdict } from '../results/verdict.js';
 import { changeLine, verdictLabel } from './comparison.js';
 import type { Exporter, ReportInput } from './exporter.js';
@@ -107,6 +107,10 @@ const errorCases = (classname: string, errors: readonly RunError[]): JunitCase[]
     out: e.message,
   }));
 
+/** One skipped case per scenario the run did not measure (a tool it needs missing), with why. */
+const skippedScenarioCases = (classname: string, skipped: readonly SkippedScenario[]): JunitCase[] =>
+  skipped.map((s) => ({ classname, name: `scenario ${s.scenario}`, outcome: { kind: 'skipped', message: `not measured: ${s.reason}` }, out: skippedLine(s) }));
+
 /** A verdict's case: failing ones fail, what was not judged (information, new, not measured) is skipped, the rest pass. */
 function verdictCase(classname: string, v: Verdict, failing: ReadonlySet<Verdict>): JunitCase {
   const reason = [changeLine(v), v.reason].filter(Boolean).join(': ');
@@ -118,7 +122,11 @@ function verdictCase(classname: string, v: Verdict, failing: ReadonlySet<Verdict
   return { ...base, outcome: { kind: 'passed' } };
 }
 
-/** A run (perf) or stored run (compare) with its comparison: a case per verdict, or per metric, skipped, when nothing judged it. */
+/**
+ * A run (perf) or stored run (compare) with its comparison: a case per verdict, or per metric,
+ * skipped, when nothing judged it; a skipped case per scenario the run skipped; a failed one per
+ * failed check.
+ */
 export function recordSuite({ record, comparison }: ReportInput): JunitSuite {
   const profile = record.profile.id;
   const classname = junitClassname(profile);
@@ -139,7 +147,7 @@ export function recordSuite({ record, comparison }: ReportInput): JunitSuite {
       ['commit', `${record.git.commit ?? 'unknown'}${record.git.dirty ? ' (dirty)' : ''}`],
       ...(comparison ? [['baseline profile', comparison.baselineProfile] as const] : []),
     ],
-    cases: [...cases, ...errorCases(classname, record.errors)],
+    cases: [...cases, ...skippedScenarioCases(classname, record.skipped ?? []), ...errorCases(classname, record.errors)],
   };
 }
 
