@@ -234,6 +234,24 @@ describe('exit codes: --help, docs/usage.md and the code agree', () => {
       ).toHaveLength(1);
   });
 
+  it("ab and bisect in a folder without perf/ say what they need: the git repository's root, not a --dir they do not have", async () => {
+    await mkdir(at('no-perf'), { recursive: true });
+    for (const args of [
+      ['ab', '--base', 'HEAD'],
+      ['bisect', '--good', 'HEAD~1', '--bad', 'HEAD'],
+    ]) {
+      const { code, stdout, stderr } = await cli(args, at('no-perf'));
+      expect(code, stderr).toBe(2);
+      expect(stderr).toMatch(
+        new RegExp(
+          `^error: perf: no such folder of perf files here \\(.*\\); npx gtp ${args[0]} measures commits of the git repository it runs in: run it from that repository's root, where perf/ holds each commit's perf files \\(npx gtp ${args[0]} takes no --dir\\)$`,
+          'm',
+        ),
+      );
+      expect(`${stdout}${stderr}`).not.toMatch(/name the folder with --dir/);
+    }
+  });
+
   it('left no worktree behind in the project', () => {
     expect(git(at('project'), 'worktree', 'list').toString().trim().split('\n')).toHaveLength(1);
     expect(existsSync(at('project', 'node_modules'))).toBe(false);
