@@ -1,4 +1,6 @@
-import { copyFile, stat } from 'node:fs/promises';
+import { copyFile } from 'node:fs/promises';
+import { outputStream } from '../base/regular-file.js';
+import { checkOutputEntry } from '../results/output-guard.js';
 import { join } from 'node:path';
 import {
   BASELINE_DIR,
@@ -63,11 +65,11 @@ export async function baselineCommand(args: Omit<BaselineArgs, 'command'>): Prom
   if (!runPath) throw new UsageError(`no run record given and none in results/: run ${commandLine('perf')} first`);
   const run = await readRunRecord(runPath);
   const target = args.target ?? baselinePathFor(run.profile.id, run.scale, args.baselines);
-  const kind = await stat(target).then(
-    (s) => (s.isDirectory() ? 'directory' : 'file'),
-    () => 'absent',
-  );
-  if (kind === 'directory') throw new UsageError(`--baseline ${target} is a directory; name a file, e.g. ${join(target, `${run.profile.id}.json`)}`);
+  if (outputStream(target))
+    throw new UsageError(`--baseline ${target}: a baseline is a file (later runs are judged against it and it keeps a .prev); name a file`);
+  // From lstat/stat alone: a folder, FIFO or device is refused before anything opens it (copyFile to .prev would block on a FIFO).
+  const entry = await checkOutputEntry(target, `--baseline ${target}`, { example: `${run.profile.id}.json`, stdoutHint: false });
+  const kind = entry.kind === 'missing' ? 'absent' : 'file';
   // A corrupt existing baseline stops here, untouched (RecordFileError: exit 2).
   let existing: Baseline | null = kind === 'file' ? await readBaseline(target) : null;
   // No file under this profile's id yet: the one named by the id of before the CPU was part of it,

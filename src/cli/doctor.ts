@@ -2,12 +2,11 @@ import { DoctorFileError } from '../doctor/files.js';
 import { MachineRootError, resolveMachineRoot } from '../doctor/physical/sysfs.js';
 import { gitState } from '../runner/git.js';
 import type { BackendArgs, CommandSpec } from './command-spec.js';
-import { checkOutputs, writeJsonOutput } from '../results/output-guard.js';
+import { checkOutputs, writeJsonOutput, writeOutput } from '../results/output-guard.js';
 import { EXIT } from '../results/exit.js';
 import { UsageError } from './usage-error.js';
 import { writeSync } from 'node:fs';
 import type { DoctorReport } from '../doctor/schema.js';
-import { writeTextAtomic } from '../results/storage.js';
 import { HEALTH_DEADLINE_SECONDS as HEALTH_DEADLINE } from '../doctor/health-check.js';
 
 /** What `doctor` is asked. */
@@ -73,7 +72,7 @@ async function buildInfo(): Promise<import('../doctor/prometheus.js').BuildInfo>
 /** Writes the report as a node-exporter textfile: a temp name beside it (not *.prom, which the collector would read half-written), then a rename. */
 async function writePrometheus(path: string, report: DoctorReport): Promise<void> {
   const { toPrometheusText } = await import('../doctor/prometheus.js');
-  await writeTextAtomic(path, toPrometheusText(report, await buildInfo()));
+  await writeOutput(path, toPrometheusText(report, await buildInfo()));
 }
 
 /** The one report --from names for --prometheus or --health-check (a DoctorFileError when it is not one). */

@@ -51,7 +51,7 @@ async function run(args: string[]) {
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'gtp-special-files-'));
-  for (const name of ['fifo', 'fifo.json', 'fifo.md', 'fifo.html']) execFileSync('mkfifo', [at(name)]);
+  for (const name of ['fifo', 'fifo.json', 'fifo.md', 'fifo.html', 'fifo.prom']) execFileSync('mkfifo', [at(name)]);
   // A character device of our own (the same numbers as /dev/null: 1, 3), so replacing it would harm nothing here.
   execFileSync('mknod', [at('null'), 'c', '1', '3']);
   await symlink(at('fifo'), at('link-to-fifo.json'));
@@ -140,6 +140,22 @@ const OUTPUTS: Case[] = [
     name: 'doctor --write-envelope a character device --force',
     args: () => ['doctor', '--write-envelope', at('null'), '--from', at('reports'), '--force'],
     cause: /--write-envelope .*null: is a character device/,
+  },
+  { name: 'doctor --prometheus FIFO', args: () => ['doctor', '--prometheus', at('fifo.prom')], cause: /--prometheus .*fifo\.prom: is a FIFO \(named pipe\)/ },
+  {
+    name: 'baseline --baseline FIFO',
+    args: () => ['baseline', at('run.json'), '--baseline', at('fifo.json')],
+    cause: /--baseline .*fifo\.json: is a FIFO \(named pipe\)/,
+  },
+  {
+    name: 'baseline --baseline a character device',
+    args: () => ['baseline', at('run.json'), '--baseline', at('null')],
+    cause: /--baseline .*null: is a character device, not a regular file; name a file$/,
+  },
+  {
+    name: 'baseline --baseline - (a baseline is a file)',
+    args: () => ['baseline', at('run.json'), '--baseline', '-'],
+    cause: /--baseline -: a baseline is a file/,
   },
   {
     name: 'perf --out - (the record is a file)',

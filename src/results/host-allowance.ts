@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { NotRegularFileError, readRegularFile } from '../base/regular-file.js';
 import { dirname } from 'node:path';
 import { sameDeviceOtherHost } from '../backend/fingerprint.js';
 import { mean } from '../measure/statistics.js';
@@ -6,7 +6,7 @@ import { calibrationFileSchema, readCalibratedSpread, UNCHANGED_POOLS } from './
 import type { KnownSpread } from './process-verdict.js';
 import { deviceCalibrationFiles } from './profile-files.js';
 import type { RunRecord } from './schema.js';
-import { parseJsonText } from './storage.js';
+import { parseJsonText, RecordFileError } from './storage.js';
 
 /**
  * The hardware allowance a ratio gets when it is judged against a baseline of the same device
@@ -65,7 +65,15 @@ export function allowanceOfSessions(sessions: readonly CalibrationSession[]): Ho
 export async function readHostAllowance(dir: string, profileId: string): Promise<HostAllowance | null> {
   const sessions: CalibrationSession[] = [];
   for (const path of deviceCalibrationFiles(dir, profileId)) {
-    const text = await readFile(path, 'utf8');
+    // Only a regular file is opened: a FIFO in the baselines folder would block the read.
+    const text = await readRegularFile(path).then(
+      (bytes) => bytes.toString('utf8'),
+      (error: unknown) => {
+        if (error instanceof NotRegularFileError)
+          throw new RecordFileError(`${path}: ${error.reason}, so not read; it must be a calibration file (perf:calibrate)`);
+        throw error;
+      },
+    );
     sessions.push({ path, pools: parseJsonText(path, text, calibrationFileSchema, 'calibration file (perf:calibrate)', { versioned: false }).pools });
   }
   return allowanceOfSessions(sessions);
