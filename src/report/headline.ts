@@ -2,7 +2,7 @@ import type { Metric, RunRecord } from '../results/schema.js';
 import { ciDirection, type Direction, formatCI, formatValue, significant } from './format.js';
 import { limitRows } from './stage-table.js';
 import { MNIST_SPEEDUP_ID } from '../results/metric-ids.js';
-import { groupReferences, referencesClause } from '../results/upload-references.js';
+import { bindingOf, groupReferences, referencesClause } from '../results/upload-references.js';
 
 /** One scenario's headline: a figure (with its CI) and what it means, in one line. */
 export interface Headline {
@@ -58,12 +58,13 @@ function overLimit(record: RunRecord, group: string): string | null {
 /**
  * What a stage group's limit rests on and which reference binds (issue 35): "the limit rests on
  * WebGPU's upload rate; that rate (2.17 GB/s) is 0.034 of the Gen5 x16 link ... : the API's
- * staging path binds, not this pipeline". Null when the group's API rate is unknown.
+ * staging path binds, not this pipeline". Null when the group's API rate or every machine bound is unknown.
  */
 export function limitReferences(record: RunRecord, group: string): string | null {
   const refs = groupReferences(record.metrics, group, record.profile.backend);
   const clause = referencesClause(refs);
-  return refs.api && clause ? `the limit rests on ${refs.api.name}; ${clause}` : null;
+  // Said only beside a machine bound: without one (a software adapter's run, no doctor report beside it) the line is as it was.
+  return refs.api && clause && bindingOf(refs) ? `the limit rests on ${refs.api.name}; ${clause}` : null;
 }
 
 /** The stage scenarios: how far each strategy is from the device's limit, and which reference binds. */

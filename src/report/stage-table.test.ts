@@ -59,8 +59,9 @@ describe('renderStageTables', () => {
       stage('mnist-transfer.stage-ms.total.device-normalize', 'device-normalize', 'total', 0.6, 'mnist-transfer'),
       stage('mnist-transfer.stage-ms.limit.device-normalize', 'device-normalize', 'limit', 0.06, 'mnist-transfer'),
     ];
-    // Without references (a software adapter's run): the table alone.
+    // Without references, or with the API's rate and no machine bound (a software adapter's run): the table alone.
     expect(renderStageTables(rows)).not.toContain('references:');
+    expect(renderStageTables([...rows, ref('api-upload', 9.84, "WebGPU's upload rate")])).not.toContain('references:');
     const text = renderStageTables([
       ...rows,
       ref('api-upload', 2.17, "WebGPU's upload rate"),

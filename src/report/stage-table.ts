@@ -1,7 +1,7 @@
 import Table from 'cli-table3';
 import type { Metric, RunRecord } from '../results/schema.js';
 import { significant } from './format.js';
-import { groupReferences, referencesClause } from '../results/upload-references.js';
+import { bindingOf, groupReferences, referencesClause } from '../results/upload-references.js';
 
 /** Stage columns in pipeline order; a table shows those its scenario measured. */
 const STAGE_ORDER = ['decode', 'collate', 'host', 'upload', 'compute', 'kernels', 'input', 'train', 'sync-floor', 'total', 'limit'] as const;
@@ -61,7 +61,7 @@ function referenceNote(metrics: readonly Metric[], groups: readonly string[], ba
   for (const group of groups) {
     const refs = groupReferences(metrics, group, backend);
     const clause = referencesClause(refs);
-    if (refs.api && clause) return `\n  references: the limit rests on ${refs.api.name}; ${clause}`;
+    if (refs.api && clause && bindingOf(refs)) return `\n  references: the limit rests on ${refs.api.name}; ${clause}`;
   }
   return '';
 }
