@@ -74,6 +74,8 @@ beforeAll(async () => {
     await mkdir(at(`kinetics/${split}/abseiling`), { recursive: true });
     execFileSync('mkfifo', [at(`kinetics/${split}/abseiling/b.mp4`)]);
   }
+  await mkdir(at('perf-files'));
+  execFileSync('mkfifo', [at('perf-files/01-x.perf.ts')]);
   await mkdir(at('mnist'));
   execFileSync('mkfifo', [at('mnist/train-images-idx3-ubyte')]);
 }, TEST_LIMIT_MS);
@@ -183,6 +185,11 @@ const INPUTS: Case[] = [
     name: 'perf --mnist-dir with a FIFO images file',
     args: () => ['perf', '--scenario', 'mnist-loader', '--mnist-dir', at('mnist')],
     cause: /train-images-idx3-ubyte: a FIFO \(named pipe\), not a regular file, so not read/,
+  },
+  {
+    name: 'perf --dir with a FIFO named like a scenario file',
+    args: () => ['perf', '--dir', at('perf-files')],
+    cause: /perf-files\/01-x\.perf\.ts: a FIFO \(named pipe\), not a regular file; a scenario file must be a regular file$/,
   },
   {
     name: 'doctor --write-envelope F --from DIR holding a FIFO doctor-1.json',

@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { notRegularReasonSync } from '../base/regular-file.js';
 import { DEFAULT_SCENARIO_DIR, parseScenarioFile, type ScenarioFile } from '../results/scenario-file.js';
 
 // The scenario file names are part of what a run record says (scenario ids in metric ids):
@@ -17,6 +18,11 @@ export function listScenarios(root = process.cwd(), dir = DEFAULT_SCENARIO_DIR):
   const bad = names.filter((name) => SCENARIO_SUFFIX.test(name) && parseScenarioFile(name) === null);
   if (bad.length > 0) {
     throw new RangeError(`${join(dir, bad[0]!)}: a scenario file is named [NN-]name.spec.ts or [NN-]name.perf.ts, name in lower-case letters, digits and '-'`);
+  }
+  // vitest would open a FIFO named like a scenario and wait on it forever: known from stat alone, named now.
+  for (const name of names.filter((n) => SCENARIO_SUFFIX.test(n))) {
+    const special = notRegularReasonSync(resolve(root, dir, name));
+    if (special) throw new RangeError(`${join(dir, name)}: ${special.reason}; a scenario file must be a regular file`);
   }
   return names
     .map((name) => parseScenarioFile(name, dir))
