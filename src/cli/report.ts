@@ -80,7 +80,7 @@ export const reportSpec: CommandSpec<{ readonly command: 'report' } & ReportArgs
     '0 written (and passing, or no baseline to judge against: the page says so)',
     '1 the run has errors or a gating metric regressed (the page is still written; a line says why)',
     '2 bad usage or an unreadable run or baseline file, a --baselines folder that does not exist',
-    '3 the comparison was refused (a profile, scale or data mismatch)',
+    '3 the comparison was refused (a profile, scale or data mismatch, or nothing to judge)',
   ],
   parse: (line) => ({
     command: 'report',
