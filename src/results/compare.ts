@@ -192,6 +192,9 @@ function judge(run: RunRecord, baseline: Baseline, options: CompareOptions, acro
   }
   const failing = failingVerdicts(verdicts, run.selection);
   const failed = failing.length > 0 || run.errors.length > 0;
+  // Nothing judged is not a pass (issue 34): exit 3, as with no baseline (docs/usage.md).
+  if (!failed && verdicts.length === 0)
+    return { ...head, verdicts, refused: 'nothing to judge: neither the run nor the baseline has a metric to compare', notes, exitCode: EXIT.noBaseline };
   return { ...head, verdicts, refused: null, notes, exitCode: failed ? EXIT.regression : EXIT.pass, ...(otherHost ? { otherHost } : {}) };
 }
 
