@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { parse as parseYaml } from 'yaml';
+import { parseStringPromise } from 'xml2js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDoctorReport } from '../doctor/files.js';
 import { smallestDecidingGroupSize } from '../measure/permutation.js';
@@ -20,6 +21,7 @@ import { readBaseline } from '../results/baseline.js';
 import { DEFAULT_PROCESS_ALPHA } from '../results/process-verdict.js';
 import type { RunRecord } from '../results/schema.js';
 import { readRunRecord } from '../results/storage.js';
+import { bmfFindings, junitXsdFindings } from '../../test/support/export-validators.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const EXAMPLE = join(ROOT, 'examples/own-pipeline');
@@ -535,8 +537,43 @@ async function installedShares(dir: string): Promise<{ total: number; tfjs: numb
 /** A GitHub Actions job as the recipe writes it: plain `run:` shell steps and `uses:` actions. */
 interface WorkflowJob {
   readonly env?: Record<string, string>;
-  readonly steps: ReadonlyArray<{ readonly name?: string; readonly run?: string; readonly uses?: string; readonly if?: string }>;
+  readonly strategy?: { readonly matrix?: { readonly include?: ReadonlyArray<Record<string, unknown>> } };
+  readonly steps: ReadonlyArray<{
+    readonly name?: string;
+    readonly run?: string;
+    readonly uses?: string;
+    readonly if?: string;
+    readonly with?: Record<string, unknown>;
+  }>;
 }
+
+/** What the runner's expressions see for one job (one matrix leg), as far as the recipes use them. */
+interface ExpressionContext {
+  readonly matrix: Record<string, unknown>;
+  readonly secrets: Record<string, string>;
+  readonly github: Record<string, string>;
+  readonly env: Record<string, string | undefined>;
+}
+
+/**
+ * The `${{ }}` expressions and `if:` conditions the recipes use, evaluated as the runner would:
+ * `always()`, `matrix.X`, `secrets.X`, `env.X != ''` and `github.event_name == '...'`. Any other
+ * is a test failure (the recipe uses what the test cannot evaluate).
+ */
+function evaluate(expression: string, context: ExpressionContext): unknown {
+  const e = expression.trim();
+  if (e === 'always()') return true;
+  const path = /^(matrix|secrets)\.([\w-]+)$/.exec(e);
+  if (path) return context[path[1] as 'matrix' | 'secrets'][path[2]!] ?? '';
+  const envEmpty = /^env\.(\w+) != ''$/.exec(e);
+  if (envEmpty) return (context.env[envEmpty[1]!] ?? '') !== '';
+  const event = /^github\.event_name == '(\w+)'$/.exec(e);
+  if (event) return context.github.GITHUB_EVENT_NAME === event[1];
+  throw new Error(`an expression the test cannot evaluate: \${{ ${e} }}`);
+}
+
+/** A value with its `${{ }}` expressions replaced by what they evaluate to. */
+const substitute = (text: string, context: ExpressionContext) => text.replace(/\$\{\{(.+?)\}\}/g, (_, e: string) => String(evaluate(e, context)));
 
 /**
  * The `uses:` actions the recipe may name, each with what the test provides in its place:
@@ -545,6 +582,23 @@ interface WorkflowJob {
  * upload-artifact (nothing to upload to: the files it names are checked to exist).
  */
 const PROVIDED_ACTIONS = ['actions/checkout@v4', 'actions/setup-node@v4', 'actions/upload-artifact@v4'];
+
+/**
+ * The fleet recipe's actions (docs/ci.md), beside those: bencherdev/bencher installs the `bencher`
+ * CLI, which needs a Bencher server this machine cannot reach, so a `bencher` on the test's PATH
+ * records its command line instead (checked below); mikepenz/action-junit-report reads the JUnit
+ * files its report_paths name, which the test reads back itself.
+ */
+const FLEET_ACTIONS = [...PROVIDED_ACTIONS, 'bencherdev/bencher@main', 'mikepenz/action-junit-report@v5'];
+
+/** The fleet recipe: the one YAML block of docs/ci.md's "A fleet" section. */
+async function fleetWorkflow(): Promise<{ jobs: Record<string, WorkflowJob> }> {
+  const doc = await readFile(join(ROOT, 'docs/ci.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('## A fleet'));
+  const block = /```yaml\n([\s\S]*?)```/.exec(section);
+  if (!block) throw new Error("docs/ci.md: no yaml block under '## A fleet'");
+  return parseYaml(block[1]!) as { jobs: Record<string, WorkflowJob> };
+}
 
 describe("the CI recipe's run: steps (examples/own-pipeline/.github/workflows/perf.yml), run in order in the example copy", () => {
   let jobs: Record<string, WorkflowJob>;
@@ -555,6 +609,8 @@ describe("the CI recipe's run: steps (examples/own-pipeline/.github/workflows/pe
     // The runner's sudo: this machine runs as root and has none, so it runs the command as is.
     bin = await mkdtemp(join(tmpdir(), 'gtp-ci-bin-'));
     await writeFile(join(bin, 'sudo'), '#!/bin/sh\nexec "$@"\n', { mode: 0o755 });
+    // The fleet recipe's Bencher upload: no server here, so its command line is recorded, one argument a line.
+    await writeFile(join(bin, 'bencher'), `#!/bin/sh\nprintf '%s\\n' "$@" > '${join(bin, 'bencher-args')}'\n`, { mode: 0o755 });
     // checkout with history: the project's branch is main, and a remote holds it (origin/main).
     await gitIn('branch', '-M', 'main');
     await sh('git', ['clone', '-q', '--bare', project, join(work, 'origin.git')], { env });
@@ -566,18 +622,50 @@ describe("the CI recipe's run: steps (examples/own-pipeline/.github/workflows/pe
 
   afterAll(() => rm(bin, { recursive: true, force: true }));
 
-  /** Runs one job's steps in order with bash -e, as the runner does; returns each run step's outcome. */
-  async function runJob(name: string, github: Record<string, string>): Promise<void> {
-    const job = jobs[name]!;
+  /**
+   * Runs one job's steps in order with bash -e, as the runner does: its `if:` conditions and the
+   * expressions in its env evaluated for `leg` (the matrix values and secrets given), what a step
+   * appends to $GITHUB_ENV seen by the steps after it. Returns the `uses:` steps it reached.
+   */
+  async function runJob(
+    name: string,
+    github: Record<string, string>,
+    job: WorkflowJob = jobs[name]!,
+    leg: Pick<ExpressionContext, 'matrix' | 'secrets'> = { matrix: {}, secrets: {} },
+    actions: readonly string[] = PROVIDED_ACTIONS,
+  ): Promise<WorkflowJob['steps']> {
+    const githubEnv = join(bin, `github_env_${name}`);
+    await writeFile(githubEnv, '');
+    const context = { ...leg, github, env: {} as Record<string, string | undefined> };
+    const jobEnv = Object.fromEntries(Object.entries(job.env ?? {}).map(([k, v]) => [k, substitute(String(v), context)]));
+    const reached: Array<WorkflowJob['steps'][number]> = [];
     for (const step of job.steps) {
+      const added = Object.fromEntries(
+        (await readFile(githubEnv, 'utf8'))
+          .split('\n')
+          .filter((l) => l.includes('='))
+          .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+      );
+      const seen = { ...context, env: { ...jobEnv, ...added } };
+      if (step.if !== undefined && !evaluate(step.if, seen)) continue;
       if (step.uses) {
-        expect(PROVIDED_ACTIONS, `${name}: a uses: step the test does not provide`).toContain(step.uses);
+        expect(actions, `${name}: a uses: step the test does not provide`).toContain(step.uses);
+        reached.push(step);
         continue;
       }
       const script = step.run!;
       // An expression the runner would evaluate cannot be run here as written.
       expect(script, `${name}: ${step.name ?? script}`).not.toMatch(/\$\{\{/);
-      const stepEnv = { ...env, ...job.env, ...github, PATH: `${bin}:${env.PATH}`, npm_config_prefer_offline: 'true', CI: 'true' };
+      const stepEnv = {
+        ...env,
+        ...jobEnv,
+        ...added,
+        ...github,
+        GITHUB_ENV: githubEnv,
+        PATH: `${bin}:${env.PATH}`,
+        npm_config_prefer_offline: 'true',
+        CI: 'true',
+      };
       const outcome = await sh('bash', ['-e', '-c', script], { cwd: project, env: stepEnv, maxBuffer: 64 * 1024 * 1024 }).then(
         (r) => ({ code: 0, output: r.stdout + r.stderr }),
         (e: { code?: number; stdout?: string; stderr?: string }) => ({ code: e.code ?? -1, output: `${e.stdout ?? ''}${e.stderr ?? ''}` }),
@@ -585,6 +673,7 @@ describe("the CI recipe's run: steps (examples/own-pipeline/.github/workflows/pe
       shown.push(outcome.output);
       expect(outcome.code, `${name}: ${step.name ?? script}\n${outcome.output.slice(-3000)}`).toBe(0);
     }
+    return reached;
   }
 
   it('the pull-request job: the system package, npm ci and gtp ab against the base branch pass an unchanged head (exit 0), verdicts written', async () => {
@@ -602,5 +691,53 @@ describe("the CI recipe's run: steps (examples/own-pipeline/.github/workflows/pe
     const pushed = await sh('git', ['log', '-1', '--format=%s', 'main'], { cwd: join(work, 'origin.git'), env });
     expect(pushed.stdout.trim()).toBe(`perf history: ${head.slice(0, 12)} [skip ci]`);
     expect((await gitIn('ls-files', 'history')).split('\n').filter(Boolean)).toHaveLength(1);
+  }, 600_000);
+
+  it("the fleet recipe's hosted-x64 leg (docs/ci.md) as a pull request: this profile against its baseline, the A/B, BMF to the profile's testbed, JUnit for the pane", async () => {
+    const fleet = (await fleetWorkflow()).jobs.perf!;
+    const legs = fleet.strategy?.matrix?.include ?? [];
+    // Hosted CPU runners with lavapipe and a self-hosted GPU label, one job each.
+    expect(legs.filter((l) => l.lavapipe === true).length).toBeGreaterThanOrEqual(1);
+    expect(legs.some((l) => Array.isArray(l.runner) && l.runner.includes('self-hosted') && l.lavapipe === false)).toBe(true);
+    const leg = legs.find((l) => l.name === 'hosted-x64')!;
+    await rm(join(project, 'results'), { recursive: true, force: true });
+    await rm(join(bin, 'bencher-args'), { force: true });
+    const summary = join(work, 'step_summary_fleet');
+    await writeFile(summary, '');
+    const github = {
+      GITHUB_EVENT_NAME: 'pull_request',
+      GITHUB_BASE_REF: 'main',
+      GITHUB_HEAD_REF: 'topic',
+      GITHUB_REF_NAME: '1/merge',
+      GITHUB_STEP_SUMMARY: summary,
+    };
+    const reached = await runJob('fleet', github, fleet, { matrix: leg, secrets: { BENCHER_API_TOKEN: 'not-a-token' } }, FLEET_ACTIONS);
+    const run = await readRunRecord(join(project, 'results/run.json'));
+    // PERF_REQUIRE_BASELINE=1 held: this profile's baseline (the copy's, for this machine) judged it.
+    expect(run.profile.id).toBeTruthy();
+    // Bencher: the run's BMF into the testbed of its profile.
+    const args = (await readFile(join(bin, 'bencher-args'), 'utf8')).trim().split('\n');
+    const flagValue = (flag: string) => args[args.indexOf(flag) + 1];
+    expect(args[0]).toBe('run');
+    expect([flagValue('--testbed'), flagValue('--adapter'), flagValue('--file'), flagValue('--branch')]).toEqual([
+      run.profile.id,
+      'json',
+      'results/run.bmf.json',
+      'topic',
+    ]);
+    const bmf = JSON.parse(await readFile(join(project, 'results/run.bmf.json'), 'utf8')) as Record<string, unknown>;
+    expect(bmfFindings(bmf)).toEqual([]);
+    expect(Object.keys(bmf)).toContain('rgb-batches.speedup');
+    // JUnit: the files the report action's report_paths name, one per gate, valid and read back.
+    const junit = reached.find((s) => s.uses === 'mikepenz/action-junit-report@v5')!;
+    expect(junit.with?.report_paths).toBe('results/*.junit.xml');
+    const files = (await readdir(join(project, 'results'))).filter((f) => f.endsWith('.junit.xml')).sort();
+    expect(files).toEqual(['ab.junit.xml', 'perf.junit.xml']);
+    for (const file of files) {
+      expect(await junitXsdFindings(join(project, 'results', file))).toMatch(/validates$/);
+      const xml = JSON.stringify(await parseStringPromise(await readFile(join(project, 'results', file), 'utf8')));
+      expect(xml, file).toContain('rgb-batches.speedup');
+    }
+    expect(await readFile(join(project, 'results/perf.junit.xml'), 'utf8')).toContain(run.profile.id);
   }, 600_000);
 });
