@@ -70,8 +70,11 @@ describe('outputEntry', () => {
     LIMIT_MS,
   );
 
-  it('throws other errors as they are', async () => {
-    await expect(outputEntry(at('file.json/below'))).rejects.toMatchObject({ code: 'ENOTDIR' });
+  it('is missing below a file (ENOTDIR: the folder check names the cause), and throws other errors as they are', async () => {
+    await expect(outputEntry(at('file.json/below'))).resolves.toEqual({ kind: 'missing' });
+    await symlink('loop-b', at('loop-a'));
+    await symlink('loop-a', at('loop-b'));
+    await expect(outputEntry(at('loop-a/below'))).rejects.toMatchObject({ code: 'ELOOP' });
   });
 });
 

@@ -154,10 +154,11 @@ export type OutputEntry = { readonly kind: 'missing' } | { readonly kind: 'file'
  * What is at an output path, found with lstat and stat only (neither opens it, so a FIFO cannot
  * block): missing (it will be created) or a regular file; anything else is a NotRegularFileError
  * (a FIFO, socket, directory or device, a link to one, a dangling or looping link), never written.
- * Other stat errors (EACCES, ENOTDIR) are thrown as they are.
+ * Other stat errors (EACCES, ELOOP on the way) are thrown as they are.
  */
 export async function outputEntry(path: PathLike): Promise<OutputEntry> {
-  const link = await lstat(path).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : Promise.reject(error)));
+  // ENOTDIR: a folder on the way is a file, so nothing is there (the folder check says why it cannot be written).
+  const link = await lstat(path).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' || error.code === 'ENOTDIR' ? null : Promise.reject(error)));
   if (!link) return { kind: 'missing' };
   const reason = await notRegularReason(path);
   if (reason) throw new NotRegularFileError(path, reason.kind, reason.reason);
