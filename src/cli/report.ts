@@ -1,5 +1,6 @@
 import { BASELINE_DIR, findBaseline } from '../results/baseline.js';
 import { compareWithBaseline, EXIT, failingVerdicts, type Comparison } from '../results/compare.js';
+import { judgingContext } from '../results/host-allowance.js';
 import type { RunRecord } from '../results/schema.js';
 import { besideRecord, latestRecordPath, readRunRecord } from '../results/storage.js';
 import type { CommandSpec } from './command-spec.js';
@@ -28,7 +29,11 @@ export async function reportCommand(args: ReportArgs): Promise<number> {
   if (!runPath) throw new UsageError(`no run record given and none in results/: run ${commandLine('perf')} first`);
   const record = await readRunRecord(runPath);
   const { path: baselinePath, baseline } = await findBaseline(record, args.baseline, args.baselines);
-  const comparison: Comparison | null = baseline ? compareWithBaseline(record, baseline, { allowProfileMismatch: false, gateTiming: false }) : null;
+  // A baseline of this device from another CPU is judged with its measured host allowance, as compare and perf judge it.
+  const hostAllowance = baseline ? (await judgingContext(record, baselinePath, baseline.profile.id)).hostAllowance : undefined;
+  const comparison: Comparison | null = baseline
+    ? compareWithBaseline(record, baseline, { allowProfileMismatch: false, gateTiming: false, ...(hostAllowance !== undefined ? { hostAllowance } : {}) })
+    : null;
   const out = args.out ?? besideRecord(runPath, '.html');
   await checkOutput({ path: out, kind: 'HTML report', flag: args.out ? '--out' : 'the HTML report beside the run record' }, args);
   const { htmlExporter } = await import('../report/html.js');
