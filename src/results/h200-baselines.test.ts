@@ -38,7 +38,7 @@ describe('the committed H200 profile', () => {
   it('says which scenarios the quick baseline lacks and why', async () => {
     const baseline = await readBaseline(BASELINES.quick);
     expect(baseline.lacks?.map((l) => l.scenario).sort()).toEqual(['alternatives', 'training']);
-    expect(baseline.profile.adapter.isSoftware).toBe(false);
+    expect(baseline.profile.adapter?.isSoftware).toBe(false);
     // The merged 12-process run: the speedup is judged on per-process values.
     const speedup = baseline.metrics.find((m) => m.id === 'mnist-transfer.speedup');
     expect(speedup?.processes?.length).toBe(12);
