@@ -22,10 +22,14 @@ export function bisectCommand(args: BisectArgs): Promise<number> {
 }
 
 async function bisect(args: BisectArgs): Promise<number> {
-  const { abMeasureOptions } = await import('../runner/ab.js');
+  const { abMeasureOptions, nothingToJudgeReason } = await import('../runner/ab.js');
   const { runBisect } = await import('../runner/bisect.js');
   const { renderBisect } = await import('../report/ab.js');
+  const { RunInputError } = await import('../runner/perf.js');
   const measure = abMeasureOptions(args);
+  // Each probe is an A/B: scenarios known to record nothing it judges would make every probe "same".
+  const nothingToJudge = await nothingToJudgeReason({ ...measure, command: 'bisect' });
+  if (nothingToJudge) throw new RunInputError(nothingToJudge);
   await checkOutputs([args.json ? { path: args.json, kind: 'bisect file', flag: '--json' } : null], args);
   const result = await runBisect({ good: args.good, bad: args.bad, metric: args.metric, ...measure });
   console.log(`\n${renderBisect(result)}`);
@@ -54,7 +58,8 @@ export const bisectSpec: CommandSpec<BisectArgs> = {
   exits: [
     '0 a culprit was found',
     '1 none was found (only skipped commits left: they are named as the candidates)',
-    '2 bad usage or bad input (a good or bad end that cannot start: named, with the cause)',
+    '2 bad usage or bad input (a good or bad end that cannot start: named, with the cause; scenarios',
+    '  a baseline shows record no ratio or time metric), found before anything is measured',
     '3 nothing to compare: a probe without the harness or without perf files',
   ],
   parse: (line) => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROCESS_ALPHA, processCountProblem } from '../results/process-verdict.js';
+import { nothingToJudgeReason } from '../runner/ab.js';
 import { type CommandLine, helpText, parseCommandLine, UsageError } from './args.js';
 import { CALIBRATE_MIN_PER_ARM, CALIBRATE_MIN_PER_CONDITION, calibrateProcesses } from './calibrate.js';
 import type { ParsedLine } from './command-spec.js';
@@ -112,5 +113,28 @@ describe('a flag naming a folder to read must name one that exists', () => {
   it('the default folder may be missing (a project with no baseline yet), and a folder the command writes is created', () => {
     expect(parse(['perf'])).toMatchObject({ baselines: 'baselines' });
     expect(parse(['baseline', '--baselines', '/no/such/new-folder'])).toMatchObject({ baselines: '/no/such/new-folder' });
+  });
+});
+
+describe('an A/B of scenarios known to record nothing it judges is refused before any checkout', () => {
+  // Known from this repository's baselines/ (what each scenario recorded), read from the project root.
+  it('names the scenario, the baseline that shows it, and scenarios that would be judged', async () => {
+    const refusal = await nothingToJudgeReason({ scenarios: ['1'] });
+    expect(refusal).toMatch(
+      /^perf:ab: the scenario mnist-loader records no ratio or time metric \(baselines\/[^)]+\.json lists its metrics\), so an A\/B has nothing to judge;/,
+    );
+    expect(refusal).toMatch(/; name a scenario that records one \(.*speedup/);
+    expect(await nothingToJudgeReason({ scenarios: ['1'], command: 'bisect' })).toMatch(/^perf:bisect: .*so no probe has anything to judge;/);
+  });
+
+  it('judges by the kinds asked: a time-only scenario is refused with --ratios-only, not without', async () => {
+    expect(await nothingToJudgeReason({ scenarios: ['cpu-normalize-profile'], kinds: ['ratio'] })).toMatch(/records no ratio metric/);
+    expect(await nothingToJudgeReason({ scenarios: ['cpu-normalize-profile'], kinds: ['ratio', 'time'] })).toBeNull();
+  });
+
+  it('lets through what records a ratio, and what no baseline covers (measured; nothing judged is then exit 3)', async () => {
+    expect(await nothingToJudgeReason({ scenarios: ['speedup'] })).toBeNull();
+    expect(await nothingToJudgeReason({ scenarios: ['1', 'speedup'] })).toBeNull();
+    expect(await nothingToJudgeReason({ scenarios: ['1'] }, 'no-such-baselines-folder')).toBeNull();
   });
 });
