@@ -252,6 +252,12 @@ describe('exit codes: --help, docs/usage.md and the code agree', () => {
     }
   });
 
+  it('doctor --health-check on the garbled copy: could not judge (exit 2, one UNKNOWN line), not healthy', async () => {
+    const { code, stdout, stderr } = await cli(['doctor', '--sysfs-root', at('garbled-sysfs'), '--health-check']);
+    expect(code, stderr).toBe(2);
+    expect(stdout.trim().split('\n')).toEqual([expect.stringMatching(/^UNKNOWN .*0000:1a:00\.0\/class: "not a class" is not a PCI class code/)]);
+  });
+
   it('left no worktree behind in the project', () => {
     expect(git(at('project'), 'worktree', 'list').toString().trim().split('\n')).toHaveLength(1);
     expect(existsSync(at('project', 'node_modules'))).toBe(false);

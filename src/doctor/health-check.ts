@@ -11,6 +11,7 @@
  * The tool drains nothing: NHC or the caller decides (Slurm: "any action to be taken must be
  * explicitly performed by the program", slurm.conf HealthCheckProgram).
  */
+import { unjudgedCheck } from './physical/judge.js';
 import { generationOf } from './physical/pcie.js';
 import { matchedBdf } from './prometheus.js';
 import type { Check, DoctorReport, PhysicalSection } from './schema.js';
@@ -106,6 +107,9 @@ export function couldNotMeasure(check: Check, expectGpu: boolean): boolean {
  */
 export function healthVerdict(report: DoctorReport): HealthVerdict {
   const failed = report.checks.filter((c) => c.status === 'fail');
+  // A sysfs file that cannot be parsed leaves a device unknown (physical/judge.ts): could not judge, never healthy.
+  const unjudged = unjudgedCheck(report.checks);
+  if (failed.length === 0 && unjudged) return { exitCode: HEALTH_EXIT.unknown, line: unknownLine(deviceOf(report, null), unjudged.reason) };
   if (failed.length === 0) return { exitCode: HEALTH_EXIT.healthy, line: null };
   const physical = failed.filter((c) => c.id.startsWith('physical.'));
   const tool = failed.filter((c) => couldNotMeasure(c, report.settings.expectGpu));

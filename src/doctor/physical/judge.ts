@@ -332,7 +332,12 @@ function unparsedCheck(u: UnparsedFunction): Check {
  * is unknown. Exit 2 ("could not judge"), not 0: a garbled file must not read as "no GPU, all well".
  */
 export function couldNotJudge(checks: readonly Check[]): boolean {
-  return checks.some((c) => c.id.startsWith(`${UNPARSED_CHECK}.`));
+  return unjudgedCheck(checks) !== undefined;
+}
+
+/** The first check of a function doctor could not judge (a sysfs file it cannot parse), if any. */
+export function unjudgedCheck(checks: readonly Check[]): Check | undefined {
+  return checks.find((c) => c.id.startsWith(`${UNPARSED_CHECK}.`));
 }
 
 function internalCheck(device: PciDevice, internal: readonly PciHop[]): Check {
