@@ -1,41 +1,34 @@
 // The real CLI on this machine as if its CPU were another model (issue 36 item 1): a crafted
-// /proc/cpuinfo bound over the real one in a private mount namespace (`unshare --mount`, as root),
+// /proc/cpuinfo bound over the real one in a private mount namespace (test/support/other-cpu.ts),
 // which is what Node's os.cpus() reads, and so what the profile id is made of
 // (backend/hardware-profile.ts hostCpuModel). The committed baseline was recorded on an AMD EPYC.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../../test/support/cli.js';
+import { asOtherCpu as otherCpu } from '../../test/support/other-cpu.js';
 
 const XEON = 'Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz';
 const EPYC_ID = 'webgpu-lavapipe-amd-epyc-2c-x64';
 
 let dir = '';
-let cpuinfo = '';
 /**
- * Runs a command with the crafted cpuinfo over /proc/cpuinfo, in a mount namespace of its own
- * (nothing else sees it), on 2 cores (taskset: os.availableParallelism() counts the affinity), the
- * committed baseline's core count, so that only the CPU model differs.
+ * The prefix that runs a command as the Xeon, on 2 cores, the committed baseline's core count, so
+ * that only the CPU model differs; empty where this machine cannot (then `unavailable` says why).
  */
-const asOtherCpu = () => ['taskset', '-c', '0,1', 'unshare', '--mount', 'sh', '-c', 'mount --bind "$0" /proc/cpuinfo && exec "$@"', cpuinfo];
+let wrap: readonly string[] = [];
 /** Why this machine cannot run as another CPU (no unshare, not root, no mount namespaces), or null. */
 let unavailable: string | null = null;
+const asOtherCpu = () => wrap;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'gtp-other-cpu-'));
-  cpuinfo = join(dir, 'cpuinfo');
-  // This machine's own cpuinfo with every 'model name' replaced: the rest (flags, cores) stays real.
-  await writeFile(cpuinfo, (await readFile('/proc/cpuinfo', 'utf8')).replace(/^model name\s*:.*$/gm, `model name\t: ${XEON}`));
-  if (availableParallelism() < 2) unavailable = 'this machine has fewer than 2 cores, the committed baseline 2';
-  else
-    try {
-      await promisify(execFile)(asOtherCpu()[0]!, [...asOtherCpu().slice(1), 'true']);
-    } catch (error) {
-      unavailable = `unshare --mount with a bind mount over /proc/cpuinfo failed here (needs taskset, root and mount namespaces): ${(error as Error).message.split('\n')[0]}`;
-    }
+  const xeon = await otherCpu(dir, 'cpuinfo', XEON, 2);
+  wrap = xeon.wrap ?? [];
+  unavailable = xeon.unavailable;
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });

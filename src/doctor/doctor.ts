@@ -27,7 +27,18 @@ import {
   type WebGpuFacts,
 } from './checks.js';
 import { CUDA_LIBRARIES, locateLibraries, readLdconfigCache } from './cuda.js';
-import { envelopeCommand, envelopePathFor, formatFigure, judgeFigure, noEnvelopeCheck, readEnvelope, remakeAdvice } from './envelope.js';
+import {
+  type EnvelopeFind,
+  envelopeCommand,
+  envelopePathFor,
+  findEnvelope,
+  foreignEnvelopeCheck,
+  formatFigure,
+  judgeFigure,
+  noEnvelopeCheck,
+  readEnvelope,
+  remakeAdvice,
+} from './envelope.js';
 import { DoctorFileError } from './files.js';
 import { measureHostCopy } from './host-copy.js';
 import { measureHostLoad } from './host-load.js';
@@ -44,7 +55,6 @@ import { LIVE_ROOT, resolveMachineRoot } from './physical/sysfs.js';
 import { type Check, DOCTOR_REPORT_VERSION, type DoctorReport, type Envelope, type Figure, type PhysicalSection, type ProfileSummary } from './schema.js';
 import { probeWebGpu, runningWebGpuFacts } from './webgpu-facts.js';
 import { EXIT } from '../results/exit.js';
-import { lookupProfileFile } from '../results/profile-files.js';
 
 /** What doctor is asked to do (from the command line). */
 export interface DoctorOptions {
@@ -75,11 +85,6 @@ export interface DoctorSink {
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Running the sources (under tsx, which then must be installed) rather than the built dist/. */
 const FROM_SOURCES = import.meta.url.endsWith('.ts');
-/**
- * How this installation runs doctor, for advice: the repository's npm script (also what the kit
- * advises, to run back in the repository), or the package's bin where it is installed.
- */
-export const DOCTOR_COMMAND = FROM_SOURCES ? 'npm run doctor --' : 'npx gtp doctor';
 /** Running inside the run kit (its KIT.json, src/kit/build.ts): no npm scripts run there. */
 const IN_KIT = existsSync(`${ROOT}KIT.json`);
 
@@ -251,13 +256,14 @@ export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink):
   const machine = readMachine(LIVE_ROOT);
   const adapter = context ? adapterIdentity(context, facts) : null;
   const sampler = new LinkSampler(hopsToWatch(machine.devices, matchAdapter(adapter, machine.devices)));
-  const command = (path: string) => envelopeCommand(DOCTOR_COMMAND, path, options.backend === 'auto' ? null : options.backend);
+  const command = (path: string) => envelopeCommand(path, options.backend === 'auto' ? null : options.backend);
   const remake = (path: string) => remakeAdvice(command(path), IN_KIT);
 
   let figures: Figure[] = [];
   let profile: ProfileSummary | null = null;
   let envelopeInfo: DoctorReport['envelope'] = { path: null, found: false };
   let envelope: Envelope | null = null;
+  let found: EnvelopeFind | null = null;
   let hostCopy: Figure | null = null;
   if (context) {
     profile = summarize(context);
@@ -265,11 +271,11 @@ export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink):
     add(correct);
     if (correct.status !== 'fail') {
       // The envelope is read first: a broken file is a failed check, not a crash after measuring.
-      // The file actually read: this id's own, or one named by the id of before the CPU was part of it, made on this machine.
-      const lookup = lookupProfileFile(dirname(envelopePathFor(profile.id)), profile.id, 'envelope');
-      const path = lookup.found === 'legacy' ? lookup.path : envelopePathFor(profile.id);
-      if (lookup.found === 'legacy') sink.note(lookup.note);
-      if (lookup.found === 'other-machine') sink.note(`not using ${lookup.legacyPath}: ${lookup.reason}`);
+      // The file actually read: this id's own, or one named by the id of before the CPU was part of
+      // it, made on this machine; one of this device made on another CPU is named after the figures, not read.
+      found = findEnvelope(dirname(envelopePathFor(profile.id)), profile.id);
+      const path = found.path;
+      if (found.note) sink.note(found.note);
       try {
         envelope = await readEnvelope(path);
       } catch (error) {
@@ -319,7 +325,10 @@ export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink):
       for (const figure of figures) add(judgeFigure(figure, envelope, { isSoftware, busy: host.busy, remake: remake(envelopeInfo.path!) }));
     } else {
       for (const figure of figures) add({ id: `figure.${figure.id}`, status: 'info', reason: `${figure.label}: ${formatFigure(figure)}` });
-      if (!checks.some((c) => c.id === 'envelope')) add(noEnvelopeCheck(profile.id, envelopeInfo.path!, command(envelopeInfo.path!), IN_KIT));
+      const path = envelopeInfo.path!;
+      const foreign = found?.foreign;
+      if (!checks.some((c) => c.id === 'envelope'))
+        add(foreign ? foreignEnvelopeCheck(foreign, profile, path, command(path), IN_KIT) : noEnvelopeCheck(profile.id, path, command(path), IN_KIT));
     }
   }
   physical.checks.forEach(add);

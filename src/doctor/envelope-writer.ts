@@ -3,6 +3,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { hostCpuModel } from '../backend/hardware-profile.js';
 import { notRegularReasonSync, outputStream, readRegularFile } from '../base/regular-file.js';
 import { checkOutputEntry, checkWritableDir, OutputPathError, writeJsonOutput } from '../results/output-guard.js';
 import { deriveEnvelope, envelopeInputProblem, envelopePathFor, formatValue } from './envelope.js';
@@ -157,11 +158,10 @@ export async function writeEnvelope(o: EnvelopeWriteOptions): Promise<{ envelope
   const problem = envelopeInputProblem(reports, { allowBusy: o.includeBusy });
   if (problem) throw new EnvelopeInputError(problem);
   const first = reports[0]!.profile!;
-  const cpus = os.cpus();
   const machine = fromFiles
     ? `${first.cpu} x${first.cores}, ${reports[0]!.os}, ${first.adapter ?? first.backend}`
     : // The cores the process may use, as the profile id counts them (os.availableParallelism).
-      `${cpus[0]?.model.trim() ?? 'unknown CPU'} x${os.availableParallelism()}, ${os.platform()} ${os.release()} ${os.arch()}, ${first.adapter ?? first.backend}`;
+      `${hostCpuModel()} x${os.availableParallelism()}, ${os.platform()} ${os.release()} ${os.arch()}, ${first.adapter ?? first.backend}`;
   const envelope = deriveEnvelope(reports, {
     allowBusy: o.includeBusy,
     margin: o.margin,

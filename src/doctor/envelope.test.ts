@@ -7,6 +7,8 @@ import {
   envelopeCommand,
   envelopeInputProblem,
   envelopePathFor,
+  findEnvelope,
+  foreignEnvelopeCheck,
   formatFigure,
   judgeFigure,
   noEnvelopeCheck,
@@ -93,7 +95,7 @@ describe('doctor envelopes', () => {
 
   it('advise only a doctor flag, never a repository script (the installed package ships no scripts/)', () => {
     const path = envelopePathFor('webgpu-nvidia-h200-x64');
-    const command = envelopeCommand('npx gtp doctor', path, 'webgpu');
+    const command = envelopeCommand(path, 'webgpu', false);
     expect(command).toBe(`npx gtp doctor --backend webgpu --write-envelope ${path}`);
     const advice = noEnvelopeCheck('webgpu-nvidia-h200-x64', path, command, false).reason;
     expect(advice).toContain(`on an idle machine \`${command}\` (doctor in 8 processes), or from kit runs \`${command} --from results/<time>/\``);
@@ -169,5 +171,65 @@ describe('doctor envelopes', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  describe('an envelope of this device made on another CPU', () => {
+    const XEON = 'webgpu-lavapipe-intel-xeon-2c-x64';
+    const LEGACY = join('baselines', 'webgpu-lavapipe-x64.doctor.json');
+
+    it('is found, never read: the committed legacy-named envelope serves the CPU it was made on only', async () => {
+      expect(findEnvelope('baselines', 'webgpu-lavapipe-amd-epyc-2c-x64')).toMatchObject({
+        path: LEGACY,
+        foreign: null,
+        note: expect.stringMatching(/serves/),
+      });
+      const found = findEnvelope('baselines', XEON);
+      expect(found).toEqual({
+        path: join('baselines', `${XEON}.doctor.json`),
+        note: null,
+        foreign: { path: LEGACY, profile: 'webgpu-lavapipe-x64', madeOn: 'AMD EPYC, 2 cores' },
+      });
+      expect(await readEnvelope(found.path)).toBeNull();
+      // Another core count of the same CPU is another machine too (lavapipe renders on every core).
+      expect(findEnvelope('baselines', 'webgpu-lavapipe-amd-epyc-4c-x64').foreign).toMatchObject({ path: LEGACY, madeOn: 'AMD EPYC, 2 cores' });
+      // A GPU's id carries no CPU: its own envelope or none, never another host's.
+      expect(findEnvelope('baselines', 'webgpu-nvidia-h200-x64')).toMatchObject({ foreign: null, note: null });
+    });
+
+    it("is found under another host's id of the same device, the first by id", async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'gtp-env-other-'));
+      try {
+        const made = {
+          ...ENVELOPE,
+          profile: 'webgpu-lavapipe-amd-epyc-2c-x64',
+          derivation: { ...ENVELOPE.derivation, machine: 'AMD EPYC 7B13 x2, linux 6.1 x64, llvmpipe' },
+        };
+        await writeFile(join(dir, 'webgpu-lavapipe-amd-epyc-2c-x64.doctor.json'), JSON.stringify(made));
+        await writeFile(join(dir, 'webgpu-lavapipe-amd-epyc-4c-x64.doctor.json'), JSON.stringify({ ...made, profile: 'webgpu-lavapipe-amd-epyc-4c-x64' }));
+        expect(findEnvelope(dir, XEON).foreign).toEqual({
+          path: join(dir, 'webgpu-lavapipe-amd-epyc-2c-x64.doctor.json'),
+          profile: 'webgpu-lavapipe-amd-epyc-2c-x64',
+          madeOn: 'AMD EPYC 7B13, 2 cores',
+        });
+        expect(findEnvelope(dir, 'webgpu-lavapipe-intel-xeon-8c-x64').foreign).toBeNull();
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('is named in one info line: the file, the CPU it was made on, this CPU, why not applied, and how to make one here', () => {
+      const path = envelopePathFor(XEON);
+      const command = envelopeCommand(path, null, true);
+      const foreign = { path: LEGACY, profile: 'webgpu-lavapipe-x64', madeOn: 'AMD EPYC, 2 cores' };
+      const check = foreignEnvelopeCheck(foreign, { id: XEON, cpu: 'Intel(R) Xeon(R) Processor', cores: 2 }, path, command, false);
+      expect(check).toEqual({
+        id: 'envelope',
+        status: 'info',
+        reason: `envelope ${LEGACY} (webgpu-lavapipe-x64) is this device's made on AMD EPYC, 2 cores; this machine is Intel(R) Xeon(R) Processor, 2 cores (${XEON}): not applied, since the CPU does this device's work: its rates are the host's own, never judged across CPUs, and its ratios have no measured cross-CPU allowance; figures are shown, not judged. Make this machine's (${path}) on an idle machine \`npm run doctor -- --write-envelope ${path}\` (doctor in 8 processes), or from kit runs \`npm run doctor -- --write-envelope ${path} --from results/<time>/\``,
+      });
+      expect(foreignEnvelopeCheck({ ...foreign, madeOn: null }, { id: XEON, cpu: 'x', cores: 1 }, path, command, true).reason).toMatch(
+        /made on a CPU it does not record; this machine is x, 1 core .*Make this machine's .* back in the repository, from this kit run's reports/,
+      );
+    });
   });
 });

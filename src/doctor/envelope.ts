@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { BASELINE_DIR } from '../results/baseline.js';
-import { lookupProfileFile, profileFilePath } from '../results/profile-files.js';
+import { commandLine, FROM_SOURCES } from '../base/commands.js';
+import { describeCpu, envelopeMachineAt, lookupProfileFile, otherHostIds, profileFilePath } from '../results/profile-files.js';
 import { median } from '../measure/statistics.js';
 import { readDoctorJson } from './files.js';
 import { type Check, type DoctorReport, ENVELOPE_VERSION, type Envelope, envelopeSchema, type Figure, type FigureRange } from './schema.js';
@@ -24,6 +25,45 @@ export async function readEnvelope(path: string): Promise<Envelope | null> {
   const at = found === null ? path : found.found === 'legacy' ? found.path : null;
   if (at === null || !existsSync(at)) return null;
   return readDoctorJson(at, envelopeSchema, 'gpu-transfer-perf doctor envelope', ENVELOPE_VERSION);
+}
+
+/** An envelope of this profile's device made on another host (another CPU model or core count): found, never applied. */
+export interface ForeignEnvelope {
+  /** The file found. */
+  readonly path: string;
+  /** The profile it records. */
+  readonly profile: string;
+  /** 'AMD EPYC, 2 cores', as its derivation records the machine; null when it records none. */
+  readonly madeOn: string | null;
+}
+
+/** Where doctor finds profile `id`'s envelope in `dir`. */
+export interface EnvelopeFind {
+  /** The file to read: the id's own (present or not), or the legacy-named one made on this CPU. */
+  readonly path: string;
+  /** Why a legacy-named file serves this id, or null. */
+  readonly note: string | null;
+  /** No envelope of this id, but one of the same device made on another host (named by the legacy id, or by that host's id); else null. */
+  readonly foreign: ForeignEnvelope | null;
+}
+
+function foreignEnvelope(path: string): ForeignEnvelope {
+  const machine = envelopeMachineAt(path);
+  return { path, profile: machine?.id ?? basename(path).slice(0, -SUFFIX.length), madeOn: machine?.cpu ? describeCpu(machine.cpu) : null };
+}
+
+/**
+ * Profile `id`'s envelope in `dir`: its own, else the legacy-named one made on this CPU
+ * (results/profile-files.ts lookupProfileFile). When neither exists, an envelope of the same
+ * device made on another host is named as `foreign`: the legacy-named one made on another CPU,
+ * else one named by the id of that device on another CPU model (otherHostIds, the first by id).
+ */
+export function findEnvelope(dir: string, id: string): EnvelopeFind {
+  const lookup = lookupProfileFile(dir, id, 'envelope');
+  if (lookup.found === 'legacy') return { path: lookup.path, note: lookup.note, foreign: null };
+  if (lookup.found === 'other-machine') return { path: lookup.path, note: null, foreign: foreignEnvelope(lookup.legacyPath) };
+  const other = lookup.found === 'none' ? otherHostIds(dir, id, 'envelope')[0] : undefined;
+  return { path: lookup.path, note: null, foreign: other === undefined ? null : foreignEnvelope(profileFilePath(dir, other, 'envelope')) };
 }
 
 /** What to look at when a figure is below its range, by figure kind (the id's first part). */
@@ -94,12 +134,12 @@ export function judgeFigure(figure: Figure, envelope: Envelope, { isSoftware, bu
 }
 
 /**
- * The command that (re)makes a profile's envelope where doctor runs: `doctor` is how this
- * installation runs doctor ('npm run doctor --' in the repository and the kit, 'gtp doctor'
- * where the package is installed), so the advice names only what exists there.
+ * The command that (re)makes a profile's envelope where doctor runs, as base/commands.ts types
+ * it there ('npm run doctor -- ...' in the repository and the kit, 'npx gtp doctor ...' where the
+ * package is installed), so the advice names only what exists there. `sources` is for tests.
  */
-export function envelopeCommand(doctor: string, path: string, backendFlag: string | null): string {
-  return `${doctor}${backendFlag ? ` --backend ${backendFlag}` : ''} --write-envelope ${path}`;
+export function envelopeCommand(path: string, backendFlag: string | null, sources: boolean = FROM_SOURCES): string {
+  return commandLine('doctor', `${backendFlag ? `--backend ${backendFlag} ` : ''}--write-envelope ${path}`, sources);
 }
 
 /**
@@ -111,15 +151,42 @@ export function remakeAdvice(command: string, inKit: boolean): string {
   return inKit ? `back in the repository, from this kit run's reports: \`${command} --from results/<time>/\`` : `\`${command}\``;
 }
 
-/** What to say when a profile has no envelope, and how to make one (`command`: envelopeCommand). */
-export function noEnvelopeCheck(profileId: string, path: string, command: string, inKit: boolean): Check {
-  const how = inKit
+/** How to make an envelope where doctor runs (`command`: envelopeCommand): in processes here, or from kit runs' reports. */
+function makeAdvice(command: string, inKit: boolean): string {
+  return inKit
     ? remakeAdvice(command, true)
     : `on an idle machine \`${command}\` (doctor in 8 processes), or from kit runs \`${command} --from results/<time>/\``;
+}
+
+/** What to say when a profile has no envelope, and how to make one (`command`: envelopeCommand). */
+export function noEnvelopeCheck(profileId: string, path: string, command: string, inKit: boolean): Check {
   return {
     id: 'envelope',
     status: 'info',
-    reason: `no envelope for profile ${profileId} (${path}): figures are shown, not compared with other machines of this kind (the physical verdicts need none). Make one ${how}`,
+    reason: `no envelope for profile ${profileId} (${path}): figures are shown, not compared with other machines of this kind (the physical verdicts need none). Make one ${makeAdvice(command, inKit)}`,
+  };
+}
+
+/**
+ * What to say when a profile has no envelope but its device has one made on another host
+ * (findEnvelope's `foreign`): named, and not applied. Where the CPU does the device's work (a
+ * software adapter, TensorFlow's CPU kernels) its rates are the host's own, and absolute rates
+ * are never judged across CPUs; its ratios (normalize / copy, the speedup) have no measured
+ * cross-CPU allowance (results/host-allowance.ts measures perf's), so nothing is judged. Info, as
+ * for no envelope: nothing is wrong with this machine, it is only not judged.
+ */
+export function foreignEnvelopeCheck(
+  foreign: ForeignEnvelope,
+  here: { readonly id: string; readonly cpu: string; readonly cores: number },
+  path: string,
+  command: string,
+  inKit: boolean,
+): Check {
+  const madeOn = foreign.madeOn ? `made on ${foreign.madeOn}` : 'made on a CPU it does not record';
+  return {
+    id: 'envelope',
+    status: 'info',
+    reason: `envelope ${foreign.path} (${foreign.profile}) is this device's ${madeOn}; this machine is ${describeCpu({ model: here.cpu, cores: here.cores })} (${here.id}): not applied, since the CPU does this device's work: its rates are the host's own, never judged across CPUs, and its ratios have no measured cross-CPU allowance; figures are shown, not judged. Make this machine's (${path}) ${makeAdvice(command, inKit)}`,
   };
 }
 

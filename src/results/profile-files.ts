@@ -67,7 +67,7 @@ export interface RecordedMachine {
 }
 
 /** 'AMD EPYC, 2 cores' */
-const describeCpu = (cpu: { model: string; cores: number }) => `${cpu.model}, ${cpu.cores} core${cpu.cores === 1 ? '' : 's'}`;
+export const describeCpu = (cpu: { model: string; cores: number }) => `${cpu.model}, ${cpu.cores} core${cpu.cores === 1 ? '' : 's'}`;
 
 /**
  * Why a file (or history record) recorded as `recorded`, found under the legacy id of `id`, is
@@ -118,6 +118,11 @@ function machineOfEnvelope(value: unknown): RecordedMachine | null {
   const machine = isObject(value.derivation) && typeof value.derivation.machine === 'string' ? value.derivation.machine : '';
   const m = machine.match(/^(.+?) x(\d+), /);
   return { id: value.profile, cpu: m ? { model: m[1]!, cores: Number(m[2]) } : null };
+}
+
+/** The machine the doctor envelope at `path` says it was made on, or null when it is unreadable or records no profile. */
+export function envelopeMachineAt(path: string): RecordedMachine | null {
+  return machineOfEnvelope(parseJson(path));
 }
 
 /**
