@@ -10,8 +10,8 @@ import { besideRecord, FileWriteError, RESULTS_DIR } from '../results/storage.js
 import { skippedLine } from '../results/schema.js';
 import { appendedLine, appendToHistory, HistoryRefusedError, historyRefusal } from '../history/store.js';
 import { gitState } from '../runner/git.js';
-import { WIRE_DTYPES, type WireDtype } from '../transfer/wire-dtypes.js';
 import { isIdentityChannels } from '../transfer/normalization.js';
+import { WIRE_DTYPES, type WireDtype } from '../transfer/wire-dtypes.js';
 import type { BackendArgs, CommandSpec, CompareArgs, DataArgs, ParsedLine } from './command-spec.js';
 import type { FfmpegPaths } from '../data/kinetics/ffmpeg.js';
 import { UsageError } from './usage-error.js';
@@ -229,6 +229,9 @@ function normalizationFlags(mean: string | null, std: string | null, channels: n
   };
   const n = { mean: values('mean', mean), std: values('std', std) };
   if (n.std.some((s) => s === 0)) throw new UsageError(`--std ${std}: a std of 0 divides by zero`);
+  if (n.std.some((s) => s < 0)) throw new UsageError(`--std ${std}: a std must be positive (a negative one flips the channel's sign)`);
+  // Mean 0 and std 1 exactly: no normalization, asked for (the pixel values as float32).
+  if (isIdentityChannels(n)) return n;
   if ([...n.mean, ...n.std].every((v) => Math.abs(v) <= 1)) {
     const times255 = (xs: number[]) => xs.map((v) => Number((v * 255).toPrecision(6))).join(',');
     throw new UsageError(
@@ -237,19 +240,8 @@ function normalizationFlags(mean: string | null, std: string | null, channels: n
   }
   if (channels !== 3) throw new UsageError(`--mean and --std give R,G,B; the shape has ${channels} channel${channels === 1 ? '' : 's'}`);
   return n;
-  if (n.std.some((s) => s < 0)) throw new UsageError(`--std ${std}: a std must be positive (a negative one flips the channel's sign)`);
-  // Mean 0 and std 1 exactly: no normalization, asked for (the pixel values as float32).
-  if (isIdentityChannels(n)) return n;
 }
 
-/**
- * The question asked with --shape or --image-folder (and their --batch, --dtype, --size, --fit,
- * --mean, --std), or null; a flag of one kind with the other, or with neither, is a usage error.
- */
-function questionOf(line: ParsedLine): Question | null {
-  const str = line.str;
-  const shape = str('shape');
-  const folder = str('image-folder');
 /** Where each question flag works, named as the combination to type (a flag given without its question is told this). */
 const QUESTION_FLAG_GOES_WITH = {
   batch: 'goes with --shape NxHxWxC (batch sizes) or --image-folder DIR (one batch size)',
@@ -262,6 +254,14 @@ const QUESTION_FLAG_GOES_WITH = {
   std: 'goes with --shape NxHxWxC (3 channels) or --image-folder DIR',
 } as const;
 
+/**
+ * The question asked with --shape or --image-folder (and their --batch, --dtype, --size, --fit,
+ * --mean, --std), or null; a flag of one kind with the other, or with neither, is a usage error.
+ */
+function questionOf(line: ParsedLine): Question | null {
+  const str = line.str;
+  const shape = str('shape');
+  const folder = str('image-folder');
   const batch = str('batch');
   const dtype = str('dtype');
   const size = str('size');
