@@ -1,4 +1,4 @@
-import { copyFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { outputStream } from '../base/regular-file.js';
 import { checkOutputEntry } from '../results/output-guard.js';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ import {
   refusalReason,
   type Baseline,
 } from '../results/baseline.js';
-import { FileWriteError, readRunRecord, RecordFileError, writeJsonAtomic } from '../results/storage.js';
+import { FileWriteError, readRunRecord, RecordFileError, writeJsonAtomic, writeTextAtomic } from '../results/storage.js';
 import { appendedLine, appendToHistory, HISTORY_DIR, historyRefusal } from '../history/store.js';
 import { defaultRunConfig } from '../run-config.js';
 import type { CommandSpec } from './command-spec.js';
@@ -70,6 +70,12 @@ export async function baselineCommand(args: Omit<BaselineArgs, 'command'>): Prom
   // From lstat/stat alone: a folder, FIFO or device is refused before anything opens it (copyFile to .prev would block on a FIFO).
   const entry = await checkOutputEntry(target, `--baseline ${target}`, { example: `${run.profile.id}.json`, stdoutHint: false });
   const kind = entry.kind === 'missing' ? 'absent' : 'file';
+  // The previous file's copy is an output too: a FIFO or a link to a device at <target>.prev would block or be written through.
+  if (kind === 'file')
+    await checkOutputEntry(`${target}.prev`, `${target}.prev (where the previous baseline is kept)`, {
+      example: `${run.profile.id}.json.prev`,
+      stdoutHint: false,
+    });
   // A corrupt existing baseline stops here, untouched (RecordFileError: exit 2).
   let existing: Baseline | null = kind === 'file' ? await readBaseline(target) : null;
   // No file under this profile's id yet: the one named by the id of before the CPU was part of it,
@@ -110,7 +116,8 @@ export async function baselineCommand(args: Omit<BaselineArgs, 'command'>): Prom
       `${target}: not written, the accepted baseline would not be valid (${checked.error.issues[0]?.message}); the previous file is unchanged`,
     );
   try {
-    if (hadFile) await copyFile(target, `${target}.prev`);
+    // Read and written anew (temp + rename), never copied into what is at .prev: a link there is replaced, not written through.
+    if (hadFile) await writeTextAtomic(`${target}.prev`, await readFile(target));
     await writeJsonAtomic(target, next);
   } catch (error) {
     throw new RecordFileError(

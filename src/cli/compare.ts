@@ -60,7 +60,7 @@ export const compareSpec: CommandSpec<CompareCommandArgs> = {
     '2 bad usage or bad input (an unreadable or invalid run or baseline file, a --baselines folder that does not exist)',
     "3 no baseline for the run's device (its profile's, or the same device's from another CPU",
     '  with a measured allowance), or a profile, scale or data mismatch without',
-    '  --allow-profile-mismatch (profile only), or nothing to judge (no metric on either side)',
+    '  --allow-profile-mismatch (profile only), or nothing to judge (no metric on both sides that can be judged)',
   ],
   parse: (line) => ({ command: 'compare', run: line.positionals[0] ?? null, ...line.compare() }),
   run: compareCommand,

@@ -413,7 +413,7 @@ export const perfSpec: CommandSpec<PerfArgs> = {
     '2 bad usage or bad input (unknown flag, bad value, unreadable data, a --baselines folder that',
     '  does not exist, an output path that holds another kind of file), found before anything is measured',
     '3 no baseline for this profile with PERF_REQUIRE_BASELINE=1, or a profile, scale or data mismatch',
-    '  without --allow-profile-mismatch (profile only), or nothing to judge (no metric on either side)',
+    '  without --allow-profile-mismatch (profile only), or nothing to judge (no metric on both sides that can be judged)',
   ],
   parse: (line) => ({
     command: 'perf',

@@ -60,6 +60,9 @@ beforeAll(async () => {
   const record = testRunRecord([{ id: 'x.up', scenario: 'device-normalize', kind: 'exact', value: 50_176, unit: 'B' }]);
   await writeFile(at('run.json'), JSON.stringify(record));
   await writeFile(at('baseline.json'), JSON.stringify(makeBaseline(record, 'run.json', {})));
+  // A baseline whose .prev (where the previous file is kept on acceptance) is a FIFO.
+  await writeFile(at('kept.json'), JSON.stringify(makeBaseline(record, 'run.json', {})));
+  execFileSync('mkfifo', [at('kept.json.prev')]);
   // A history with one (empty) profile folder: history checks --out before reading records.
   await mkdir(at('history/profile-a'), { recursive: true });
   // Inputs: a folder of doctor reports holding a FIFO, a sysfs copy whose link speed is a FIFO,
@@ -153,6 +156,11 @@ const OUTPUTS: Case[] = [
     name: 'baseline --baseline a character device',
     args: () => ['baseline', at('run.json'), '--baseline', at('null')],
     cause: /--baseline .*null: is a character device, not a regular file; name a file$/,
+  },
+  {
+    name: 'baseline over a file whose .prev is a FIFO',
+    args: () => ['baseline', at('run.json'), '--baseline', at('kept.json'), '--allow-dirty'],
+    cause: /kept\.json\.prev \(where the previous baseline is kept\): is a FIFO \(named pipe\)/,
   },
   {
     name: 'baseline --baseline - (a baseline is a file)',

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMnistPackage } from '../data/mnist-package.js';
 import { createTwoConvCnn } from '../models/two-conv-cnn.js';
 import { ARTICLE_NORMALIZATION, IMAGENET_NORMALIZATION, normalizeOnHost } from '../transfer/normalization.js';
@@ -109,9 +109,15 @@ describe('training: the loss and the weights of two equal trainings', () => {
 
   describe('a real forward pass on the cpu backend', () => {
     let images: Uint8Array;
+    // All test files share one process (src/vitest.ts): the backend the later files measure on is put back.
+    let previous: string;
     beforeAll(async () => {
+      previous = tf.getBackend();
       await tf.setBackend('cpu');
       images = loadMnistPackage().images.subarray(0, 128 * 28 * 28);
+    });
+    afterAll(async () => {
+      if (previous) await tf.setBackend(previous);
     });
 
     /** Labels 0..9 repeated, and batch `from` of the images normalized with `mean`. */

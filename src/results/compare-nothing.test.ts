@@ -21,6 +21,18 @@ describe('a comparison that judges nothing', () => {
     expect(compareWithBaseline(run, makeBaseline(other, 'r.json', {}), options).exitCode).toBe(EXIT.noBaseline);
   });
 
+  it('is exit 3 on the same profile when the only shared metrics are times and timing is not gated', () => {
+    const run = testRunRecord([time('speedup.time')]);
+    const c = compareWithBaseline(run, makeBaseline(run, 'r.json', {}), options);
+    expect(c.exitCode).toBe(EXIT.noBaseline);
+    expect(c.refused).toMatch(/^nothing to judge: none of the run's 1 metric\(s\) can be judged/);
+  });
+
+  it('is exit 3 when every metric of the run is new to the baseline (a scenario it lacks)', () => {
+    const baseline = makeBaseline(testRunRecord([]), 'r.json', {});
+    expect(compareWithBaseline(testRunRecord([exact('x.up')]), baseline, options).exitCode).toBe(EXIT.noBaseline);
+  });
+
   it('still judges a metric that is there (a pass is 0, a missing one fails)', () => {
     const baseline = makeBaseline(testRunRecord([exact('x.up')]), 'r.json', {});
     expect(compareWithBaseline(testRunRecord([exact('x.up')]), baseline, options)).toMatchObject({ exitCode: EXIT.pass, refused: null });

@@ -192,9 +192,16 @@ function judge(run: RunRecord, baseline: Baseline, options: CompareOptions, acro
   }
   const failing = failingVerdicts(verdicts, run.selection);
   const failed = failing.length > 0 || run.errors.length > 0;
-  // Nothing judged is not a pass (issue 34): exit 3, as with no baseline (docs/usage.md).
-  if (!failed && verdicts.length === 0)
-    return { ...head, verdicts, refused: 'nothing to judge: neither the run nor the baseline has a metric to compare', notes, exitCode: EXIT.noBaseline };
+  // Nothing judged is not a pass (issue 34): exit 3, as with no baseline (docs/usage.md). Judged means a
+  // metric on both sides that gates, or a ratio (shown, with a note on how to make it gate); times
+  // without --gate-timing and metrics new to the baseline judge nothing.
+  if (!failed && !verdicts.some((v) => v.baseline !== null && v.current !== null && (v.gates || v.kind === 'ratio'))) {
+    const why =
+      verdicts.length === 0
+        ? 'neither the run nor the baseline has a metric to compare'
+        : `none of the run's ${verdicts.length} metric(s) can be judged against this baseline (only absolute times, not gated without --gate-timing, or metrics the baseline does not have)`;
+    return { ...head, verdicts, refused: `nothing to judge: ${why}`, notes, exitCode: EXIT.noBaseline };
+  }
   return { ...head, verdicts, refused: null, notes, exitCode: failed ? EXIT.regression : EXIT.pass, ...(otherHost ? { otherHost } : {}) };
 }
 
