@@ -19,6 +19,8 @@ describe('doctor --prometheus / --health-check flags', () => {
       [['--deadline', '10'], /--deadline goes with --health-check/],
       [['--health-check', '--deadline', '0'], /--deadline must be a whole number from 1 to 200/],
       [['--write-envelope', 'e.json', '--health-check'], /run --prometheus or --health-check on its own/],
+      [['--health-check', '--json', '-'], /--health-check prints its verdict on stdout and nothing else; --json - needs a file/],
+      [['--health-check', '--json', '/dev/stdout'], /--json \/dev\/stdout needs a file/],
     ];
     for (const [argv, message] of refused) {
       expect(() => parse(...argv)).toThrow(UsageError);

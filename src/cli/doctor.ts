@@ -6,6 +6,7 @@ import { checkOutputs, writeJsonOutput, writeOutput } from '../results/output-gu
 import { EXIT } from '../results/exit.js';
 import { UsageError } from './usage-error.js';
 import { writeSync } from 'node:fs';
+import { outputStream } from '../base/regular-file.js';
 import type { DoctorReport } from '../doctor/schema.js';
 import { HEALTH_DEADLINE_SECONDS as HEALTH_DEADLINE } from '../doctor/health-check.js';
 
@@ -259,11 +260,15 @@ export const doctorSpec: CommandSpec<DoctorArgs> = {
       throw new UsageError(`doctor: --prometheus ${prometheus}: node exporter's textfile collector reads only files named *.prom; name it so`);
     }
     if (line.str('deadline') !== null && !healthCheck) throw new UsageError('doctor: --deadline goes with --health-check');
+    // The health check's stdout is its verdict alone (silent, or one line): a report there would be read as the verdict.
+    const json = line.str('json');
+    if (healthCheck && json !== null && outputStream(json) === 'stdout')
+      throw new UsageError(`doctor: --health-check prints its verdict on stdout and nothing else; --json ${json} needs a file`);
     return {
       command: 'doctor',
       ...backend,
       expectGpu: line.flag('expect-gpu'),
-      json: line.str('json'),
+      json,
       quick: line.flag('quick'),
       force: line.flag('force'),
       ldLibraryPath: line.ldLibraryPath(),

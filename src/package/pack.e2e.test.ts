@@ -557,12 +557,19 @@ interface ExpressionContext {
 
 /**
  * The `${{ }}` expressions and `if:` conditions the recipes use, evaluated as the runner would:
- * `always()`, `matrix.X`, `secrets.X`, `env.X != ''` and `github.event_name == '...'`. Any other
+ * `always()`, `!cancelled()`, `matrix.X`, `secrets.X`, `env.X != ''`, `github.event_name == '...'`
+ * and `&&` of those. Any other
  * is a test failure (the recipe uses what the test cannot evaluate).
  */
 function evaluate(expression: string, context: ExpressionContext): unknown {
-  const e = expression.trim();
-  if (e === 'always()') return true;
+  // An if: may wrap its condition in ${{ }}; a conjunction is each part evaluated.
+  const e = expression
+    .trim()
+    .replace(/^\$\{\{([\s\S]*)\}\}$/, '$1')
+    .trim();
+  if (e.includes(' && ')) return e.split(' && ').every((part) => evaluate(part, context));
+  // The job is not cancelled here (a cancelled run stops before any step).
+  if (e === 'always()' || e === '!cancelled()') return true;
   const path = /^(matrix|secrets)\.([\w-]+)$/.exec(e);
   if (path) return context[path[1] as 'matrix' | 'secrets'][path[2]!] ?? '';
   const envEmpty = /^env\.(\w+) != ''$/.exec(e);

@@ -110,8 +110,13 @@ export function bmfProblems(bmf: Bmf): string[] {
   return problems;
 }
 
-/** BMF as written: two-space JSON, one line at the end. */
-const text = (bmf: Bmf) => `${JSON.stringify(bmf, null, 2)}\n`;
+/** BMF as written: two-space JSON, one line at the end; never a file Bencher would refuse or misread (bmfProblems). */
+function text(bmf: Bmf): string {
+  const problems = bmfProblems(bmf);
+  if (problems.length > 0)
+    throw new Error(`--bmf: not written, Bencher would refuse it: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`);
+  return `${JSON.stringify(bmf, null, 2)}\n`;
+}
 
 /** `--bmf FILE` on perf and compare (the run's metrics) and ab (the verdicts). */
 export const bmfExporter: Exporter = {

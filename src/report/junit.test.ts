@@ -6,6 +6,8 @@ import { testAbResult } from '../../test/support/ab-result.js';
 import { type ReadCase, junitXsdFindings, readJunitAsTestReporter } from '../../test/support/export-validators.js';
 import { reportTestComparison, reportTestRecord } from '../../test/support/report.js';
 import { testRunRecord } from '../../test/support/run-record.js';
+import { makeBaseline } from '../results/baseline.js';
+import { compareWithBaseline } from '../results/compare.js';
 import { informational } from '../results/verdict.js';
 import { junitExporter, xmlAttr, xmlText } from './junit.js';
 
@@ -74,6 +76,23 @@ describe('JUnit XML of the verdicts (--junit)', () => {
         message: 'not judged: no baseline for profile webgpu-lavapipe-x64',
       },
     ]);
+  });
+
+  it('a refused comparison (exit 3): one failed case saying why, the metrics skipped', async () => {
+    const record = testRunRecord([{ id: 'a.b', scenario: 'a', kind: 'exact', value: 1, unit: 'B' }]);
+    const comparison = compareWithBaseline(record, makeBaseline(testRunRecord([], { scale: 'full' }), 'b.json', {}), {
+      allowProfileMismatch: false,
+      gateTiming: false,
+    });
+    expect(comparison.refused).toMatch(/quick and full are never compared/);
+    const xml = await junitExporter.render({ record, recordPath: null, comparison }, { color: false });
+    expect(await xmllint(xml, 'refused.xml')).toMatch(/validates$/);
+    const { cases } = await readJunitAsTestReporter(xml);
+    expect(cases.map((c) => [c.name, c.result])).toEqual([
+      ['baseline comparison', 'failed'],
+      ['a.b', 'skipped'],
+    ]);
+    expect(cases[0]!.message).toBe(comparison.refused);
   });
 
   it('an A/B: a failure for the regressed metric, a pass for the other, a failed check per process error; the profile in the classname, named apart from a perf run of the runner', async () => {

@@ -123,6 +123,15 @@ function verdictCase(classname: string, v: Verdict, failing: ReadonlySet<Verdict
 }
 
 /**
+ * A refused comparison (exit 3: a mismatch, nothing to judge) as one failed case, so that the pane
+ * is not all skipped cases while the job fails; no comparison at all (no baseline, not required) is none.
+ */
+function refusedCase(classname: string, comparison: ReportInput['comparison']): JunitCase[] {
+  if (comparison?.refused == null) return [];
+  return [{ classname, name: 'baseline comparison', outcome: { kind: 'failure', type: 'refused', message: comparison.refused }, out: comparison.refused }];
+}
+
+/**
  * A run (perf) or stored run (compare) with its comparison: a case per verdict, or per metric,
  * skipped, when nothing judged it; a skipped case per scenario the run skipped; a failed one per
  * failed check.
@@ -147,7 +156,7 @@ export function recordSuite({ record, comparison }: ReportInput): JunitSuite {
       ['commit', `${record.git.commit ?? 'unknown'}${record.git.dirty ? ' (dirty)' : ''}`],
       ...(comparison ? [['baseline profile', comparison.baselineProfile] as const] : []),
     ],
-    cases: [...cases, ...skippedScenarioCases(classname, record.skipped ?? []), ...errorCases(classname, record.errors)],
+    cases: [...refusedCase(classname, comparison), ...cases, ...skippedScenarioCases(classname, record.skipped ?? []), ...errorCases(classname, record.errors)],
   };
 }
 
