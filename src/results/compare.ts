@@ -193,13 +193,15 @@ function judge(run: RunRecord, baseline: Baseline, options: CompareOptions, acro
   const failing = failingVerdicts(verdicts, run.selection);
   const failed = failing.length > 0 || run.errors.length > 0;
   // Nothing judged is not a pass (issue 34): exit 3, as with no baseline (docs/usage.md). Judged means a
-  // metric on both sides that gates, or a ratio (shown, with a note on how to make it gate); times
-  // without --gate-timing and metrics new to the baseline judge nothing.
-  if (!failed && !verdicts.some((v) => v.baseline !== null && v.current !== null && (v.gates || v.kind === 'ratio'))) {
+  // metric on both sides that gates, or a ratio (shown, with a note on how to make it gate); absolute
+  // times without --gate-timing judge nothing. Metrics new to the baseline (a --shape question, a
+  // scenario it lacks) are the run's news, said as such: not a refusal.
+  const judged = (v: Verdict) => v.verdict === 'new' || (v.baseline !== null && v.current !== null && (v.gates || v.kind === 'ratio'));
+  if (!failed && !verdicts.some(judged)) {
     const why =
       verdicts.length === 0
         ? 'neither the run nor the baseline has a metric to compare'
-        : `none of the run's ${verdicts.length} metric(s) can be judged against this baseline (only absolute times, not gated without --gate-timing, or metrics the baseline does not have)`;
+        : `none of the run's metrics can be judged against this baseline (absolute times, not gated without --gate-timing)`;
     return { ...head, verdicts, refused: `nothing to judge: ${why}`, notes, exitCode: EXIT.noBaseline };
   }
   return { ...head, verdicts, refused: null, notes, exitCode: failed ? EXIT.regression : EXIT.pass, ...(otherHost ? { otherHost } : {}) };
