@@ -265,7 +265,8 @@ const CASES: Case[] = [
 ];
 
 describe('bad input: one-line cause, documented exit code, no stack trace', () => {
-  it.each(CASES)('$name', async ({ args, code, cause, cwd, env }) => {
+  // Side by side: each case is a CLI start that reads and refuses (about a second of CPU), and CI's time is capped.
+  it.concurrent.each(CASES)('$name', async ({ args, code, cause, cwd, env }) => {
     const { code: exit, stdout, stderr } = await cli(args(), cwd?.() ?? ROOT, env ? { env: env() } : {});
     const output = `${stdout}\n${stderr}`;
     expect(exit, output).toBe(code);

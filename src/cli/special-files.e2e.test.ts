@@ -17,28 +17,29 @@ import { cli, ROOT } from '../../test/support/cli.js';
 let dir: string;
 let server: Server;
 const at = (name: string) => join(dir, name);
-/** Set in every command's environment: a process still running with it afterwards was left behind by that command. */
-const MARK = `GTP_SPECIAL_FILES_TEST=${randomUUID()}`;
-const env = () => ({ ...process.env, PERF_BACKEND: '', PERF_REQUIRE_BACKEND: '', GITHUB_STEP_SUMMARY: '', [MARK.split('=')[0]!]: MARK.split('=')[1] });
+/** Set, with a value of its own, in each command's environment: a process still running with it afterwards was left behind by that command (the cases run side by side). */
+const MARK = 'GTP_SPECIAL_FILES_TEST';
+const env = (mark: string) => ({ ...process.env, PERF_BACKEND: '', PERF_REQUIRE_BACKEND: '', GITHUB_STEP_SUMMARY: '', [MARK]: mark });
 /** A command that hangs is killed after this (the test then fails on its exit code, not on vitest's limit). */
 const CLI_LIMIT_MS = 30_000;
 const TEST_LIMIT_MS = 45_000;
 
-/** The processes (pids) whose environment holds MARK: started by a command of this file and still running. */
-async function leftBehind(): Promise<number[]> {
+/** The processes (pids) whose environment holds MARK=mark: started by that command and still running. */
+async function leftBehind(mark: string): Promise<number[]> {
   const pids: number[] = [];
   for (const name of await readdir('/proc')) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
     const environ = await readFile(`/proc/${name}/environ`).catch(() => null);
-    if (environ?.toString('utf8').split('\0').includes(MARK)) pids.push(Number(name));
+    if (environ?.toString('utf8').split('\0').includes(`${MARK}=${mark}`)) pids.push(Number(name));
   }
   return pids;
 }
 
 /** Runs the CLI as a user does, with MARK in its environment; afterwards, whether anything it started is still running (those are stopped, by pid). */
 async function run(args: string[]) {
-  const result = await cli(args, ROOT, { env: env(), timeoutMs: CLI_LIMIT_MS });
-  const stray = await leftBehind();
+  const mark = randomUUID();
+  const result = await cli(args, ROOT, { env: env(mark), timeoutMs: CLI_LIMIT_MS });
+  const stray = await leftBehind(mark);
   for (const pid of stray) {
     try {
       process.kill(pid, 'SIGKILL');
@@ -223,19 +224,22 @@ const INPUTS: Case[] = [
 ];
 
 describe('special files: refused up front, exit 2, one line, nothing left running', () => {
-  for (const c of [...OUTPUTS, ...INPUTS]) {
-    it(
-      c.name,
-      async () => {
-        const { code, stdout, stderr, stray } = await run(c.args());
-        const errorLines = stderr.split('\n').filter((l) => l.startsWith('error: '));
-        expect({ code, errorLines: errorLines.length, stray }, `stdout:\n${stdout}\nstderr:\n${stderr}`).toEqual({ code: 2, errorLines: 1, stray: [] });
-        expect(errorLines[0]).toMatch(c.cause);
-        expect(stderr).not.toMatch(/^\s+at /m);
-      },
-      TEST_LIMIT_MS,
-    );
-  }
+  // Side by side: each case is a CLI start that exits before measuring (about a second of CPU), and CI's time is capped.
+  describe.concurrent('each path', () => {
+    for (const c of [...OUTPUTS, ...INPUTS]) {
+      it(
+        c.name,
+        async () => {
+          const { code, stdout, stderr, stray } = await run(c.args());
+          const errorLines = stderr.split('\n').filter((l) => l.startsWith('error: '));
+          expect({ code, errorLines: errorLines.length, stray }, `stdout:\n${stdout}\nstderr:\n${stderr}`).toEqual({ code: 2, errorLines: 1, stray: [] });
+          expect(errorLines[0]).toMatch(c.cause);
+          expect(stderr).not.toMatch(/^\s+at /m);
+        },
+        TEST_LIMIT_MS,
+      );
+    }
+  });
 
   it(
     'leaves the character device, the FIFOs and the socket as they were',
