@@ -86,7 +86,7 @@ export function notRegularReasonSync(path: PathLike): { kind: NotRegularKind; re
   }
 }
 
-/** Throws NotRegularFileError unless `path` is a regular file (or a link to one): before an external tool (ffprobe, ffmpeg) is given it, which would block on a FIFO. */
+/** Throws NotRegularFileError unless `path` is a regular file (or a link to one): before anything opens it, which would block on a FIFO. */
 export async function assertRegularFile(path: PathLike): Promise<void> {
   const reason = await notRegularReason(path);
   if (reason) throw new NotRegularFileError(path, reason.kind, reason.reason);
@@ -99,8 +99,7 @@ export async function assertRegularFile(path: PathLike): Promise<void> {
  * Throws NotRegularFileError, or the open/read error (ENOENT, EACCES).
  */
 export async function readRegularFile(path: PathLike): Promise<Buffer> {
-  const before = await notRegularReason(path);
-  if (before) throw new NotRegularFileError(path, before.kind, before.reason);
+  await assertRegularFile(path);
   const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
   try {
     const stats = await handle.stat();

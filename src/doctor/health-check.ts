@@ -11,7 +11,7 @@
  * The tool drains nothing: NHC or the caller decides (Slurm: "any action to be taken must be
  * explicitly performed by the program", slurm.conf HealthCheckProgram).
  */
-import { unjudgedCheck } from './physical/judge.js';
+import { bdfOfCheckId, pciIds, unjudgedCheck } from './physical/judge.js';
 import { generationOf } from './physical/pcie.js';
 import { matchedBdf } from './prometheus.js';
 import type { Check, DoctorReport, PhysicalSection } from './schema.js';
@@ -47,15 +47,14 @@ function linkText(reading: { gts: number | null; width: number | null }): string
 /** '0000:1a:00.0 (10de:2330)': a device by its PCI address and ids, as doctor's own lines name it. */
 function deviceName(physical: PhysicalSection, bdf: string): string {
   const d = physical.devices.find((x) => x.bdf === bdf);
-  const strip = (id: string) => id.replace(/^0x/, '');
-  return d ? `${bdf} (${strip(d.vendor)}:${strip(d.device)})` : bdf;
+  return d ? `${bdf} (${pciIds(d)})` : bdf;
 }
 
 /** The device a check is about: its own PCI address for physical.link.<bdf>, else the adapter measured, else the profile. */
 export function deviceOf(report: DoctorReport, check: Check | null): string {
   const physical = report.physical;
-  const link = check ? /^physical\.[a-z-]+\.([0-9a-f]{4})-([0-9a-f]{2})-([0-9a-f]{2})-([0-7])$/.exec(check.id) : null;
-  if (physical && link) return deviceName(physical, `${link[1]}:${link[2]}:${link[3]}.${link[4]}`);
+  const link = check ? bdfOfCheckId(check.id) : null;
+  if (physical && link) return deviceName(physical, link);
   const matched = matchedBdf(physical);
   if (physical && matched) return deviceName(physical, matched);
   return report.profile?.id ?? 'this node';
@@ -77,8 +76,8 @@ const oneLine = (text: string) => text.replace(/\s*\n\s*/g, ' ');
 
 /** The line for a failed check: the link's figures where it is one, else the check's id and reason. */
 function failureLine(report: DoctorReport, check: Check, others: readonly Check[]): string {
-  const bdf = /^physical\.link\.([0-9a-f]{4})-([0-9a-f]{2})-([0-9a-f]{2})-([0-7])$/.exec(check.id);
-  const link = report.physical && bdf ? linkFailure(report.physical, `${bdf[1]}:${bdf[2]}:${bdf[3]}.${bdf[4]}`) : null;
+  const bdf = bdfOfCheckId(check.id, 'link');
+  const link = report.physical && bdf ? linkFailure(report.physical, bdf) : null;
   const { what, figures } = link ?? { what: `${check.id} failed`, figures: check.reason };
   const also = others.length > 0 ? `; also failed: ${others.map((c) => c.id).join(', ')}` : '';
   return oneLine(`ERROR gtp doctor: ${deviceOf(report, check)} ${what} (${figures})${also}`);

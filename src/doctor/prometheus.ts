@@ -10,6 +10,7 @@
  * "DCGM Exporter Metrics"), `model_name` (snake_case, the Prometheus convention; DCGM spells its
  * own `modelName`, so joins use `pci_bus_id`, see docs/doctor-and-kit.md) and `profile`.
  */
+import { pciIds } from './physical/judge.js';
 import { generationOf } from './physical/pcie.js';
 import type { CheckStatus, DoctorReport, PhysicalSection } from './schema.js';
 
@@ -76,8 +77,7 @@ type DeviceLabels = { gpu: string; pci_bus_id: string; model_name: string; profi
  */
 function deviceLabels(physical: PhysicalSection, profile: string | null): Map<string, DeviceLabels> {
   const sorted = [...physical.devices].sort((a, b) => a.bdf.localeCompare(b.bdf));
-  const strip = (id: string) => id.replace(/^0x/, '');
-  return new Map(sorted.map((d, i) => [d.bdf, { gpu: String(i), pci_bus_id: dcgmBusId(d.bdf), model_name: `${strip(d.vendor)}:${strip(d.device)}`, profile }]));
+  return new Map(sorted.map((d, i) => [d.bdf, { gpu: String(i), pci_bus_id: dcgmBusId(d.bdf), model_name: pciIds(d), profile }]));
 }
 
 /** Bytes of an upload figure's id ('upload.64kib' -> 65536), null for other ids. */

@@ -33,21 +33,6 @@ export type OutputKind =
 /** 'a run record', 'an HTML report'. */
 const withArticle = (kind: string) => `${/^([AEIOU]|HTML)/i.test(kind) ? 'an' : 'a'} ${kind}`;
 
-const jsonObject = (text: string): Record<string, unknown> | null => {
-  try {
-    const v: unknown = JSON.parse(text);
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-};
-
-/** A run record or baseline: versioned, with metrics and a profile (src/results/schema.ts). */
-const isRecordLike = (j: Record<string, unknown> | null) =>
-  j !== null && typeof j.schemaVersion === 'number' && Array.isArray(j.metrics) && typeof j.profile === 'object';
-/** A baseline is a record with `accepted` (src/results/baseline.ts). */
-const isBaseline = (j: Record<string, unknown> | null) => isRecordLike(j) && typeof j?.accepted === 'object';
-
 /** Parsed JSON, or undefined when `text` is not JSON. */
 const jsonValue = (text: string): unknown => {
   try {
@@ -57,6 +42,17 @@ const jsonValue = (text: string): unknown => {
   }
 };
 const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** Parsed JSON that is an object (not an array), or null. */
+const jsonObject = (text: string): Record<string, unknown> | null => {
+  const v = jsonValue(text);
+  return isPlainObject(v) ? v : null;
+};
+
+/** A run record or baseline: versioned, with metrics and a profile (src/results/schema.ts). */
+const isRecordLike = (j: Record<string, unknown> | null) =>
+  j !== null && typeof j.schemaVersion === 'number' && Array.isArray(j.metrics) && typeof j.profile === 'object';
+/** A baseline is a record with `accepted` (src/results/baseline.ts). */
+const isBaseline = (j: Record<string, unknown> | null) => isRecordLike(j) && typeof j?.accepted === 'object';
 
 /**
  * The exports for other engines (src/report/bmf.ts, junit.ts, github-benchmark.ts). An empty

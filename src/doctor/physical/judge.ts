@@ -98,7 +98,14 @@ export interface PhysicalVerdict {
 }
 
 const idOf = (bdf: string) => bdf.replace(/[:.]/g, '-');
-const described = (d: PciDevice) => `${d.bdf} (${d.vendor.replace(/^0x/, '')}:${d.device.replace(/^0x/, '')}, ${d.kind})`;
+/** The PCI address in a per-device check id ('physical.link.0000-1a-00-0' -> '0000:1a:00.0'), the inverse of idOf; null for other ids. */
+export function bdfOfCheckId(id: string, check = '[a-z-]+'): string | null {
+  const m = new RegExp(`^physical\\.${check}\\.([0-9a-f]{4})-([0-9a-f]{2})-([0-9a-f]{2})-([0-7])$`).exec(id);
+  return m ? `${m[1]}:${m[2]}:${m[3]}.${m[4]}` : null;
+}
+/** A function's PCI ids as lspci -n shows them: '10de:2330'. */
+export const pciIds = (d: { readonly vendor: string; readonly device: string }) => `${d.vendor.replace(/^0x/, '')}:${d.device.replace(/^0x/, '')}`;
+const described = (d: PciDevice) => `${d.bdf} (${pciIds(d)}, ${d.kind})`;
 
 /** The link verdict of one device and its check line. */
 function judgeLink(device: PciDevice, input: PhysicalInput, inUse: boolean): { judgement: LinkJudgement; check: Check } {
