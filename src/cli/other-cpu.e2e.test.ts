@@ -60,18 +60,22 @@ describe('a runner whose CPU differs from the committed baseline', () => {
     expect(run.profile.cpu.model).toBe(XEON);
     expect(run.profile.id).toBe('webgpu-lavapipe-intel-xeon-platinum-2c-x64');
     const said =
-      /judged against webgpu-lavapipe-amd-epyc-2c-x64, recorded on another CPU \(AMD EPYC; this run Intel\(R\) Xeon\(R\) Platinum 8370C CPU @ 2\.80GHz\): allowance ±8\.1% on every ratio/;
+      /judged against webgpu-lavapipe-amd-epyc-2c-x64, recorded on another CPU \(AMD EPYC; this run Intel\(R\) Xeon\(R\) Platinum 8370C CPU @ 2\.80GHz\): allowance by ratio, ±\d+\.\d% to ±\d+\.\d%/;
     expect(stdout, stderr).toMatch(/^Compared with baseline webgpu-lavapipe-amd-epyc-2c-x64 \(quick scale\)/m);
     expect(stdout).toMatch(said);
     expect(await readFile(markdown, 'utf8')).toMatch(said);
     const verdicts = JSON.parse(await readFile(json, 'utf8')) as {
       baselineProfile: string;
-      otherHost: { allowance: number; source: string };
+      otherHost: { allowance: number; byMetric: Record<string, number>; source: string };
       verdicts: Array<{ id: string; kind: string; reason: string }>;
     };
     expect(verdicts.baselineProfile).toBe(EPYC_ID);
-    expect(verdicts.otherHost.allowance).toBeCloseTo(0.081, 3);
-    expect(verdicts.otherHost.source).toMatch(/calibration pools .* measured on the baseline's CPU only/);
+    // Each ratio its own shift between the committed AMD EPYC and Intel Xeon baselines of one
+    // commit, never under the calibration pools' 7.5% (host-allowance.ts).
+    expect(verdicts.otherHost.source).toMatch(/^baselines of one commit on two CPUs .*; at least ±7\.5%, from .*calibration pools/);
+    expect(Math.min(...Object.values(verdicts.otherHost.byMetric))).toBeGreaterThanOrEqual(0.075 - 5e-4);
+    const speedup = verdicts.verdicts.find((v) => v.id === 'mnist-transfer.speedup')!;
+    expect(speedup.reason).toContain(`allowance ±${(100 * verdicts.otherHost.byMetric['mnist-transfer.speedup']!).toFixed(1)}% (in the tolerance)`);
     // Ratios and exact metrics only, each saying against what; no absolute time crosses CPUs.
     expect(verdicts.verdicts.some((v) => v.kind === 'ratio')).toBe(true);
     for (const v of verdicts.verdicts) {

@@ -6,7 +6,7 @@ import { oneProcessAlpha, type KnownSpread } from './process-verdict.js';
 import { EXIT } from './exit.js';
 import { commandLine } from '../base/commands.js';
 import { sameDeviceOtherHost } from '../backend/fingerprint.js';
-import type { HostAllowance } from './host-allowance.js';
+import { allowanceOf, type HostAllowance } from './host-allowance.js';
 
 /** Exit codes of a comparison (and of every command: results/exit.ts). */
 export { EXIT } from './exit.js';
@@ -34,9 +34,15 @@ export interface OtherHost {
   /** The baseline's CPU model, as it recorded it. */
   readonly baselineCpu: string;
   readonly runCpu: string;
-  /** Relative allowance added to every ratio's tolerance (absolute times are not judged). */
-  readonly allowance: number;
-  readonly source: string;
+  /**
+   * Relative allowance added to every ratio's tolerance (absolute times are not judged); null when
+   * nothing measured one for this device: then ratios are shown, not gated, and exact metrics judge.
+   */
+  readonly allowance: number | null;
+  /** Each ratio's own allowance where one was measured between CPUs (HostAllowance.byMetric). */
+  readonly byMetric?: Readonly<Record<string, number>>;
+  /** Where the allowance was measured, in words; null with no allowance. */
+  readonly source: string | null;
   /** One sentence every report prints: 'judged against X, recorded on another CPU: allowance ±X%'. */
   readonly summary: string;
 }
@@ -104,8 +110,8 @@ export function compareWithBaseline(run: RunRecord, baseline: Baseline, options:
   if (otherData) return refuse(`different data: ${otherData}; its metrics depend on the data, so none is judged against this baseline`);
   const mismatch = baseline.profile.id !== run.profile.id;
   const otherHost = mismatch ? otherHostJudgement(run, baseline, options.hostAllowance) : null;
-  if (typeof otherHost === 'string' && !options.allowProfileMismatch) return refuse(otherHost);
-  if (otherHost && typeof otherHost !== 'string') return judge(run, baseline, options, otherHost);
+  // --allow-profile-mismatch with no measured allowance: compared as any other profile, as asked.
+  if (otherHost && !(otherHost.allowance === null && options.allowProfileMismatch)) return judge(run, baseline, options, otherHost);
   if (mismatch && !options.allowProfileMismatch) {
     return refuse(
       `the baseline is for profile ${baseline.profile.id} and this run is ${run.profile.id}; pass --allow-profile-mismatch to compare ratio and exact metrics anyway`,
@@ -120,18 +126,28 @@ const pct1 = (x: number) => `${(100 * x).toFixed(1)}%`;
  * For a baseline of the same device recorded on another CPU model (sameDeviceOtherHost): how it
  * is judged, or why it cannot be (no measured allowance: a refusal); null for any other profile.
  */
-function otherHostJudgement(run: RunRecord, baseline: Baseline, allowance: HostAllowance | null | undefined): OtherHost | string | null {
+function otherHostJudgement(run: RunRecord, baseline: Baseline, allowance: HostAllowance | null | undefined): OtherHost | null {
   if (!sameDeviceOtherHost(run.profile.id, baseline.profile.id)) return null;
+  const against = `judged against ${baseline.profile.id}, recorded on another CPU (${baseline.profile.cpu.model}; this run ${run.profile.cpu.model})`;
+  const machines = { baselineProfile: baseline.profile.id, baselineCpu: baseline.profile.cpu.model, runCpu: run.profile.cpu.model };
+  // Nothing measured how far this device's ratios move between hosts: a ratio's move may be the
+  // CPU's, so ratios are shown and not gated; exact metrics (bytes, leaks) do not depend on the CPU.
   if (!allowance)
-    return `the baseline is for profile ${baseline.profile.id} and this run is ${run.profile.id}: the same device on another CPU, and no calibration of that device (baselines/<profile>.calibration.json, ${commandLine('calibrate')}) measures how far its ratios move between hosts; accept a baseline on this runner, compare two commits here with ${commandLine('ab', '--base <ref>')}, or pass --allow-profile-mismatch`;
-  const summary = `judged against ${baseline.profile.id}, recorded on another CPU (${baseline.profile.cpu.model}; this run ${run.profile.cpu.model}): allowance ±${pct1(allowance.allowance)} on every ratio, exact metrics as they are, absolute times and quality not judged across CPUs`;
+    return {
+      ...machines,
+      allowance: null,
+      source: null,
+      summary: `${against}: exact metrics only; ratios shown, not gated, since nothing measured how far this device's ratios move between CPUs (no calibration of it beside the baseline, ${baseline.profile.id}.calibration.json); absolute times and quality not judged across CPUs`,
+    };
+  const own = Object.values(allowance.byMetric ?? {});
+  const range =
+    own.length > 0 ? `allowance by ratio, ±${pct1(Math.min(...own))} to ±${pct1(Math.max(...own))}` : `allowance ±${pct1(allowance.allowance)} on every ratio`;
   return {
-    baselineProfile: baseline.profile.id,
-    baselineCpu: baseline.profile.cpu.model,
-    runCpu: run.profile.cpu.model,
+    ...machines,
     allowance: allowance.allowance,
+    ...(allowance.byMetric ? { byMetric: allowance.byMetric } : {}),
     source: allowance.source,
-    summary,
+    summary: `${against}: ${range}, exact metrics as they are, absolute times and quality not judged across CPUs`,
   };
 }
 
@@ -148,7 +164,7 @@ function judge(run: RunRecord, baseline: Baseline, options: CompareOptions, acro
       ? [`profile mismatch allowed: ${run.profile.id} judged against ${baseline.profile.id}, ratio and exact metrics only`]
       : otherHost
         ? [
-            `${otherHost.summary}; the allowance is measured from ${otherHost.source} (docs/baselines.md: what it covers); the gate that holds on any runner is ${commandLine('ab', '--base <ref>')}`,
+            `${otherHost.summary}${otherHost.source === null ? '' : `; the allowance is measured from ${otherHost.source}`} (docs/baselines.md: what it covers); the gate that holds on any runner is ${commandLine('ab', '--base <ref>')}`,
           ]
         : [];
   const comparable = (m: Metric) => across === null || m.kind === 'ratio' || m.kind === 'exact';
@@ -156,7 +172,8 @@ function judge(run: RunRecord, baseline: Baseline, options: CompareOptions, acro
   const base = new Map(baseline.metrics.filter(comparable).map((m) => [m.id, m]));
   const ids = [...new Set([...base.keys(), ...current.keys()])];
   const pairs = ids.map((id) => [base.get(id) ?? null, current.get(id) ?? null] as const);
-  const judging = { gateTiming: options.gateTiming, spread: options.spread ?? null };
+  // Across CPUs with no measured allowance a ratio is information, as with no cross-process basis.
+  const judging = { gateTiming: options.gateTiming, spread: options.spread ?? null, ratiosGate: otherHost?.allowance !== null };
   const both = pairs.flatMap(([b, c]) => (b && c ? [[b, c] as const] : []));
   // The family of one-process verdicts: each at FAMILY_FALSE_ALARM / family (Bonferroni), so
   // an unchanged run fails on any of them at most 1% of the time.
@@ -165,16 +182,22 @@ function judge(run: RunRecord, baseline: Baseline, options: CompareOptions, acro
   const verdicts = pairs.map(([b, c]) => {
     const own = (b as { tolerance?: number } | null)?.tolerance ?? 0;
     // Another host: the ratio may move by the measured allowance on top of its own tolerance.
-    const tolerance = otherHost && (b ?? c)?.kind === 'ratio' ? own + otherHost.allowance : own;
+    const id = (b ?? c)!.id;
+    const hostAllowance =
+      otherHost?.allowance != null && (b ?? c)?.kind === 'ratio'
+        ? allowanceOf({ allowance: otherHost.allowance, ...(otherHost.byMetric ? { byMetric: otherHost.byMetric } : {}) }, id)
+        : 0;
+    const tolerance = own + hostAllowance;
     const covariate = b && c ? covariateValues(b, c, base, current) : undefined;
     const verdict = judgeMetric(b, c, { tolerance, ...judging, predictionAlpha, ...(covariate ? { covariate } : {}) });
-    return otherHost ? { ...verdict, reason: `${verdict.reason}; ${otherHostWords(otherHost, verdict.kind)}` } : verdict;
+    return otherHost ? { ...verdict, reason: `${verdict.reason}; ${otherHostWords(otherHost, verdict.kind, hostAllowance)}` } : verdict;
   });
   if (predicted.length > 0)
     notes.push(
       `${predicted.length} metric(s) of one process against several (or with the calibrated spread) judged by a prediction interval, each at one-sided level ${predictionAlpha.toPrecision(2)} = 1% / ${predicted.length}: an unchanged run fails on any of them at most 1% of the time (docs/baselines.md)`,
     );
-  const unjudgedRatios = both.filter(([b, c]) => b.kind === 'ratio' && c.kind === 'ratio' && !isJudged(b, c, judging)).length;
+  // (Across CPUs with no allowance the other-host note says why ratios do not gate.)
+  const unjudgedRatios = judging.ratiosGate ? both.filter(([b, c]) => b.kind === 'ratio' && c.kind === 'ratio' && !isJudged(b, c, judging)).length : 0;
   if (unjudgedRatios > 0)
     notes.push(
       `${unjudgedRatios} ratio(s) cannot gate: the baseline holds one process of each${options.spread === null ? ` and there is no ${baseline.profile.id}.calibration.json beside it` : ''}, and one process's CI says nothing about the next. To gate them, accept a baseline measured in several processes: ${commandLine('perf', '--processes 8 --out results/timing.json')}, then ${commandLine('baseline', 'results/timing.json --merge')}; or compare two commits with ${commandLine('ab', '--base <ref>')}`,
@@ -208,7 +231,10 @@ function judge(run: RunRecord, baseline: Baseline, options: CompareOptions, acro
 }
 
 /** What each verdict judged against another host's baseline says of it. */
-function otherHostWords(o: OtherHost, kind: Metric['kind']): string {
+function otherHostWords(o: OtherHost, kind: Metric['kind'], allowance: number): string {
   const against = `judged against ${o.baselineProfile}, recorded on another CPU`;
-  return kind === 'ratio' ? `${against}: allowance ±${pct1(o.allowance)} (in the tolerance)` : `${against}: exact, no allowance`;
+  if (kind !== 'ratio') return `${against}: exact, no allowance`;
+  return o.allowance === null
+    ? `${against}: not gated, no allowance between CPUs measured for this device`
+    : `${against}: allowance ±${pct1(allowance)} (in the tolerance)`;
 }

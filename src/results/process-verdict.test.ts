@@ -19,6 +19,14 @@ describe('judgeProcesses', () => {
     expect(judgeProcesses({ id: 'x.speedup', kind: 'ratio', base, head: base.map((x) => x * 1.25) }, options)).toMatchObject({ verdict: 'improved' });
   });
 
+  it('at a tolerance of 50% or more (a wide allowance between CPUs) passes a fall within it and still flags a larger one', () => {
+    const wide = { ...options, tolerance: 0.6 };
+    const within = judgeProcesses({ id: 'x.speedup', kind: 'ratio', base, head: base.map((x) => x * 0.55) }, wide);
+    expect(within.verdict).toBe('pass');
+    expect(Number.isFinite(within.p)).toBe(true);
+    expect(judgeProcesses({ id: 'x.speedup', kind: 'ratio', base, head: base.map((x) => x * 0.3) }, wide).verdict).toBe('regressed');
+  });
+
   it('judges times with the opposite sign: 25% longer regresses', () => {
     const ms = [0.5, 0.52, 0.49, 0.51, 0.5, 0.53, 0.48, 0.5];
     expect(judgeProcesses({ id: 'x.time', kind: 'time', base: ms, head: ms.map((x) => x * 1.25) }, options).verdict).toBe('regressed');

@@ -94,15 +94,19 @@ export function judgeProcesses(s: ProcessSamples, o: ProcessJudgeOptions, detail
   const change = Math.exp(shift.estimate) - 1;
   const ci = [Math.exp(shift.lo) - 1, Math.exp(shift.hi) - 1] as const;
   const badChange = bad * change;
-  const dBad = Math.log(1 + bad * 2 * o.tolerance);
+  // A ratio cannot fall by 100% or more: at a tolerance of 50% or more (a wide allowance between
+  // CPUs, host-allowance.ts) a fall of twice it is ruled out by any interval (no log to take).
+  const twice = 1 + bad * 2 * o.tolerance;
+  const dBad = twice > 0 ? Math.log(twice) : Number.NEGATIVE_INFINITY;
   const ruledOut =
-    bad * shift.estimate < bad * dBad &&
-    permutationPValue(
-      a,
-      b.map((x) => x - dBad),
-      options,
-    ) <=
-      2 * o.alpha;
+    twice <= 0 ||
+    (bad * shift.estimate < bad * dBad &&
+      permutationPValue(
+        a,
+        b.map((x) => x - dBad),
+        options,
+      ) <=
+        2 * o.alpha);
   const badBound = detail.interval ? (s.kind === 'ratio' ? -ci[0] : ci[1]) : ruledOut ? 0 : Number.POSITIVE_INFINITY;
   const significant = shift.p < o.alpha;
   // Below smallestDecidingGroupSize per arm no split is rare enough: said, so K is not blamed on the data.

@@ -67,9 +67,10 @@ export function judgingBasis(b: Metric, c: Metric, spread: KnownSpread | null): 
 }
 
 /** Whether a metric pair is judged, and so gates: ratios with a basis; times with one only under --gate-timing. */
-export function isJudged(b: Metric, c: Metric, options: Pick<JudgeOptions, 'gateTiming' | 'spread'>): boolean {
+export function isJudged(b: Metric, c: Metric, options: Pick<JudgeOptions, 'gateTiming' | 'spread' | 'ratiosGate'>): boolean {
   // A covariate (the host-state probe) describes the machine, not the code: it adjusts others, never gates.
   if (isCovariateMetric(b) || isCovariateMetric(c)) return false;
+  if (b.kind === 'ratio' && options.ratiosGate === false) return false;
   return judgingBasis(b, c, spread(b, options)) !== null && (b.kind === 'ratio' || options.gateTiming);
 }
 
@@ -90,6 +91,11 @@ export interface JudgeOptions {
   readonly spread?: KnownSpread | null;
   /** The one-sided level of a prediction-interval verdict: FAMILY_FALSE_ALARM / (such verdicts in the comparison). */
   readonly predictionAlpha?: number;
+  /**
+   * Whether ratios may gate at all (default true): false when they are judged against another
+   * CPU's baseline with no measured allowance (results/compare.ts), so each is information.
+   */
+  readonly ratiosGate?: boolean;
   /** The covariate's per-process values on each side (its own metric), for a metric that names one. */
   readonly covariate?: ProcessSamples['covariate'];
 }
