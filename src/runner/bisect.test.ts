@@ -1,8 +1,35 @@
 import { describe, expect, it } from 'vitest';
 import type { BisectProbe } from '../results/ab-result.js';
-import { nextProbe, searchFirstWorse } from './bisect.js';
+import { nextProbe, probeOutcome, searchFirstWorse } from './bisect.js';
 import { HarnessStartError, startCause } from './harness-start.js';
 import { RunInputError } from './perf.js';
+
+describe('nextProbe', () => {
+  it('halves the open range until the first worse index follows a same one', () => {
+    // 8 commits, the 6th (index 5) the first worse: probes 3 (same), 5 (worse), 4 (same), then done.
+    const firstWorse = 5;
+    let same = -1;
+    let worse = 7;
+    const probed: number[] = [];
+    for (let next = nextProbe(same, worse); next !== null; next = nextProbe(same, worse)) {
+      probed.push(next);
+      if (next >= firstWorse) worse = next;
+      else same = next;
+    }
+    expect(probed).toEqual([3, 5, 4]);
+    expect(worse).toBe(firstWorse);
+    expect(nextProbe(-1, 0)).toBeNull();
+  });
+});
+
+describe('probeOutcome', () => {
+  const verdict = (v: 'pass' | 'regressed' | 'improved' | 'inconclusive') => ({ verdict: v }) as Parameters<typeof probeOutcome>[0][number];
+  it('is worse on any regression, unknown on any open verdict, else the same', () => {
+    expect(probeOutcome([verdict('pass'), verdict('regressed'), verdict('inconclusive')])).toBe('worse');
+    expect(probeOutcome([verdict('pass'), verdict('inconclusive')])).toBe('unknown');
+    expect(probeOutcome([verdict('pass'), verdict('improved')])).toBe('same');
+  });
+});
 
 describe('nextProbe with skipped commits (as git bisect skip)', () => {
   it('takes the untested index nearest the middle, the lower first, and none when only skipped ones are left', () => {
