@@ -87,7 +87,7 @@ describe('findBaseline across the change of profile ids (issue 25 #6)', () => {
     }
   });
 
-  it('never takes it as the run\'s own: another core count is refused (exit 3, naming both machines), another CPU model judged as the same device on another host', async () => {
+  it("never takes it as the run's own: another core count is refused (exit 3, naming both machines), another CPU model judged as the same device on another host", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'gtp-legacy-'));
     try {
       await writeFile(join(dir, 'webgpu-lavapipe-x64.json'), JSON.stringify(makeBaseline(run({ profile: lavapipeProfile(epyc) }), 'old.json', {})));
