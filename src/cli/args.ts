@@ -85,7 +85,7 @@ const GROUP_FLAGS: Readonly<Record<SharedGroup, readonly FlagSpec[]>> = {
       type: 'boolean',
       usage: `  --allow-profile-mismatch
                           compare with another hardware profile's baseline: ratio and exact
-                          metrics only`,
+                          metrics only (the same device's from another CPU is judged without it)`,
     },
     {
       name: 'gate-timing',

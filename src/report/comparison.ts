@@ -169,7 +169,9 @@ export function summaryLine(c: Comparison, selection?: RunRecord['selection']): 
   const skipped = c.verdicts.filter(notSelected).length;
   const parts = [...[...counts.entries()].map(([k, n]) => `${n} ${k}`), ...(skipped > 0 ? [`${skipped} of scenarios not selected`] : [])].join(', ');
   const ratios = info.filter((v) => v.kind === 'ratio').length;
-  const what = [ratios > 0 ? `${plural(ratios, 'ratio')} of one process` : '', info.length > ratios ? plural(info.length - ratios, 'absolute time') : '']
+  // Across CPUs with no measured allowance ratios are information for the CPU's sake, whatever their processes.
+  const whyRatios = c.otherHost?.allowance === null ? 'not gated across CPUs' : 'of one process';
+  const what = [ratios > 0 ? `${plural(ratios, 'ratio')} ${whyRatios}` : '', info.length > ratios ? plural(info.length - ratios, 'absolute time') : '']
     .filter(Boolean)
     .join(' and ');
   const oneProcess = info.length === 0 ? '' : `; ${what}: information, not judged`;

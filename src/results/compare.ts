@@ -110,8 +110,9 @@ export function compareWithBaseline(run: RunRecord, baseline: Baseline, options:
   if (otherData) return refuse(`different data: ${otherData}; its metrics depend on the data, so none is judged against this baseline`);
   const mismatch = baseline.profile.id !== run.profile.id;
   const otherHost = mismatch ? otherHostJudgement(run, baseline, options.hostAllowance) : null;
-  // --allow-profile-mismatch with no measured allowance: compared as any other profile, as asked.
-  if (otherHost && !(otherHost.allowance === null && options.allowProfileMismatch)) return judge(run, baseline, options, otherHost);
+  // The same device on another CPU is judged as such, with or without --allow-profile-mismatch:
+  // the flag would judge its ratios with no allowance at all.
+  if (otherHost) return judge(run, baseline, options, otherHost);
   if (mismatch && !options.allowProfileMismatch) {
     return refuse(
       `the baseline is for profile ${baseline.profile.id} and this run is ${run.profile.id}; pass --allow-profile-mismatch to compare ratio and exact metrics anyway`,
@@ -124,7 +125,7 @@ const pct1 = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 /**
  * For a baseline of the same device recorded on another CPU model (sameDeviceOtherHost): how it
- * is judged, or why it cannot be (no measured allowance: a refusal); null for any other profile.
+ * is judged (with its measured allowance, or none: then exact metrics only); null for any other profile.
  */
 function otherHostJudgement(run: RunRecord, baseline: Baseline, allowance: HostAllowance | null | undefined): OtherHost | null {
   if (!sameDeviceOtherHost(run.profile.id, baseline.profile.id)) return null;
@@ -219,12 +220,15 @@ function judge(run: RunRecord, baseline: Baseline, options: CompareOptions, acro
   // metric on both sides that gates, or a ratio (shown, with a note on how to make it gate); absolute
   // times without --gate-timing judge nothing. Metrics new to the baseline (a --shape question, a
   // scenario it lacks) are the run's news, said as such: not a refusal.
-  const judged = (v: Verdict) => v.verdict === 'new' || (v.baseline !== null && v.current !== null && (v.gates || v.kind === 'ratio'));
+  // Across CPUs with no allowance a ratio is not shown as judged: it cannot gate for the CPU's sake, not the baseline's.
+  const judged = (v: Verdict) => v.verdict === 'new' || (v.baseline !== null && v.current !== null && (v.gates || (v.kind === 'ratio' && judging.ratiosGate)));
   if (!failed && !verdicts.some(judged)) {
     const why =
       verdicts.length === 0
         ? 'neither the run nor the baseline has a metric to compare'
-        : `none of the run's metrics can be judged against this baseline (absolute times, not gated without --gate-timing)`;
+        : judging.ratiosGate
+          ? `none of the run's metrics can be judged against this baseline (absolute times, not gated without --gate-timing)`
+          : `none of the run's metrics can be judged against this baseline of another CPU: no exact metric, and ratios do not gate across CPUs without a measured allowance`;
     return { ...head, verdicts, refused: `nothing to judge: ${why}`, notes, exitCode: EXIT.noBaseline };
   }
   return { ...head, verdicts, refused: null, notes, exitCode: failed ? EXIT.regression : EXIT.pass, ...(otherHost ? { otherHost } : {}) };

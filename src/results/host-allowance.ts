@@ -23,11 +23,11 @@ import { parseJsonText, RecordFileError } from './storage.js';
  *   perf:calibrate): 32-60 processes of unchanged code each (conditions A and A'), pools of
  *   different sessions on different days, runner instances and load. The largest shift between
  *   any two is how far the speedup moved with only the machine's state changed (here 7.5%, the
- *   pools of 2026-12-03 against those of 2026-12-04; within one session 1.1%). One CPU model.
+ *   pools of 2026-12-03 against those of 2026-12-04; within one session 1.2%). One CPU model.
  * - baselines of the device accepted at ONE commit on hosts of two CPU models (the issue's "runs
  *   of one commit on two CPUs", allowanceOfHosts): each ratio's own shift between them, which the
  *   pools cannot measure. On lavapipe, where the CPU runs the device, they differ by ratio from
- *   under 1% to a halving (docs/baselines.md has the table).
+ *   under 1% to nearly a halving (docs/baselines.md has the table).
  * A ratio's allowance is the larger of the pools' shift and its own shift between CPUs; a ratio
  * with none of its own gets the largest measured. A third CPU model may move further than the two
  * measured did: the gate that holds on any runner is the same-job A/B (`gtp ab`: base and head on
@@ -85,13 +85,15 @@ export interface HostBaseline {
   readonly cpu: string;
   /** The commit it was accepted from; null when unknown (then it pairs with nothing). */
   readonly commit: string | null;
+  /** Whether its tree had changes beside the commit (then it pairs with nothing: the code is not the commit's). */
+  readonly dirty: boolean | null;
   readonly metrics: readonly Metric[];
 }
 
 /**
- * Each ratio's shift (hostShift of its geometric means over per-process values) between two
- * baselines of one commit recorded on different CPU models, the largest where several pairs hold
- * it, and the largest of all as the allowance of ratios not measured; the host-state probe is
+ * Each ratio's shift (hostShift of its geometric means over per-process values, at least 2 on
+ * each side) between two baselines of one clean commit (`git.dirty` false) recorded on different
+ * CPU models, the largest where several pairs hold it, and the largest of all as the allowance of ratios not measured; the host-state probe is
  * left out (it describes the machine). Null when no commit has baselines from two CPU models, or
  * they share no ratio.
  */
@@ -100,14 +102,15 @@ export function allowanceOfHosts(baselines: readonly HostBaseline[]): HostAllowa
   const pairs: string[] = [];
   for (const [i, a] of baselines.entries()) {
     for (const b of baselines.slice(i + 1)) {
-      if (a.commit === null || a.commit !== b.commit || a.cpu === b.cpu) continue;
+      if (a.commit === null || a.commit !== b.commit || a.cpu === b.cpu || a.dirty !== false || b.dirty !== false) continue;
       const theirs = new Map(b.metrics.map((m) => [m.id, m]));
       let shared = 0;
       for (const m of a.metrics) {
         const other = theirs.get(m.id);
         if (m.kind !== 'ratio' || other?.kind !== 'ratio' || isCovariateMetric(m)) continue;
         const [x, y] = [perProcessValues(m), perProcessValues(other)];
-        if (![...x, ...y].every((v) => v > 0)) continue;
+        // One process's value carries its own process's spread: a shift needs several on each side.
+        if (x.length < 2 || y.length < 2 || ![...x, ...y].every((v) => v > 0)) continue;
         shared++;
         byMetric[m.id] = Math.max(byMetric[m.id] ?? 0, hostShift(geomean(x), geomean(y)));
       }
@@ -148,7 +151,7 @@ async function deviceBaselines(dir: string, profileId: string, kind: 'baseline' 
     // The profile asked about may have no file of its own (a legacy-named one, or none): nothing to pair.
     if (!existsSync(path)) continue;
     const baseline = await readBaseline(path);
-    out.push({ path, cpu: baseline.profile.cpu.model, commit: baseline.git.commit, metrics: baseline.metrics });
+    out.push({ path, cpu: baseline.profile.cpu.model, commit: baseline.git.commit, dirty: baseline.git.dirty, metrics: baseline.metrics });
   }
   return out;
 }
@@ -186,7 +189,7 @@ async function readPoolAllowance(dir: string, profileId: string): Promise<HostAl
  * CPU, the host allowance (null when nothing measured one; undefined when not needed).
  */
 export async function judgingContext(
-  run: Pick<RunRecord, 'profile'>,
+  run: Pick<RunRecord, 'profile' | 'scale'>,
   baselinePath: string,
   baselineProfile: string,
 ): Promise<{ spread: KnownSpread | null; hostAllowance?: HostAllowance | null }> {
@@ -194,6 +197,6 @@ export async function judgingContext(
   if (!sameDeviceOtherHost(run.profile.id, baselineProfile)) return { spread };
   return {
     spread,
-    hostAllowance: await readHostAllowance(dirname(baselinePath), baselineProfile, baselinePath.endsWith('.full.json') ? 'full-baseline' : 'baseline'),
+    hostAllowance: await readHostAllowance(dirname(baselinePath), baselineProfile, run.scale === 'full' ? 'full-baseline' : 'baseline'),
   };
 }
