@@ -390,6 +390,8 @@ export {
   sweepMetrics,
 } from './suite/sweep.js';
 export {
+  /** How far a device normalization of the article may lie from the host's: 1.6e-6, from float32 rounding. */
+  ARTICLE_DEVICE_VS_HOST_BOUND,
   /** The checks every transfer strategy must pass: bytes that cross, values, odd sizes, no leaks. */
   describeStrategyTransfer,
   /** The first batch of the article's loader. */

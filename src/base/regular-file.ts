@@ -124,6 +124,15 @@ export function readRegularFileSync(path: PathLike): Buffer {
   }
 }
 
+/** A file's text, or null when it does not exist or cannot be read (sysfs returns EINVAL for a failed config read) or is not a regular file (a FIFO is never opened: it would block). */
+export function readText(path: string): string | null {
+  try {
+    return readRegularFileSync(path).toString('utf8');
+  } catch {
+    return null;
+  }
+}
+
 /** The standard stream an output writes to instead of a file. */
 export type OutputStream = 'stdout' | 'stderr';
 

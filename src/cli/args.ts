@@ -22,7 +22,7 @@ import { type DataSources, defaultRunConfig, SCALES, type RunConfig } from '../r
 import type { FfmpegPaths } from '../data/kinetics/ffmpeg.js';
 import type { AnyDatasetSource } from '../data/source.js';
 import { DATASET_SOURCES } from '../data/sources.js';
-import { EXPORTERS, exportFlags } from '../report/exporters.js';
+import { exportFlagSpecs, exportPaths } from '../report/exporters.js';
 import { UsageError } from './usage-error.js';
 import { commandLine, FROM_SOURCES, type GtpCommand } from '../base/commands.js';
 import { COMMANDS, type AnyCommandSpec, type CommandArgs } from './commands.js';
@@ -93,7 +93,7 @@ const GROUP_FLAGS: Readonly<Record<SharedGroup, readonly FlagSpec[]>> = {
       usage: `  --gate-timing           judge absolute times across processes too, as ratios are, and let
                           them fail the run (also PERF_GATE_TIMING=1)`,
     },
-    ...EXPORTERS.flatMap((e) => ('flag' in e.to ? [{ name: e.to.flag, type: 'string' as const, usage: e.to.usage }] : [])),
+    ...exportFlagSpecs('compare'),
   ],
   ab: [
     {
@@ -314,7 +314,7 @@ function parsedLine(spec: AnyCommandSpec, rest: readonly string[], env: NodeJS.P
       // Both read even when the flag is given: a bad value is reported, not hidden by the flag.
       gateTiming: envBoolean(env, 'PERF_GATE_TIMING') || flag('gate-timing'),
       requireBaseline: envBoolean(env, 'PERF_REQUIRE_BASELINE'),
-      exports: Object.fromEntries(exportFlags().map((name) => [name, str(name)])),
+      exports: exportPaths('compare', str),
       force: flag('force'),
       jobSummary: jobSummary(env),
     }),

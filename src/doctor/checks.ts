@@ -278,7 +278,7 @@ const STAGING_CAUSE: Record<string, string> = {
 };
 
 /** Where the docs list what else moves data on the same hardware (docs/figures.md). */
-export const OTHER_PATHS_DOC = 'docs/figures.md, "What else moves data on the same hardware"';
+const OTHER_PATHS_DOC = 'docs/figures.md, "What else moves data on the same hardware"';
 
 /**
  * A hardware adapter whose uploads reach under STAGING_BOUND_FRACTION (0.1, derived in

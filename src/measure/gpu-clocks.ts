@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { readRegularFileSync } from '../base/regular-file.js';
+import { readText } from '../base/regular-file.js';
 import { join } from 'node:path';
 
 /**
@@ -35,14 +35,6 @@ export function parseDpmLevel(text: string): number | null {
   const m = /^\s*\d+:\s*(\d+)\s*Mhz\s*\*\s*$/im.exec(text);
   return m ? Number(m[1]) : null;
 }
-
-const readText = (path: string): string | null => {
-  try {
-    return readRegularFileSync(path).toString('utf8');
-  } catch {
-    return null;
-  }
-};
 
 /** The drm cards under `sys` (card0, card1; not their connectors, card0-DP-1). */
 function cards(sys: string): string[] {

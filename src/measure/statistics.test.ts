@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { seededRng } from '../base/random.js';
 import {
   bootstrapCI,
+  geometricMean,
   mean,
   median,
   quantileSorted,
@@ -138,5 +139,13 @@ describe("Student's t", () => {
       const p = 1 - 0.01 / 22;
       expect(studentTCdf(studentTQuantile(p, df), df)).toBeCloseTo(p, 12);
     }
+  });
+});
+
+describe('geometricMean', () => {
+  it('is the centre of ratios: 2 and 8 give 4, a ratio and its inverse give 1', () => {
+    expect(geometricMean([2, 8])).toBeCloseTo(4, 14);
+    expect(geometricMean([0.8, 1.25])).toBeCloseTo(1, 14);
+    expect(geometricMean([3])).toBeCloseTo(3, 14);
   });
 });

@@ -36,6 +36,11 @@ export function mean(samples: readonly number[]): number {
   return (sum + c) / samples.length;
 }
 
+/** Geometric mean of positive samples: exp of the mean log (the centre of ratios, which multiply). */
+export function geometricMean(samples: readonly number[]): number {
+  return Math.exp(mean(samples.map(Math.log)));
+}
+
 /** A two-sided confidence interval of a statistic. */
 export interface ConfidenceInterval {
   readonly estimate: number;

@@ -67,9 +67,6 @@ export const EXPORTERS: readonly ExporterEntry[] = [
   engineExport('gab-smaller', GAB_SMALLER_USAGE, 'github-action-benchmark file', async () => (await import('./github-benchmark.js')).gabSmallerExporter),
 ];
 
-/** The exports' flags (`markdown`, `json`, ...): each a string option of perf and compare. */
-export const exportFlags = (exporters: readonly ExporterEntry[] = EXPORTERS): string[] => exporters.flatMap((e) => ('flag' in e.to ? [e.to.flag] : []));
-
 /** The files `command`'s export flags name, by flag name (null: not given), each read with `str`. */
 export const exportPaths = (command: ExportingCommand, str: (name: string) => string | null, exporters: readonly ExporterEntry[] = EXPORTERS) =>
   Object.fromEntries(exportFlagSpecs(command, exporters).map((f) => [f.name, str(f.name)]));

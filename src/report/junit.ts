@@ -140,12 +140,13 @@ export function recordSuite({ record, comparison }: ReportInput): JunitSuite {
   const profile = record.profile.id;
   const classname = junitClassname(profile);
   const unjudged = comparison === null ? `no baseline for profile ${profile}` : comparison.refused;
+  const failing = new Set(comparison ? failingVerdicts(comparison.verdicts, record.selection) : []);
   const cases =
     comparison === null || comparison.refused !== null
       ? record.metrics.map(
           (m): JunitCase => ({ classname, name: m.id, outcome: { kind: 'skipped', message: `not judged: ${unjudged}` }, out: `${m.value} ${m.unit}`.trim() }),
         )
-      : comparison.verdicts.map((v) => verdictCase(classname, v, new Set(failingVerdicts(comparison.verdicts, record.selection))));
+      : comparison.verdicts.map((v) => verdictCase(classname, v, failing));
   return {
     name: `gpu-transfer-perf ${profile}`,
     timestamp: record.createdAt,

@@ -144,7 +144,7 @@ export function calibrationPathFor(baselinePath: string, profileId: string): str
 }
 
 /** What a calibration file holds that its readers use: the per-process speedups of each condition. */
-export const calibrationFileSchema = z.object({ pools: z.record(z.string(), z.array(z.number().positive())) });
+const calibrationFileSchema = z.object({ pools: z.record(z.string(), z.array(z.number().positive())) });
 
 /**
  * The calibrated between-process spread of the profile whose baseline is at `baselinePath`, or
@@ -155,16 +155,26 @@ export const calibrationFileSchema = z.object({ pools: z.record(z.string(), z.ar
 export async function readCalibratedSpread(baselinePath: string, profileId: string): Promise<KnownSpread | null> {
   const found = lookupProfileFile(dirname(baselinePath), profileId, 'calibration');
   if (found.found === 'none' || found.found === 'other-machine') return null;
+  const pools = await readCalibrationPools(found.path);
+  return pools === null ? null : spreadOfPools(pools, found.path);
+}
+
+/**
+ * The pools of the calibration file at `path` (perf:calibrate), or null when there is none. Only
+ * a regular file is opened (a FIFO in the baselines folder would block the read); one that is
+ * not a calibration file is a RecordFileError naming it.
+ */
+export async function readCalibrationPools(path: string): Promise<z.infer<typeof calibrationFileSchema>['pools'] | null> {
   let text: string;
   try {
-    text = (await readRegularFile(found.path)).toString('utf8');
+    text = (await readRegularFile(path)).toString('utf8');
   } catch (error) {
     if (error instanceof NotRegularFileError)
-      throw new RecordFileError(`${found.path}: ${error.reason}, so not read; it must be a calibration file (perf:calibrate)`);
+      throw new RecordFileError(`${path}: ${error.reason}, so not read; it must be a calibration file (perf:calibrate)`);
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
-  return spreadOfPools(parseJsonText(found.path, text, calibrationFileSchema, 'calibration file (perf:calibrate)', { versioned: false }).pools, found.path);
+  return parseJsonText(path, text, calibrationFileSchema, 'calibration file (perf:calibrate)', { versioned: false }).pools;
 }
 
 /** A resampled check of the one-process rule: how many runs, each judging `metrics` metrics at once. */

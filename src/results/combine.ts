@@ -1,8 +1,6 @@
 import { seededRng } from '../base/random.js';
-import { bootstrapCI, mean, median } from '../measure/statistics.js';
+import { bootstrapCI, geometricMean, mean, median } from '../measure/statistics.js';
 import type { Diagnostics, Metric, RunError, RunRecord } from './schema.js';
-
-const geomean = (xs: readonly number[]) => Math.exp(mean(xs.map(Math.log)));
 
 /**
  * The value of a ratio or time across processes, one value each: their geometric mean with a 95%
@@ -12,7 +10,7 @@ const geomean = (xs: readonly number[]) => Math.exp(mean(xs.map(Math.log)));
 function acrossProcesses(values: readonly number[]): { value: number; ci?: [number, number] } {
   if (!values.every((v) => v > 0)) return { value: median(values) };
   const ci = values.length >= 3 ? bootstrapCI(values.map(Math.log), mean, { rng: seededRng(31) }) : null;
-  return { value: geomean(values), ...(ci ? { ci: [Math.exp(ci.lo), Math.exp(ci.hi)] as [number, number] } : {}) };
+  return { value: geometricMean(values), ...(ci ? { ci: [Math.exp(ci.lo), Math.exp(ci.hi)] as [number, number] } : {}) };
 }
 
 /**

@@ -183,11 +183,7 @@ function judge(run: RunRecord, baseline: Baseline, options: CompareOptions, acro
   const verdicts = pairs.map(([b, c]) => {
     const own = (b as { tolerance?: number } | null)?.tolerance ?? 0;
     // Another host: the ratio may move by the measured allowance on top of its own tolerance.
-    const id = (b ?? c)!.id;
-    const hostAllowance =
-      otherHost?.allowance != null && (b ?? c)?.kind === 'ratio'
-        ? allowanceOf({ allowance: otherHost.allowance, ...(otherHost.byMetric ? { byMetric: otherHost.byMetric } : {}) }, id)
-        : 0;
+    const hostAllowance = otherHost && (b ?? c)!.kind === 'ratio' ? allowanceOf(otherHost, (b ?? c)!.id) : 0;
     const tolerance = own + hostAllowance;
     const covariate = b && c ? covariateValues(b, c, base, current) : undefined;
     const verdict = judgeMetric(b, c, { tolerance, ...judging, predictionAlpha, ...(covariate ? { covariate } : {}) });

@@ -1,16 +1,14 @@
-import { NotRegularFileError, readRegularFile } from '../base/regular-file.js';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { sameDeviceOtherHost } from '../backend/fingerprint.js';
-import { mean } from '../measure/statistics.js';
+import { geometricMean } from '../measure/statistics.js';
 import { readBaseline } from './baseline.js';
-import { calibrationFileSchema, readCalibratedSpread, UNCHANGED_POOLS } from './calibration.js';
+import { readCalibratedSpread, readCalibrationPools, UNCHANGED_POOLS } from './calibration.js';
 import { isCovariateMetric } from './covariate.js';
 import type { KnownSpread } from './process-verdict.js';
 import { deviceCalibrationFiles, otherHostIds, profileFilePath } from './profile-files.js';
 import type { Metric, RunRecord } from './schema.js';
 import { perProcessValues } from './verdict.js';
-import { parseJsonText, RecordFileError } from './storage.js';
 
 /**
  * The hardware allowance a ratio gets when it is judged against a baseline of the same device
@@ -42,9 +40,9 @@ export interface HostAllowance {
   readonly source: string;
 }
 
-/** The allowance of ratio `id`: its own, else the device's. */
-export function allowanceOf(a: Pick<HostAllowance, 'allowance' | 'byMetric'>, id: string): number {
-  return a.byMetric?.[id] ?? a.allowance;
+/** The allowance of ratio `id`: its own, else the device's; 0 where none was measured (then ratios do not gate across CPUs). */
+export function allowanceOf(a: { readonly allowance: number | null; readonly byMetric?: Readonly<Record<string, number>> }, id: string): number {
+  return a.byMetric?.[id] ?? a.allowance ?? 0;
 }
 
 /** How far apart two positive values are, as the fall from the higher to the lower: 1 - min / max. */
@@ -58,15 +56,13 @@ export interface CalibrationSession {
   readonly pools: Readonly<Record<string, readonly number[]>>;
 }
 
-const geomean = (xs: readonly number[]) => Math.exp(mean(xs.map(Math.log)));
-
 /**
  * The largest relative shift between the geometric means of any two unchanged pools (A, A') of
  * the sessions, or null with fewer than two such pools (nothing measured the shift).
  */
 export function allowanceOfSessions(sessions: readonly CalibrationSession[]): HostAllowance | null {
   const pools = sessions.flatMap((s) =>
-    UNCHANGED_POOLS.flatMap((name) => (s.pools[name] && s.pools[name].length >= 2 ? [{ path: s.path, name, gm: geomean(s.pools[name]) }] : [])),
+    UNCHANGED_POOLS.flatMap((name) => (s.pools[name] && s.pools[name].length >= 2 ? [{ path: s.path, name, gm: geometricMean(s.pools[name]) }] : [])),
   );
   if (pools.length < 2) return null;
   const means = pools.map((p) => p.gm);
@@ -112,7 +108,7 @@ export function allowanceOfHosts(baselines: readonly HostBaseline[]): HostAllowa
         // One process's value carries its own process's spread: a shift needs several on each side.
         if (x.length < 2 || y.length < 2 || ![...x, ...y].every((v) => v > 0)) continue;
         shared++;
-        byMetric[m.id] = Math.max(byMetric[m.id] ?? 0, hostShift(geomean(x), geomean(y)));
+        byMetric[m.id] = Math.max(byMetric[m.id] ?? 0, hostShift(geometricMean(x), geometricMean(y)));
       }
       if (shared > 0) pairs.push(`commit ${a.commit.slice(0, 12)} on ${a.cpu} (${a.path}) and ${b.cpu} (${b.path})`);
     }
@@ -169,16 +165,8 @@ export async function readHostAllowance(dir: string, profileId: string, kind: 'b
 async function readPoolAllowance(dir: string, profileId: string): Promise<HostAllowance | null> {
   const sessions: CalibrationSession[] = [];
   for (const path of deviceCalibrationFiles(dir, profileId)) {
-    // Only a regular file is opened: a FIFO in the baselines folder would block the read.
-    const text = await readRegularFile(path).then(
-      (bytes) => bytes.toString('utf8'),
-      (error: unknown) => {
-        if (error instanceof NotRegularFileError)
-          throw new RecordFileError(`${path}: ${error.reason}, so not read; it must be a calibration file (perf:calibrate)`);
-        throw error;
-      },
-    );
-    sessions.push({ path, pools: parseJsonText(path, text, calibrationFileSchema, 'calibration file (perf:calibrate)', { versioned: false }).pools });
+    const pools = await readCalibrationPools(path);
+    if (pools) sessions.push({ path, pools });
   }
   return allowanceOfSessions(sessions);
 }

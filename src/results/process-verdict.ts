@@ -1,6 +1,6 @@
 import { seededRng } from '../base/random.js';
 import { permutationPValue, shiftWithInterval, smallestDecidingGroupSize, smallestPermutationP } from '../measure/permutation.js';
-import { mean, studentTCdf, studentTQuantile } from '../measure/statistics.js';
+import { geometricMean, mean, studentTCdf, studentTQuantile } from '../measure/statistics.js';
 import { adjustForCovariate } from './covariate.js';
 import type { MetricKind } from './schema.js';
 
@@ -62,7 +62,6 @@ export interface ProcessJudgeOptions {
 /** 0.005 per look, as the issue's design asks: at most 1% false alarms over two looks (Bonferroni). */
 export const DEFAULT_PROCESS_ALPHA = 0.005;
 
-const geomean = (xs: readonly number[]) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}%`;
 
 /**
@@ -135,8 +134,8 @@ export function judgeProcesses(s: ProcessSamples, o: ProcessJudgeOptions, detail
     id: s.id,
     kind: s.kind,
     verdict,
-    base: geomean(s.base),
-    head: geomean(s.head),
+    base: geometricMean(s.base),
+    head: geometricMean(s.head),
     change,
     ci,
     confidence: 1 - 2 * o.alpha,

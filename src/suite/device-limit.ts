@@ -148,21 +148,17 @@ export async function measureRunReferences(context: BackendContext): Promise<Run
  * A stage group's upload references as metrics: the API's rate its limit rests on (writeBuffer,
  * measured) and, on a hardware adapter, the host memory copy (measured); information, no bound.
  */
-export function referenceMetrics(group: string, bandwidth: DeviceBandwidth, backend: string, machine: RunReferences | null): MetricInput[] {
-  const metrics = [
+export function referenceMetrics(group: string, bandwidth: DeviceBandwidth, backend: string, machine: RunReferences): MetricInput[] {
+  return [
     referenceMetric(
       group,
       { kind: 'api-upload', gbps: bandwidth.writeBytesPerMs / 1e6, name: `${apiName(backend)} upload rate`, source: 'measured' },
       `the rate this group's limit rests on: writeBuffer of 16 MiB into a device buffer, median of 9, synced; ${bandwidthDetail(bandwidth)}`,
     ),
+    referenceMetric(
+      group,
+      { kind: 'host-copy', gbps: machine.hostCopyGBps, name: 'the host memory copy', source: 'measured' },
+      `TypedArray.set (memcpy) of ${HOST_COPY_BYTES / 1024 / 1024} MiB between two host buffers, ${machine.hostCopyThreads} threads (one per allowed CPU), median of ${HOST_COPY_REPS} after a warm-up, once per process; performance.now from the start message to the last thread done`,
+    ),
   ];
-  if (machine)
-    metrics.push(
-      referenceMetric(
-        group,
-        { kind: 'host-copy', gbps: machine.hostCopyGBps, name: 'the host memory copy', source: 'measured' },
-        `TypedArray.set (memcpy) of ${HOST_COPY_BYTES / 1024 / 1024} MiB between two host buffers, ${machine.hostCopyThreads} threads (one per allowed CPU), median of ${HOST_COPY_REPS} after a warm-up, once per process; performance.now from the start message to the last thread done`,
-      ),
-    );
-  return metrics;
 }

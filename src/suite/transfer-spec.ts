@@ -14,6 +14,14 @@ import { useBackend, useMnist } from './session.js';
 import { ARTICLE_BATCH } from './sizes.js';
 
 /** The strategy of that id on the running backend. */
+/**
+ * How far a device normalization of the article, (x - 127.5) / 127.5, may lie from the host's:
+ * at most 8 roundings per term on the device (WGSL's 2.5-ulp division included), 1 on the host,
+ * so (gamma_8 + gamma_1) * 3 = 1.6e-6 (Higham, "Accuracy and Stability of Numerical
+ * Algorithms", 2nd ed., §3.1; measure/float-bounds.ts). One step of 1/255 off is 7.8e-3.
+ */
+export const ARTICLE_DEVICE_VS_HOST_BOUND = normalizeAgreementBound(ARTICLE_NORMALIZATION, NORMALIZE_ROUNDINGS, HOST_ROUNDINGS);
+
 export function strategyFor(context: BackendContext, id: StrategyId): TransferStrategy {
   return id === 'cpu-normalize' ? cpuNormalize(context) : deviceNormalize();
 }
@@ -63,10 +71,7 @@ export function describeStrategyTransfer(id: StrategyId, expected: { expectedUpl
     );
   });
 
-  // The device's (x - 127.5) / 127.5 (at most 8 roundings per term, WGSL's 2.5-ulp division
-  // included) against the host's (rounded once): (gamma_8 + gamma_1) * 3 = 1.6e-6 (Higham §3.1;
-  // measure/float-bounds.ts). One step of 1/255 off is 7.8e-3.
-  const bound = normalizeAgreementBound(ARTICLE_NORMALIZATION, NORMALIZE_ROUNDINGS, HOST_ROUNDINGS);
+  const bound = ARTICLE_DEVICE_VS_HOST_BOUND;
 
   it('produces the host reference (x - 127.5) / 127.5 within float32 rounding of its operations', async ({ task }) => {
     const { values, shape } = await transferAndRead(context, strategy, batch);

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
-import { firstSpecialEntry, readRegularFileSync } from '../../base/regular-file.js';
+import { firstSpecialEntry, readRegularFileSync, readText } from '../../base/regular-file.js';
 import { basename, dirname, join, relative } from 'node:path';
 import { z } from 'zod';
 import { type LinkReading, linkReading } from './pcie.js';
@@ -91,15 +91,6 @@ export function resolveMachineRoot(dir: string | null): MachineRoot {
     recorded = parsed.data;
   }
   return { sys, proc, isCopy: true, recorded };
-}
-
-/** A file's text, or null when it does not exist or cannot be read (sysfs returns EINVAL for a failed config read) or is not a regular file (a FIFO is never opened: it would block). */
-export function readText(path: string): string | null {
-  try {
-    return readRegularFileSync(path).toString('utf8');
-  } catch {
-    return null;
-  }
 }
 
 /** A PCI function's address in sysfs: domain:bus:device.function. */
