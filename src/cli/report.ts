@@ -29,10 +29,13 @@ export async function reportCommand(args: ReportArgs): Promise<number> {
   if (!runPath) throw new UsageError(`no run record given and none in results/: run ${commandLine('perf')} first`);
   const record = await readRunRecord(runPath);
   const { path: baselinePath, baseline } = await findBaseline(record, args.baseline, args.baselines);
-  // A baseline of this device from another CPU is judged with its measured host allowance, as compare and perf judge it.
-  const hostAllowance = baseline ? (await judgingContext(record, baselinePath, baseline.profile.id)).hostAllowance : undefined;
+  // Judged as compare and perf judge it: with the profile's calibrated spread and, for a baseline of this device from another CPU, its allowance.
   const comparison: Comparison | null = baseline
-    ? compareWithBaseline(record, baseline, { allowProfileMismatch: false, gateTiming: false, ...(hostAllowance !== undefined ? { hostAllowance } : {}) })
+    ? compareWithBaseline(record, baseline, {
+        allowProfileMismatch: false,
+        gateTiming: false,
+        ...(await judgingContext(record, baselinePath, baseline.profile.id)),
+      })
     : null;
   const out = args.out ?? besideRecord(runPath, '.html');
   await checkOutput({ path: out, kind: 'HTML report', flag: args.out ? '--out' : 'the HTML report beside the run record' }, args);
