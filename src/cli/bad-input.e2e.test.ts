@@ -11,7 +11,7 @@ import { encodeIdx } from '../data/idx.js';
 import { makeBaseline } from '../results/baseline.js';
 import { testRunRecord } from '../../test/support/run-record.js';
 import type { Metric } from '../results/schema.js';
-import { cli, ROOT } from '../../test/support/cli.js';
+import { cli, ROOT, withEnv } from '../../test/support/cli.js';
 
 let dir: string;
 const at = (name: string) => join(dir, name);
@@ -64,7 +64,6 @@ function implausible(name: string, metrics: Metric[], as: 'run' | 'baseline' = '
 
 type Case = { name: string; args: () => string[]; code: number; cause: RegExp; cwd?: () => string; env?: () => NodeJS.ProcessEnv };
 /** The test's environment plus `vars` (the CI's backend choice cleared, as cli() does by default). */
-const withEnv = (vars: NodeJS.ProcessEnv) => ({ ...process.env, PERF_BACKEND: '', PERF_REQUIRE_BACKEND: '', GITHUB_STEP_SUMMARY: '', ...vars });
 const CASES: Case[] = [
   { name: 'perf: unknown flag', args: () => ['perf', '--bogus'], code: 2, cause: /Unknown option '--bogus'/ },
   { name: 'perf: bad --backend value', args: () => ['perf', '--backend', 'gpu'], code: 2, cause: /--backend must be one of .* got 'gpu'/ },

@@ -14,13 +14,13 @@ import { cpuPart, legacyIdOf } from '../backend/fingerprint.js';
 import { envelopeMachineAt } from '../results/profile-files.js';
 import type { DoctorReport } from '../doctor/schema.js';
 import { cli, ROOT } from '../../test/support/cli.js';
-import { asOtherCpu, type OtherCpu } from '../../test/support/other-cpu.js';
+import { asOtherCpu, OTHER_CPU_LAVAPIPE_ID, OTHER_CPU_MODEL, type OtherCpu } from '../../test/support/other-cpu.js';
 
 /** The committed envelope of CI's device, named by the id of before the CPU was part of it. */
 const ENVELOPE = join('baselines', 'webgpu-lavapipe-x64.doctor.json');
 const ENVELOPE_PROFILE = 'webgpu-lavapipe-x64';
 /** A CPU the envelope was not made on (one of the models hosted runners have). */
-const XEON = 'Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz';
+const XEON = OTHER_CPU_MODEL;
 
 /** The CPU the envelope records (its derivation.machine, read as the envelope lookup reads it). */
 const ENVELOPE_CPU = envelopeMachineAt(join(ROOT, ENVELOPE))?.cpu ?? { model: 'the envelope records no CPU', cores: 0 };
@@ -115,7 +115,7 @@ describe('npm run doctor', () => {
     const json = join(dir, 'xeon.json');
     const { code, stdout } = await doctor(['--quick', '--json', json], ROOT, asXeon);
     const xeon = await readDoctorReport(json);
-    const id = 'webgpu-lavapipe-intel-xeon-platinum-2c-x64';
+    const id = OTHER_CPU_LAVAPIPE_ID;
     expect(xeon.profile).toMatchObject({ id, cpu: XEON, cores: ENVELOPE_CPU.cores });
     expect(xeon.envelope).toEqual({ path: join('baselines', `${id}.doctor.json`), found: false });
     // One line names the envelope, the CPU it was made on, this one, why not, and the command that makes one here.

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { cli, ROOT } from '../../test/support/cli.js';
+import { cli, ROOT, withEnv } from '../../test/support/cli.js';
 import { testRunRecord } from '../../test/support/run-record.js';
 import { appendToHistory } from '../history/store.js';
 import { makeBaseline } from '../results/baseline.js';
@@ -221,7 +221,7 @@ describe('exit codes: --help, docs/usage.md and the code agree', () => {
     Object.entries(codes).flatMap(([code, reach]) => ('args' in reach ? [{ name: `${command} exits ${code}`, code: Number(code), run: reach }] : [])),
   );
   it.each(runs)('$name before anything is measured, with no stack trace', async ({ code, run }) => {
-    const env = { ...process.env, PERF_BACKEND: '', PERF_REQUIRE_BACKEND: '', PERF_REQUIRE_BASELINE: '', GITHUB_STEP_SUMMARY: '', ...run.env };
+    const env = withEnv({ PERF_REQUIRE_BASELINE: '', ...run.env });
     const result = await cli(run.args(), run.cwd?.() ?? ROOT, { env, timeoutMs: 60_000 });
     const output = `${result.stdout}\n${result.stderr}`;
     expect(result.code, output).toBe(code);

@@ -3,7 +3,7 @@
 // measuring), each valid as its engine reads it; a path of another kind is refused before
 // anything runs (compare, and ab before it checks anything out); every judging command's help
 // lists them. An A/B that writes them is in src/package/pack.e2e.test.ts (the user project's A/A).
-import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,8 +52,16 @@ describe('the exports for other engines, written by the real CLI', () => {
     expect(bigger.some((b) => b.unit === 'x')).toBe(true);
     expect(smaller.every((b) => b.unit === 'ms')).toBe(true);
 
+    // The second run replaces each file (written to a temp name and renamed over it: a new inode), with the same content.
+    const files = ['run.bmf.json', 'run.xml', 'bigger.json', 'smaller.json'].map(at);
+    const before = await Promise.all(files.map(async (f) => ({ ino: (await stat(f)).ino, text: await readFile(f, 'utf8') })));
     const again = await cli(['compare', RUN, ...exportArgs()], ROOT, { timeoutMs: 120_000 });
     expect(again.code, again.stdout + again.stderr).toBe(0);
+    for (const [i, f] of files.entries()) {
+      expect((await stat(f)).ino, f).not.toBe(before[i]!.ino);
+      // JUnit's timestamp and time are the run's, so the files are the same when the record is.
+      expect(await readFile(f, 'utf8'), f).toBe(before[i]!.text);
+    }
   });
 
   it('refuses, with exit 2 and one line, an export path that holds another kind of file, leaving it as it was; ab before it measures', async () => {

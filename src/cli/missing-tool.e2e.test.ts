@@ -8,10 +8,10 @@ import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, ROOT } from '../../test/support/cli.js';
+import { cli, ROOT, withEnv } from '../../test/support/cli.js';
 
 /** This process's environment with ffmpeg out of reach, and no CI switch that would change the exit code. */
-const env = { ...process.env, FFMPEG_PATH: '/nonexistent', PERF_BACKEND: '', PERF_REQUIRE_BACKEND: '', PERF_REQUIRE_BASELINE: '', PERF_GATE_TIMING: '' };
+const env = withEnv({ FFMPEG_PATH: '/nonexistent', PERF_REQUIRE_BASELINE: '', PERF_GATE_TIMING: '' });
 const REASON = 'ffmpeg not found (FFMPEG_PATH /nonexistent); install ffmpeg to measure it';
 
 /** Kinetics' perf files and one other scenario's, as a project's perf/ folder. */

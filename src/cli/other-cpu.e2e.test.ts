@@ -8,27 +8,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli } from '../../test/support/cli.js';
-import { asOtherCpu as otherCpu } from '../../test/support/other-cpu.js';
+import { cli, withEnv } from '../../test/support/cli.js';
+import { asOtherCpu, OTHER_CPU_LAVAPIPE_ID, OTHER_CPU_MODEL as XEON, type OtherCpu } from '../../test/support/other-cpu.js';
 
-const XEON = 'Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz';
 const EPYC_ID = 'webgpu-lavapipe-amd-epyc-2c-x64';
 
 let dir = '';
 /**
- * The prefix that runs a command as the Xeon, on 2 cores, the committed baseline's core count, so
- * that only the CPU model differs; empty where this machine cannot (then `unavailable` says why).
+ * Runs a command as the Xeon, on 2 cores, the committed baseline's core count, so that only the
+ * CPU model differs; where this machine cannot, `unavailable` says why (no unshare, not root).
  */
-let wrap: readonly string[] = [];
-/** Why this machine cannot run as another CPU (no unshare, not root, no mount namespaces), or null. */
-let unavailable: string | null = null;
-const asOtherCpu = () => wrap;
+let xeon: OtherCpu;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'gtp-other-cpu-'));
-  const xeon = await otherCpu(dir, 'cpuinfo', XEON, 2);
-  wrap = xeon.wrap ?? [];
-  unavailable = xeon.unavailable;
+  xeon = await asOtherCpu(dir, 'cpuinfo', XEON, 2);
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -36,9 +30,9 @@ afterAll(async () => {
 
 describe('a runner whose CPU differs from the committed baseline', () => {
   it('reads the crafted CPU model through os.cpus(), as the profile does', async (context) => {
-    if (unavailable) context.skip(unavailable);
+    if (xeon.unavailable !== null) context.skip(xeon.unavailable);
     const [file, ...args] = [
-      ...asOtherCpu(),
+      ...(xeon.wrap ?? []),
       process.execPath,
       '-e',
       'const os = require("node:os"); console.log(os.cpus()[0].model + "|" + os.availableParallelism())',
@@ -50,15 +44,15 @@ describe('a runner whose CPU differs from the committed baseline', () => {
   });
 
   it(`judges gtp perf against ${EPYC_ID} with the measured allowance, in every report, and PERF_REQUIRE_BASELINE=1 is satisfied`, async (context) => {
-    if (unavailable) context.skip(unavailable);
+    if (xeon.unavailable !== null) context.skip(xeon.unavailable);
     const out = join(dir, 'run.json');
     const [json, markdown] = [join(dir, 'verdicts.json'), join(dir, 'summary.md')];
-    const env = { ...process.env, PERF_BACKEND: '', PERF_REQUIRE_BACKEND: 'webgpu', PERF_REQUIRE_BASELINE: '1' };
+    const env = withEnv({ PERF_REQUIRE_BACKEND: 'webgpu', PERF_REQUIRE_BASELINE: '1' });
     const args = ['perf', '--scenario', 'memory', '--scenario', 'speedup', '--out', out, '--json', json, '--markdown', markdown];
-    const { code, stdout, stderr } = await cli(args, undefined, { env, wrap: asOtherCpu(), timeoutMs: 120_000 });
+    const { code, stdout, stderr } = await cli(args, undefined, { env, wrap: xeon.wrap ?? [], timeoutMs: 120_000 });
     const run = JSON.parse(await readFile(out, 'utf8')) as { profile: { id: string; cpu: { model: string } } };
     expect(run.profile.cpu.model).toBe(XEON);
-    expect(run.profile.id).toBe('webgpu-lavapipe-intel-xeon-platinum-2c-x64');
+    expect(run.profile.id).toBe(OTHER_CPU_LAVAPIPE_ID);
     const said =
       /judged against webgpu-lavapipe-amd-epyc-2c-x64, recorded on another CPU \(AMD EPYC; this run Intel\(R\) Xeon\(R\) Platinum 8370C CPU @ 2\.80GHz\): allowance by ratio, ±\d+\.\d% to ±\d+\.\d%/;
     expect(stdout, stderr).toMatch(/^Compared with baseline webgpu-lavapipe-amd-epyc-2c-x64 \(quick scale\)/m);
@@ -88,12 +82,12 @@ describe('a runner whose CPU differs from the committed baseline', () => {
     expect(stdout).toMatch(/^Verdicts: .*; exit [01]\.$/m);
   });
 
-  it('still exits 3 under PERF_REQUIRE_BASELINE=1 for a device with no baseline at all (wasm on this CPU)', async (context) => {
-    if (unavailable) context.skip(unavailable);
-    const env = { ...process.env, PERF_BACKEND: '', PERF_REQUIRE_BACKEND: '', PERF_REQUIRE_BASELINE: '1' };
+  it('still exits 3 under PERF_REQUIRE_BASELINE=1 for a device with no baseline at all (wasm, on the Xeon where this machine can pose as one)', async () => {
+    const env = withEnv({ PERF_REQUIRE_BASELINE: '1' });
     const args = ['perf', '--backend', 'wasm', '--scenario', 'memory', '--out', join(dir, 'wasm.json')];
-    const { code, stdout, stderr } = await cli(args, undefined, { env, wrap: asOtherCpu(), timeoutMs: 120_000 });
-    expect(stdout, stderr).toMatch(/^No baseline for profile wasm-intel-xeon-platinum-x64 \(quick scale\)/m);
+    const { code, stdout, stderr } = await cli(args, undefined, { env, wrap: xeon.wrap ?? [], timeoutMs: 120_000 });
+    // wasm computes on one thread: its id names the CPU model alone, and no committed baseline is a wasm one.
+    expect(stdout, stderr).toMatch(new RegExp(`^No baseline for profile wasm-${xeon.wrap ? 'intel-xeon-platinum' : '\\S+'}-x64 \\(quick scale\\)`, 'm'));
     expect(code, stdout).toBe(3);
   });
 });

@@ -12,14 +12,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeBaseline } from '../results/baseline.js';
 import { testRunRecord } from '../../test/support/run-record.js';
-import { cli, ROOT } from '../../test/support/cli.js';
+import { cli, ROOT, withEnv } from '../../test/support/cli.js';
 
 let dir: string;
 let server: Server;
 const at = (name: string) => join(dir, name);
 /** Set, with a value of its own, in each command's environment: a process still running with it afterwards was left behind by that command (the cases run side by side). */
 const MARK = 'GTP_SPECIAL_FILES_TEST';
-const env = (mark: string) => ({ ...process.env, PERF_BACKEND: '', PERF_REQUIRE_BACKEND: '', GITHUB_STEP_SUMMARY: '', [MARK]: mark });
+const env = (mark: string) => withEnv({ [MARK]: mark });
 /** A command that hangs is killed after this (the test then fails on its exit code, not on vitest's limit). */
 const CLI_LIMIT_MS = 30_000;
 const TEST_LIMIT_MS = 45_000;

@@ -134,6 +134,11 @@ describe('extendProcesses', () => {
     expect(() => runRecordSchema.parse(extended)).not.toThrow();
   });
 
+  it("keeps the first look's skipped scenarios (runner/perf.ts writes the extended record as it is)", () => {
+    const skipped = [{ scenario: 'kinetics', reason: 'ffmpeg not found' }];
+    expect(extendProcesses({ ...first, skipped }, testRunRecord([ratio(8)])).skipped).toEqual(skipped);
+  });
+
   it('takes a one-process second look by its value', () => {
     const extended = extendProcesses(first, testRunRecord([ratio(8)]));
     expect(metric(extended, 'speedup.ratio')!.processes).toEqual([1, 2, 4, 8]);

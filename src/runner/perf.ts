@@ -181,8 +181,7 @@ export async function runPerfSuite(
 ): Promise<PerfOutcome | null> {
   const measuredRecord = await measureInProcesses(files, config, options.processes, options.verbose);
   if (!measuredRecord) return null;
-  const withSkipped = (r: RunRecord): RunRecord => (options.skipped?.length ? { ...r, skipped: [...options.skipped] } : r);
-  let record = withSkipped(measuredRecord);
+  let record: RunRecord = options.skipped?.length ? { ...measuredRecord, skipped: [...options.skipped] } : measuredRecord;
   const recordPath = options.out ?? defaultRecordPath(record);
   const measured = record;
   // The baseline was checked before measuring, but may have changed since; a second look may fail
@@ -199,7 +198,8 @@ export async function runPerfSuite(
         measure: (plan) => remeasure(plan, files, config),
       }),
     );
-    record = withSkipped(judged.record);
+    // A second look's record is the first's with more processes (results/combine.ts): its skipped kept.
+    record = judged.record;
     comparison = judged.comparison;
   }
   const written = await writeRecordSafely(recordPath, record);

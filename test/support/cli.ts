@@ -19,17 +19,29 @@ function cliCommand(): readonly [string, string] {
 
 /** How a CLI call differs from the default: the child's environment, its time limit. */
 export interface CliOptions {
-  /** Default: this process's, without the CI's backend choice (PERF_BACKEND, PERF_REQUIRE_BACKEND). */
+  /** Default: withEnv(). */
   readonly env?: NodeJS.ProcessEnv;
   readonly timeoutMs?: number;
   /** A command the CLI is started under, e.g. `unshare --mount sh -c ...` (the CLI's command line follows it). */
   readonly wrap?: readonly string[];
 }
 
+/**
+ * The CLI's environment in a test: this process's without CI's backend choice (PERF_BACKEND,
+ * PERF_REQUIRE_BACKEND) or its step summary (GITHUB_STEP_SUMMARY), then `vars` over it.
+ */
+export const withEnv = (vars: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+  ...process.env,
+  PERF_BACKEND: '',
+  PERF_REQUIRE_BACKEND: '',
+  GITHUB_STEP_SUMMARY: '',
+  ...vars,
+});
+
 /** Runs the real CLI as a user does, in a child process; never throws on a non-zero exit. */
 export async function cli(args: readonly string[], cwd = ROOT, options: CliOptions = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   const [command, entry] = cliCommand();
-  const env = options.env ?? { ...process.env, PERF_BACKEND: '', PERF_REQUIRE_BACKEND: '' };
+  const env = options.env ?? withEnv();
   try {
     const [file, ...rest] = [...(options.wrap ?? []), command, entry, ...args];
     const { stdout, stderr } = await run(file!, rest, { cwd, env, timeout: options.timeoutMs ?? 60_000 });

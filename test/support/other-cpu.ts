@@ -8,6 +8,10 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
+/** The other CPU the tests pose as: a model no committed baseline records, and the lavapipe profile it gives on 2 cores. */
+export const OTHER_CPU_MODEL = 'Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz';
+export const OTHER_CPU_LAVAPIPE_ID = 'webgpu-lavapipe-intel-xeon-platinum-2c-x64';
+
 /** A command prefix that runs what follows it as another CPU, or why this machine cannot. */
 export type OtherCpu = { readonly wrap: readonly string[]; readonly unavailable: null } | { readonly wrap: null; readonly unavailable: string };
 
