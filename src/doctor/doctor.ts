@@ -299,9 +299,10 @@ export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink):
   const underLoad = sampler.readings();
   const physical = judgeMachine(machine, adapter, underLoad);
   let efficiency: Efficiency | null = null;
-  if (context && figures.length > 0) {
+  const path = context && figures.length > 0 ? uploadPathOf(context, facts) : null;
+  if (path !== null) {
     const judged = judgeEfficiency({
-      path: uploadPathOf(context, facts),
+      path,
       plateau: uploadPlateau(figures),
       hostCopy,
       linkGBps: physical.verdict.linkLimitGBps,
@@ -310,9 +311,11 @@ export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink):
     efficiency = judged.efficiency;
     if (judged.figure) figures.push(judged.figure);
     physical.checks.push(judged.check);
+  }
+  const section = physicalSection(machine, physical.verdict, underLoad, efficiency);
+  if (path !== null) {
     // Far below min(link, host copy) on a GPU: the API's staging path binds (issue 35).
-    const path = uploadPathOf(context, facts);
-    const link = { gbps: physical.verdict.linkLimitGBps, reading: bottleneckReading(physicalSection(machine, physical.verdict, underLoad, efficiency)) };
+    const link = { gbps: physical.verdict.linkLimitGBps, reading: bottleneckReading(section) };
     const refs = liveReferences(figures, link, path === 'tensorflow-gpu' ? 'tensorflow' : 'webgpu', path === 'webgpu' || path === 'tensorflow-gpu');
     const staging = checkStagingPath({ ...refs, uploadLabel: refs.uploadLabel ?? '' });
     if (staging) physical.checks.push(staging);
@@ -339,6 +342,6 @@ export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink):
     checks,
     figures,
     envelope: envelopeInfo,
-    physical: physicalSection(machine, physical.verdict, underLoad, efficiency),
+    physical: section,
   });
 }

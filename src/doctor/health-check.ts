@@ -13,7 +13,8 @@
  */
 import { bdfOfCheckId, pciIds, unjudgedCheck } from './physical/judge.js';
 import { generationOf } from './physical/pcie.js';
-import { matchedBdf } from './prometheus.js';
+import { bottleneckOf } from './physical/references.js';
+import { matchedBdf } from './physical/section.js';
 import type { Check, DoctorReport, PhysicalSection } from './schema.js';
 
 /**
@@ -64,9 +65,7 @@ export function deviceOf(report: DoctorReport, check: Check | null): string {
 function linkFailure(physical: PhysicalSection, bdf: string): { what: string; figures: string } | null {
   const link = physical.verdict.links.find((l) => l.bdf === bdf);
   if (link?.verdict !== 'degraded' || link.currentGBps === null || link.capableGBps === null) return null;
-  const device = physical.devices.find((d) => d.bdf === bdf);
-  const hop = device?.hops.find((h) => h.bdf === link.bottleneck);
-  const current = physical.underLoad?.find((u) => u.bdf === link.bottleneck)?.reading ?? hop?.current;
+  const { hop, reading: current } = bottleneckOf(physical, bdf) ?? { hop: null, reading: null };
   const at = hop && current ? `; ${hop.bdf} at ${linkText(current)}, capable ${linkText(hop.max)}` : '';
   return { what: 'PCIe link degraded', figures: `${link.currentGBps.toFixed(1)} of ${link.capableGBps.toFixed(1)} GB/s${at}` };
 }

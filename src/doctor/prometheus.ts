@@ -12,6 +12,7 @@
  */
 import { pciIds } from './physical/judge.js';
 import { generationOf } from './physical/pcie.js';
+import { matchedBdf } from './physical/section.js';
 import type { CheckStatus, DoctorReport, PhysicalSection } from './schema.js';
 
 /** What wrote the textfile, for gtp_doctor_build_info. */
@@ -85,11 +86,6 @@ export function sizeOfFigure(id: string, kind: string): number | null {
   const m = new RegExp(`^${kind}\\.(\\d+)(kib|mib)$`).exec(id);
   if (!m) return null;
   return Number(m[1]) * (m[2] === 'kib' ? 1024 : 1024 * 1024);
-}
-
-/** The PCI address of the adapter doctor measured, when exactly one function was matched to it; else null (a software adapter, the host, ambiguous). */
-export function matchedBdf(physical: PhysicalSection | undefined): string | null {
-  return physical?.verdict.match === 'matched' && physical.verdict.candidates.length === 1 ? physical.verdict.candidates[0]! : null;
 }
 
 /** The labels of the device the measured figures came from: the matched adapter, or the profile only. */

@@ -20,13 +20,20 @@ export function linkName(reading: LinkReading | null): string {
   return gen && reading?.width ? `the Gen${gen} x${reading.width} link` : 'the PCIe link';
 }
 
+type ReportedHop = NonNullable<DoctorReport['physical']>['devices'][number]['hops'][number];
+
+/** The hop that limits device `bdf`'s path, and its link as read (under load where it was), or null. */
+export function bottleneckOf(physical: NonNullable<DoctorReport['physical']>, bdf: string): { hop: ReportedHop | null; reading: LinkReading | null } | null {
+  const link = physical.verdict.links.find((l) => l.bdf === bdf);
+  if (!link?.bottleneck) return null;
+  const hop = physical.devices.find((d) => d.bdf === bdf)?.hops.find((h) => h.bdf === link.bottleneck) ?? null;
+  return { hop, reading: physical.underLoad?.find((u) => u.bdf === link.bottleneck)?.reading ?? hop?.current ?? null };
+}
+
 /** A physical section's link reading at the adapter's bottleneck (read under load where it was), or null. */
 export function bottleneckReading(physical: DoctorReport['physical']): LinkReading | null {
-  const link = physical?.verdict.links.find((l) => l.bdf === physical.verdict.candidates[0]);
-  if (!physical || !link?.bottleneck) return null;
-  const loaded = physical.underLoad?.find((u) => u.bdf === link.bottleneck)?.reading;
-  const hop = physical.devices.find((d) => d.bdf === link.bdf)?.hops.find((h) => h.bdf === link.bottleneck);
-  return loaded ?? hop?.current ?? null;
+  const adapter = physical?.verdict.candidates[0];
+  return physical && adapter ? (bottleneckOf(physical, adapter)?.reading ?? null) : null;
 }
 
 /** What doctor's figures and verdict give: the references, and whether the adapter was hardware. */

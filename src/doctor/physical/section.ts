@@ -55,3 +55,8 @@ export function physicalSection(
     efficiency,
   };
 }
+
+/** The PCI address of the adapter doctor measured, when exactly one function was matched to it; else null (a software adapter, the host, ambiguous). */
+export function matchedBdf(physical: PhysicalSection | undefined): string | null {
+  return physical?.verdict.match === 'matched' && physical.verdict.candidates.length === 1 ? physical.verdict.candidates[0]! : null;
+}
