@@ -114,9 +114,10 @@ export async function nothingToJudgeReason(
     }
     const recorded = new Set(baseline.metrics.map((m) => m.scenario));
     if (!ids.every((id) => recorded.has(id))) continue;
-    const judged = baseline.metrics.filter((m) => ids.includes(m.scenario) && (kinds as readonly string[]).includes(m.kind) && !isCovariateMetric(m));
-    if (judged.length > 0) return null;
-    const others = [...new Set(baseline.metrics.filter((m) => (kinds as readonly string[]).includes(m.kind) && !isCovariateMetric(m)).map((m) => m.scenario))];
+    // What an A/B of these kinds judges: their metrics, less the host-state probes (covariates).
+    const judgeable = baseline.metrics.filter((m) => (kinds as readonly string[]).includes(m.kind) && !isCovariateMetric(m));
+    if (judgeable.some((m) => ids.includes(m.scenario))) return null;
+    const others = [...new Set(judgeable.map((m) => m.scenario))];
     const kindWords = kinds.length === 1 ? `${kinds[0]} metric` : 'ratio or time metric';
     return `${commandName(flags.command ?? 'ab')}: the scenario${ids.length === 1 ? '' : 's'} ${ids.join(', ')} record${ids.length === 1 ? 's' : ''} no ${kindWords} (${join(dir, name)} lists ${ids.length === 1 ? 'its' : 'their'} metrics), so ${flags.command === 'bisect' ? 'no probe has anything' : 'an A/B has nothing'} to judge; name a scenario that records one${others.length > 0 ? ` (${others.slice(0, 6).join(', ')}${others.length > 6 ? ', ...' : ''})` : ''}`;
   }
