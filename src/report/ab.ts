@@ -55,19 +55,43 @@ export function abMarkdown(r: AbResult): string {
   ].join('\n');
 }
 
-/** A bisect as terminal lines: one per probe (commit, outcome, the deciding verdicts), then the culprit or why none. */
+/**
+ * A bisect as terminal lines: which metrics decide, one row per probe (commit, processes, looks,
+ * outcome, the deciding verdicts with the one that decided marked, the other metrics' non-pass
+ * verdicts as information), then the culprit or why none.
+ */
 export function renderBisect(r: BisectResult): string {
-  const table = new Table({ head: ['probe', 'commit', 'subject', 'processes', 'outcome', 'deciding verdicts'], style: { head: [], border: [] } });
+  const table = new Table({
+    head: ['probe', 'commit', 'subject', 'processes', 'looks', 'outcome', 'deciding verdicts', 'information (never decides)'],
+    style: { head: [], border: [] },
+  });
+  const line = (v: ProcessVerdict) => `${v.id} ${pct(v.change)} ${v.verdict}`;
   for (const [i, p] of r.probes.entries()) {
-    const deciding = p.verdicts.filter((v) => v.verdict !== 'pass');
-    const shown = (deciding.length > 0 ? deciding : p.verdicts.slice(0, 1)).map((v) => `${v.id} ${pct(v.change)} ${v.verdict}`);
-    table.push([String(i + 1), p.commit.slice(0, 12), p.subject.slice(0, 40), `${p.processes[0]} + ${p.processes[1]}`, p.outcome, shown.join('\n')]);
+    const deciding = p.verdicts.map((v) => `${line(v)}${v.id === p.decidedBy ? ' (decides)' : ''}`);
+    // Passing information is left out: what is shown is what a reader might take for evidence.
+    const shown = p.information.filter((v) => v.verdict !== 'pass');
+    const information = [...shown.slice(0, 3).map(line), ...(shown.length > 3 ? [`... ${shown.length - 3} more`] : [])];
+    table.push([
+      String(i + 1),
+      p.commit.slice(0, 12),
+      p.subject.slice(0, 40),
+      `${p.processes[0]} + ${p.processes[1]}`,
+      p.looks > 2 ? `${p.looks} (a third)` : String(p.looks),
+      p.outcome,
+      deciding.join('\n'),
+      information.join('\n'),
+    ]);
   }
+  const follows =
+    r.follows.length > 0
+      ? `Deciding: ${r.follows.join(', ')} (worse at the bad end, or --metric; asked in this order, the first conclusive decides); every other metric is information.`
+      : 'Deciding: every judged metric at the bad end (it was not worse, so nothing is followed).';
   const found = r.culprit
     ? `Culprit: ${r.culprit.commit.slice(0, 12)} ${r.culprit.subject} (the first commit worse than the good end; ${r.probes.length} probes for ${r.commits} commits)`
     : `Not found: ${r.reason}`;
   return [
-    `Bisect: good ${r.good.slice(0, 12)}, bad ${r.bad.slice(0, 12)}; ${r.commits} first-parent commits; each probe an ABBA A/B against the good end, judged per process; ${r.minutes.toFixed(1)} min`,
+    `Bisect: good ${r.good.slice(0, 12)}, bad ${r.bad.slice(0, 12)}; ${r.commits} first-parent commits; each probe an ABBA A/B against the good end, judged per process, each metric in its own direction; ${r.minutes.toFixed(1)} min`,
+    follows,
     table.toString(),
     // A skipped probe's one error is why it was skipped (its harness did not start), not a failed measurement.
     ...r.probes.flatMap((p) => p.errors.map((e) => `${p.outcome === 'skip' ? 'SKIP' : 'ERROR'} ${p.commit.slice(0, 12)}: ${e}`)),

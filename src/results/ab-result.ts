@@ -25,14 +25,25 @@ export interface BisectProbe {
   readonly commit: string;
   readonly subject: string;
   /**
-   * worse: the metric is worse than at the good end; same: not worse; unknown: inconclusive after
-   * the second look; skip: the commit's harness did not start (its cause in `errors`), passed over as `git bisect skip`.
+   * worse: the deciding metric is worse than at the good end; same: not worse; unknown: inconclusive
+   * after the last look (or a process failed); skip: the commit's harness did not start (its cause in `errors`), passed over as `git bisect skip`.
    */
   readonly outcome: 'worse' | 'same' | 'unknown' | 'skip';
-  /** The verdicts that decided it (the metric's, or every judged metric's). */
+  /**
+   * The verdicts of the metrics that decide it, in the order they are asked: those followed (the
+   * metrics worse at the bad end, or --metric); at the bad end without --metric, every judged one.
+   */
   readonly verdicts: readonly ProcessVerdict[];
+  /** The followed metric whose verdict decided it (absent: none decided, or the bad end without --metric). */
+  readonly decidedBy?: string;
+  /** Every other judged metric: shown for information, never deciding the probe. */
+  readonly information: readonly ProcessVerdict[];
+  /** Looks taken (each K more processes per arm): another while no deciding verdict is conclusive, at most three. */
+  readonly looks: number;
   readonly processes: readonly [number, number];
   readonly errors: readonly string[];
+  /** Why it is unknown, when no process failed (inconclusive after its looks; the followed metrics not recorded). */
+  readonly reason?: string;
 }
 
 /** The outcome of a bisect. */
@@ -41,6 +52,12 @@ export interface BisectResult {
   readonly bad: string;
   /** First-parent commits after the good end, oldest first; the bad end last. */
   readonly commits: number;
+  /**
+   * The metrics that decide each probe after the bad end, in the order they are asked: --metric,
+   * or those that regressed at the bad end (ratios first, then the clearest change); empty when
+   * the bad end was not worse.
+   */
+  readonly follows: readonly string[];
   readonly probes: readonly BisectProbe[];
   /** The first commit whose metric is worse; null: not found (see `reason`). */
   readonly culprit: BisectProbe | null;

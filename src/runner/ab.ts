@@ -125,7 +125,7 @@ export async function nothingToJudgeReason(
 }
 
 /** A/B tolerance where tolerances.json names none: 10% for ratios and times alike (one machine, one job). */
-const AB_TOLERANCE = 0.1;
+export const AB_TOLERANCE = 0.1;
 
 /**
  * Child processes running now (git, npm ci, the arms' perf processes): a signal stops them
@@ -313,7 +313,7 @@ export function abbaOrder(processes: number): Array<readonly ['base' | 'head', '
 }
 
 /** One look: processes of the two arms strictly one after another, in abbaOrder. */
-async function measureArms(arms: readonly [Arm, Arm], options: AbOptions, work: string, look: string): Promise<void> {
+export async function measureArms(arms: readonly [Arm, Arm], options: AbOptions, work: string, look: string): Promise<void> {
   for (const [i, pair] of abbaOrder(options.processes).entries()) {
     for (const arm of pair.map((name) => (name === 'base' ? arms[0] : arms[1]))) {
       console.log(`${LOG} look ${look}, pair ${i + 1}/${options.processes}: ${arm.name} (${arm.label})`);
@@ -327,7 +327,7 @@ async function measureArms(arms: readonly [Arm, Arm], options: AbOptions, work: 
  * the covariate each process measured where the metric names one and every process has it; a
  * covariate metric itself is not judged.
  */
-function perProcessValues(base: readonly RunRecord[], head: readonly RunRecord[]): ProcessSamples[] {
+export function perProcessValues(base: readonly RunRecord[], head: readonly RunRecord[]): ProcessSamples[] {
   const first = base[0]?.metrics ?? [];
   const valuesOf = (records: readonly RunRecord[], id: string) => records.map((r) => r.metrics.find((m) => m.id === id)?.value);
   const positive = (xs: ReadonlyArray<number | undefined>): xs is number[] => xs.every((v) => typeof v === 'number' && v > 0);
