@@ -189,7 +189,8 @@ type Probed = Pick<BisectProbe, 'commit' | 'outcome' | 'errors' | 'reason'>;
  * range. A probe judged "skip" (its harness did not start) is passed over and the search goes
  * on around it; when only skipped commits are left between a same and a worse one, the culprit
  * is one of them (named). An "unknown" probe (its deciding metric inconclusive after its looks)
- * stops the search: the change is too small for K processes here, or not monotonic. A bad end that cannot start is the user's to fix (RunInputError).
+ * stops the search: the change is too small for K processes here, or not monotonic. A bad end
+ * that cannot start is the user's to fix (RunInputError).
  */
 export async function searchFirstWorse<P extends Probed>(
   commits: readonly string[],
