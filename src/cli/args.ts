@@ -107,8 +107,8 @@ const GROUP_FLAGS: Readonly<Record<SharedGroup, readonly FlagSpec[]>> = {
       name: 'processes',
       type: 'string',
       usage: `  --processes K           processes per arm and look (default 8; at least 6, the fewest that
-                          can decide at the first look; K more once when inconclusive); each
-                          arm is measured by its own commit's harness`,
+                          can decide at the first look; K more when inconclusive: once in ab,
+                          up to twice in bisect); each arm is measured by its own commit's harness`,
     },
     { name: 'ratios-only', type: 'boolean', usage: '  --ratios-only           judge speedups only, not absolute times' },
     { name: 'backend', type: 'string', usage: '  --backend NAME          as for perf: auto|webgpu|wasm|cpu|tensorflow (default $PERF_BACKEND, else auto)' },
