@@ -159,6 +159,8 @@ describe('each metric judged in its own direction (a local seam until metrics ca
     expect(bisectDirection({ id: 'dtypes.64x1x28x28.speedup-vs-float32.uint8', kind: 'ratio' })).toBe('bigger');
     expect(bisectDirection({ id: 'preprocess.time.device-uint8', kind: 'time' })).toBe('smaller');
     expect(bisectDirection({ id: 'training.step-time-vs-resident.cpu-normalize', kind: 'ratio' })).toBe('smaller');
+    // A direction the samples carry (issue 40's records) wins over the derived one.
+    expect(bisectDirection({ id: 'x.time-ratio', kind: 'ratio', direction: 'smaller' })).toBe('smaller');
   });
 
   it('a ratio better smaller that tripled regressed; a speedup that tripled improved (both keep their kind)', () => {

@@ -51,12 +51,14 @@ export async function bisectRange(good: string, bad: string): Promise<BisectRang
 export type Direction = 'bigger' | 'smaller';
 
 /**
- * A metric's better direction, derived here until run records carry one (issue 40 gives every
- * metric a `direction`; this is the seam to swap for it): a time is better smaller; a ratio is a
- * speedup (time A / time B, better bigger), except the training's step time against the resident
- * run (time fed / time resident: above 1 the input pipeline costs time, so better smaller).
+ * A metric's better direction: the one its samples carry where they carry one (issue 40 gives
+ * every metric a `direction`; this is the seam to swap for it), else derived here: a time is
+ * better smaller; a ratio is a speedup (time A / time B, better bigger), except the training's
+ * step time against the resident run (time fed / time resident: above 1 the input pipeline costs
+ * time, so better smaller).
  */
-export function bisectDirection(metric: Pick<ProcessSamples, 'id' | 'kind'>): Direction {
+export function bisectDirection(metric: Pick<ProcessSamples, 'id' | 'kind'> & { readonly direction?: Direction }): Direction {
+  if (metric.direction) return metric.direction;
   if (metric.kind === 'time') return 'smaller';
   return metric.id.includes('.step-time-vs-resident.') ? 'smaller' : 'bigger';
 }
