@@ -1,10 +1,10 @@
 import type { BisectProbe, BisectResult } from '../results/ab-result.js';
 import { DEFAULT_PROCESS_ALPHA, judgeProcesses, type ProcessSamples, type ProcessVerdict } from '../results/process-verdict.js';
 import { readToleranceOverrides } from '../results/baseline.js';
-import { studentTQuantile } from '../measure/statistics.js';
 import { join } from 'node:path';
 import { AB_TOLERANCE, type AbOptions, type Arm, armErrors, git, measureArms, openArm, openWorkspace, perProcessValues, removeWorktree } from './ab.js';
 import { commandName } from '../base/commands.js';
+import { passReach } from './calibrate.js';
 import { HarnessStartError } from './harness-start.js';
 import { RunInputError } from './perf.js';
 
@@ -162,8 +162,7 @@ export function judgeProbe(
  * bisect tolerates.
  */
 export function toleratedSpread(tolerance: number, direction: Direction, processes: number): number {
-  const reach = (studentTQuantile(1 - DEFAULT_PROCESS_ALPHA, 2 * processes - 2) + 1.6448536) * Math.sqrt(2 / processes);
-  return (direction === 'bigger' ? -Math.log(1 - 2 * tolerance) : Math.log(1 + 2 * tolerance)) / reach;
+  return (direction === 'bigger' ? -Math.log(1 - 2 * tolerance) : Math.log(1 + 2 * tolerance)) / passReach(processes);
 }
 
 /**

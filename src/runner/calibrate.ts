@@ -217,6 +217,15 @@ export function sdUpperBound(sd: number, df: number): number {
 }
 
 /**
+ * (t(1 - alpha, 2K - 2) + z(PASS_POWER)) * sqrt(2 / K): how far the log change of an unchanged
+ * commit's K + K processes reaches towards the worse, per unit of between-process SD, at the pass
+ * power (smallestTolerance below; bisect's toleratedSpread inverts it).
+ */
+export function passReach(k: number, alpha = DEFAULT_PROCESS_ALPHA): number {
+  return (studentTQuantile(1 - alpha, 2 * k - 2) + Z_95) * Math.sqrt(2 / k);
+}
+
+/**
  * The smallest tolerance with which `gtp ab` (K + K processes, alpha per side) passes an
  * unchanged commit at its first look with probability PASS_POWER, for a between-process SD `sd`
  * of logs. A/B passes when the bad-side bound of the (1 - 2 alpha) interval of the log change
@@ -227,7 +236,7 @@ export function sdUpperBound(sd: number, df: number): number {
  * interval it approximates), z = z(PASS_POWER). Rounded up to half a percent.
  */
 export function smallestTolerance(sd: number, kind: 'ratio' | 'time', k = AB_PROCESSES, alpha = DEFAULT_PROCESS_ALPHA): number {
-  const reach = (studentTQuantile(1 - alpha, 2 * k - 2) + Z_95) * sd * Math.sqrt(2 / k);
+  const reach = passReach(k, alpha) * sd;
   const tolerance = kind === 'ratio' ? (1 - Math.exp(-reach)) / 2 : (Math.exp(reach) - 1) / 2;
   return Math.ceil(tolerance * 200) / 200;
 }
