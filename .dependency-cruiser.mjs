@@ -96,6 +96,14 @@ export default {
       to: { reachable: true, path: '^(?!src/)', pathNot: '^(node_modules/)?@tensorflow/' },
     },
     {
+      name: 'phases-never-reach-back',
+      comment:
+        "a command's phases (src/cli/<command>/: plan, measure, judge, write) take plain values: none imports its command's module (src/cli/<command>.ts) or the flag parser (args.ts, commands.ts, main.ts), so each is read and tested on its own",
+      severity: 'error',
+      from: { path: '^src/cli/([^/]+)/', pathNot: TESTS },
+      to: { path: '^src/cli/($1|args|commands|main)\\.ts$' },
+    },
+    {
       name: 'api-entries-apart',
       comment:
         'each public entry (src/api/<entry>.ts, gpu-transfer-perf/<entry>) re-exports the layers below it and never another entry or the root: an import of one entry loads what it lists, and a name lives in one entry',
