@@ -43,7 +43,11 @@ const LEVELS = [
       '^src/(cli/|vitest\\.ts$)',
       'commands only parse, call and set the exit code: they are the top, nothing below calls a command; the vitest preset (gpu-transfer-perf/vitest) is the command line of a plain `vitest run`, its RunConfig read from the PERF_* variables by cli/args.ts',
     ],
-    ['api', '^src/index\\.ts$', 'the public API (gpu-transfer-perf) re-exports the layers below for perf files; nothing in src/ imports it'],
+    [
+      'api',
+      '^src/(index\\.ts$|api/)',
+      'the public API (gpu-transfer-perf, the union of the entries of src/api/: /measure, /transfer, /data, /record, /scenarios) re-exports the layers below for perf files; nothing in src/ imports it',
+    ],
     [
       'kernels-entry',
       '^src/kernels\\.ts$',
@@ -92,6 +96,29 @@ export default {
       to: { reachable: true, path: '^(?!src/)', pathNot: '^(node_modules/)?@tensorflow/' },
     },
     {
+      name: 'phases-never-reach-back',
+      comment:
+        "a command's phases (src/cli/<command>/: plan, measure, judge, write) take plain values: none imports its command's module (src/cli/<command>.ts) or the flag parser (args.ts, commands.ts, main.ts), so each is read and tested on its own",
+      severity: 'error',
+      from: { path: '^src/cli/([^/]+)/', pathNot: TESTS },
+      to: { path: '^src/cli/($1|args|commands|main)\\.ts$' },
+    },
+    {
+      name: 'api-entries-apart',
+      comment:
+        'each public entry (src/api/<entry>.ts, gpu-transfer-perf/<entry>) re-exports the layers below it and never another entry or the root: an import of one entry loads what it lists, and a name lives in one entry',
+      severity: 'error',
+      from: { path: '^src/api/', pathNot: TESTS },
+      to: { path: '^src/(index\\.ts$|api/)' },
+    },
+    {
+      name: 'api-root-is-the-union',
+      comment: 'the root gpu-transfer-perf (src/index.ts) re-exports the entries of src/api/ and nothing else: a name is added to its entry, so both promise it',
+      severity: 'error',
+      from: { path: '^src/index\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/api/' },
+    },
+    {
       name: 'test-support-for-tests-only',
       comment: 'test/support/ holds what tests share (records, a CLI runner): the harness itself never imports it, so nothing of it is built or shipped',
       severity: 'error',
@@ -110,7 +137,7 @@ export default {
       comment: 'by the package name a perf file reaches the public API and the preset only, what the package exports',
       severity: 'error',
       from: { path: '^(perf|questions)/' },
-      to: { path: '^src/', pathNot: '^src/(index|vitest)\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/((index|vitest)\\.ts$|api/)' },
     },
   ],
   options: {

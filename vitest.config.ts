@@ -18,6 +18,8 @@ export default defineGtpConfig({
     alias: [
       { find: /^gpu-transfer-perf$/, replacement: here('./src/index.ts') },
       { find: /^gpu-transfer-perf\/vitest$/, replacement: here('./src/vitest.ts') },
+      // The public entries (src/api/<entry>.ts, package.json's exports).
+      { find: /^gpu-transfer-perf\/(measure|transfer|data|record|scenarios)$/, replacement: here('./src/api/$1.ts') },
     ],
   },
   test: { include: ['src/**/*.test.ts'] },

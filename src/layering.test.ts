@@ -69,6 +69,12 @@ describe('layering (docs/layout.md, .dependency-cruiser.mjs)', () => {
         "import * as tf from '@tensorflow/tfjs';\nimport { z } from 'zod';\nimport { table } from './table.js';\nexport const decode = [tf.version, z, table];\n",
       'src/transfer/table.ts': "import { readFileSync } from 'node:fs';\nexport const table = readFileSync;\n",
       'src/results/uses-support.test.ts': "import { records } from '../../test/support/records.js';\nexport const ok = records;\n",
+      // A command's phase importing its command's module and the flag parser.
+      'src/cli/thing.ts': 'export const thing = 1;\n',
+      'src/cli/thing/plan.ts': "import { thing } from '../thing.js';\nimport { args } from '../args.js';\nexport const plan = [thing, args];\n",
+      // A public entry importing another entry (each re-exports the layers below it only).
+      'src/api/one.ts': "export { two } from './two.js';\n",
+      'src/api/two.ts': "export { metric as two } from '../results/metric.js';\n",
       // A perf file by the package name, and one through ../src.
       'perf/01-good.perf.ts': "import { record } from 'gpu-transfer-perf';\nexport const good = record;\n",
       'perf/02-bad.perf.ts': "import { record } from '../src/results/record.js';\nexport const bad = record;\n",
@@ -98,6 +104,20 @@ describe('layering (docs/layout.md, .dependency-cruiser.mjs)', () => {
       expect(lines.filter((l) => l.startsWith('perf-'))).toEqual([
         'perf-imports-the-package: perf/02-bad.perf.ts -> src/results/record.ts',
         'perf-imports-the-public-entries: perf/02-bad.perf.ts -> src/results/record.ts',
+      ]);
+    });
+
+    it("a command's phase importing its command or the flag parser breaks phases-never-reach-back", () => {
+      expect(lines.filter((l) => l.startsWith('phases-'))).toEqual([
+        'phases-never-reach-back: src/cli/thing/plan.ts -> src/cli/args.ts',
+        'phases-never-reach-back: src/cli/thing/plan.ts -> src/cli/thing.ts',
+      ]);
+    });
+
+    it('an entry importing another breaks api-entries-apart; the root re-exporting a layer directly, not an entry, breaks api-root-is-the-union', () => {
+      expect(lines.filter((l) => l.startsWith('api-'))).toEqual([
+        'api-entries-apart: src/api/one.ts -> src/api/two.ts',
+        'api-root-is-the-union: src/index.ts -> src/results/record.ts',
       ]);
     });
 

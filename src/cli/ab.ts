@@ -1,21 +1,11 @@
-import { appendJobSummary, writeAbExports } from '../report/write-exports.js';
-import { exportFlagSpecs, exportOutputs, exportPaths, exportTargets } from '../report/exporters.js';
-import type { AbArgs, CommandSpec } from './command-spec.js';
-import { checkJobSummary, checkOutputs, writeJsonOutput, writeOutput } from '../results/output-guard.js';
+import { exportFlagSpecs, exportPaths } from '../report/exporters.js';
+import { type AbCommandArgs, planAb } from './ab/plan.js';
+import { writeAb } from './ab/write.js';
+import type { CommandSpec } from './command-spec.js';
 import { nothingToCompareIsExit3 } from './harness-checkout.js';
 import { UsageError } from './usage-error.js';
 
-/** What `ab` is asked. */
-export type AbCommandArgs = {
-  readonly command: 'ab';
-  readonly base: string;
-  readonly head: string | null;
-  readonly markdown: string | null;
-  /** The registry's formats ab writes (--bmf FILE, --junit FILE, ...), by flag name; null: not written. */
-  readonly exports: Readonly<Record<string, string | null>>;
-  /** The CI job summary file the verdicts are appended to ($GITHUB_STEP_SUMMARY); null outside GitHub Actions. */
-  readonly jobSummary: string | null;
-} & AbArgs;
+export type { AbCommandArgs } from './ab/plan.js';
 
 /**
  * `npm run perf:ab -- --base REF` here, `npx gtp ab --base REF` in a user's project: A/B of two
@@ -26,29 +16,15 @@ export function abCommand(args: AbCommandArgs): Promise<number> {
   return nothingToCompareIsExit3(() => ab(args));
 }
 
+/**
+ * Plan (src/cli/ab/plan.ts), measure and judge, write (ab/write.ts). Measuring and judging are one
+ * call of the runner: the sequential design judges the first look to decide whether to measure
+ * the arms once more, inside one workspace of checkouts (src/runner/ab.ts runAb).
+ */
 async function ab(args: AbCommandArgs): Promise<number> {
-  const { abMeasureOptions, nothingToJudgeReason, runAb } = await import('../runner/ab.js');
-  const { RunInputError } = await import('../runner/perf.js');
-  const { abMarkdown, renderAb } = await import('../report/ab.js');
-  const measure = abMeasureOptions(args);
-  const nothingToJudge = await nothingToJudgeReason({ ...measure, command: 'ab' });
-  if (nothingToJudge) throw new RunInputError(nothingToJudge);
-  await checkOutputs(
-    [
-      args.json ? { path: args.json, kind: 'A/B verdict file', flag: '--json' } : null,
-      args.markdown ? { path: args.markdown, kind: 'Markdown verdict summary', flag: '--markdown' } : null,
-      ...exportOutputs(exportTargets('ab', args.exports, null)),
-    ],
-    args,
-  );
-  await checkJobSummary(args.jobSummary, {});
-  const result = await runAb({ base: args.base, head: args.head, ...measure });
-  console.log(`\n${renderAb(result)}`);
-  if (args.json) await writeJsonOutput(args.json, result);
-  if (args.markdown) await writeOutput(args.markdown, abMarkdown(result));
-  await writeAbExports(result, exportTargets('ab', args.exports, null));
-  await appendJobSummary(args.jobSummary, abMarkdown(result));
-  return result.exitCode;
+  const plan = await planAb(args);
+  const { runAb } = await import('../runner/ab.js');
+  return writeAb(plan, await runAb(plan.measure));
 }
 
 /** `gtp ab` (`npm run perf:ab` here): its flags, help, parse step and runner. */

@@ -1,19 +1,10 @@
 import { FROM_SOURCES } from '../base/commands.js';
-import { defaultRunConfig } from '../run-config.js';
-import type { BackendArgs, CommandSpec, ParsedLine } from './command-spec.js';
+import { type CalibrateArgs, planCalibrate } from './calibrate/plan.js';
+import type { CommandSpec, ParsedLine } from './command-spec.js';
 import { nothingToCompareIsExit3 } from './harness-checkout.js';
 import { UsageError } from './usage-error.js';
 
-/** What `calibrate` is asked. */
-export type CalibrateArgs = {
-  readonly command: 'calibrate';
-  /** --processes K; null: not given (the command's own default: 60 per condition here, 20 per arm in a user's project). */
-  readonly processes: number | null;
-  /** --write-tolerances: write the smallest supported tolerances to baselines/tolerances.json. */
-  readonly writeTolerances: boolean;
-  /** --scenario (here): an A/A of these built-in scenarios, as in a project of your own, not the four conditions. */
-  readonly scenarios: readonly string[];
-} & BackendArgs;
+export type { CalibrateArgs } from './calibrate/plan.js';
 
 /**
  * The fewest processes per condition of the four-condition calibration: two looks of 8 + 8 per
@@ -41,40 +32,18 @@ export function calibrateProcesses(line: Pick<ParsedLine, 'str' | 'count'>, scen
   return k;
 }
 
-/** Where --write-tolerances writes: the file `gtp ab` and `gtp baseline` read (results/baseline.ts). */
-const TOLERANCES_FILE = 'baselines/tolerances.json';
-
 /**
  * `npm run perf:calibrate` here: how trustworthy the cross-process verdicts are on this machine
  * (the built-in speedup scenario, four conditions). `npx gtp calibrate` in a user's project: an
  * A/A of the project's own perf files, each metric's spread and the tolerance it supports.
+ * Plan (src/cli/calibrate/plan.ts), then the calibration's measure, judge and write phases
+ * (src/runner/calibrate.ts).
  */
 export async function calibrateCommand(args: CalibrateArgs): Promise<number> {
-  const { checkBackendChoice, RunInputError } = await import('../runner/perf.js');
-  const { HARNESS_SOURCE } = await import('../runner/arm-harness.js');
-  const { OWN_CALIBRATE_PER_ARM, runCalibrate, runOwnCalibrate } = await import('../runner/calibrate.js');
-  checkBackendChoice(args.backend);
-  if (HARNESS_SOURCE === 'sources' && args.scenarios.length === 0) {
-    if (args.writeTolerances)
-      throw new RunInputError(
-        'calibrate: --write-tolerances needs the A/A of named scenarios here (--scenario dtypes ...); the four-condition calibration writes results/calibration-*.json',
-      );
-    return runCalibrate(defaultRunConfig(args), args.processes ?? 60);
-  }
-  if (HARNESS_SOURCE !== 'sources' && args.scenarios.length > 0)
-    throw new RunInputError('calibrate: --scenario names built-in scenarios; in your project the A/A runs all of your perf files');
-  if (args.scenarios.length > 0) {
-    const { scenarioFiles } = await import('../runner/perf.js');
-    scenarioFiles(args.scenarios);
-  }
-  return nothingToCompareIsExit3(() =>
-    runOwnCalibrate({
-      backend: args.backend,
-      perArm: args.processes ?? OWN_CALIBRATE_PER_ARM,
-      writeTolerances: args.writeTolerances ? TOLERANCES_FILE : null,
-      scenarios: args.scenarios,
-    }),
-  );
+  const plan = await planCalibrate(args);
+  const { runCalibrate, runOwnCalibrate } = await import('../runner/calibrate.js');
+  if (plan.kind === 'four-conditions') return runCalibrate(plan.config, plan.perCondition);
+  return nothingToCompareIsExit3(() => runOwnCalibrate(plan.options));
 }
 
 /** `gtp calibrate` (`npm run perf:calibrate` here): its flags, help, parse step and runner. */

@@ -1,179 +1,33 @@
-import { EXIT } from '../results/exit.js';
-import { processCountProblem } from '../results/process-verdict.js';
-import { noBaselineMessage } from '../results/baseline.js';
-import { writeExports } from '../report/write-exports.js';
-import { exportOutputs, exportTargets } from '../report/exporters.js';
 import { IMAGE_RESAMPLES, PIL_MAX_IMAGE_PIXELS } from '../data/image-folder/options.js';
 import { parseShape, parseSize, ShapeParseError } from '../data/shape.js';
-import { type Question, type QuestionNormalization, type RunConfig, sourceContext } from '../run-config.js';
-import { besideRecord, FileWriteError, RESULTS_DIR } from '../results/storage.js';
-import { skippedLine } from '../results/schema.js';
-import { appendedLine, appendToHistory, HistoryRefusedError, historyRefusal } from '../history/store.js';
-import { gitState } from '../runner/git.js';
+import { EXIT } from '../results/exit.js';
+import type { Question, QuestionNormalization } from '../run-config.js';
 import { isIdentityChannels } from '../transfer/normalization.js';
 import { WIRE_DTYPES, type WireDtype } from '../transfer/wire-dtypes.js';
-import type { BackendArgs, CommandSpec, CompareArgs, DataArgs, ParsedLine } from './command-spec.js';
-import type { FfmpegPaths } from '../data/kinetics/ffmpeg.js';
+import type { CommandSpec, ParsedLine } from './command-spec.js';
+import { judgePerf } from './perf/judge.js';
+import { measurePerf } from './perf/measure.js';
+import { type PerfArgs, planPerf } from './perf/plan.js';
+import { writePerf } from './perf/write.js';
 import { UsageError } from './usage-error.js';
-import { checkBaselinesReadable } from './baselines-check.js';
-import { checkJobSummary, checkOutputs, checkWritableDir } from '../results/output-guard.js';
-import { commandLine } from '../base/commands.js';
-import { outputStream } from '../base/regular-file.js';
 
-/** What `perf` is asked. */
-export type PerfArgs = {
-  readonly command: 'perf';
-  readonly out: string | null;
-  readonly scenarios: readonly string[];
-  readonly processes: number;
-  /** --history DIR: also append the run record to DIR/<profile>/ (null: not). */
-  readonly history: string | null;
-  /** A question asked with flags (--shape, --image-folder) instead of perf files; null for none. */
-  readonly question: Question | null;
-  /** The folder of the project's perf files (default perf/). */
-  readonly dir: string | null;
-  /** --verbose: every table on the console, and vitest's per-test lines while it runs. */
-  readonly verbose: boolean;
-  /** Where ffmpeg and ffprobe are (FFMPEG_PATH / FFPROBE_PATH). */
-  readonly videoTools: FfmpegPaths;
-} & DataArgs &
-  BackendArgs &
-  CompareArgs;
-
-/** The question's data, read up front; a folder it cannot use is the user's to fix (exit 2). */
-async function readQuestion(question: Question): Promise<Record<string, string>> {
-  const { describeQuestion } = await import('../runner/questions.js');
-  const { RunInputError } = await import('../runner/perf.js');
-  const { ImageFolderError } = await import('../data/image-folder/index.js');
-  try {
-    return await describeQuestion(question);
-  } catch (error) {
-    if (error instanceof ImageFolderError) throw new RunInputError(error.message);
-    throw error;
-  }
-}
+export { type PerfArgs, perfRunConfig } from './perf/plan.js';
 
 /**
- * `npm run perf`: runs the selected perf/ specs and timed scenarios, compares the run with its
- * profile's baseline (when there is one), writes the run record, prints the report.
+ * `npm run perf`: plan (flags read, inputs and outputs checked), measure the selected perf/ specs
+ * and timed scenarios, judge the run against its profile's baseline (when there is one), write the
+ * run record, report, exports and history; the exit code. Each phase is its own module (src/cli/perf/).
  */
 export async function perfCommand(args: PerfArgs): Promise<number> {
-  const { checkBackendChoice, RunInputError, runPerfSuite, scenarioFiles } = await import('../runner/perf.js');
-  const { questionFile } = await import('../runner/questions.js');
-  // Everything the user can get wrong is checked before a device starts.
-  const tooFew = processCountProblem(args.processes);
-  if (tooFew) throw new UsageError(tooFew);
-  if (args.question && (args.scenarios.length > 0 || args.dir)) {
-    throw new UsageError(`--${args.question.kind} asks its own question: it does not go with --scenario or --dir`);
-  }
-  // The record is a file: the HTML report and the charts are written beside it, and later commands read it.
-  if (args.out && outputStream(args.out)) {
-    throw new UsageError(
-      `--out ${args.out}: the run record must be a file (the HTML report and charts go beside it); name a file, and use --json - for the verdicts on stdout`,
-    );
-  }
-  const asked = args.question ? [questionFile(args.question)] : scenarioFiles(args.scenarios, args.dir ?? undefined);
-  checkBackendChoice(args.backend);
-  const { data } = args;
-  // A scenario whose tool is missing (ffmpeg) is skipped with its reason unless named (preflight.ts); the rest run.
-  const { preflightScenarios } = await import('../runner/preflight.js');
-  const { datasets, files, skipped } = args.question
-    ? { datasets: await readQuestion(args.question), files: asked, skipped: [] }
-    : await preflightScenarios(data, asked, sourceContext(args), args.scenarios.length > 0);
-  for (const s of skipped) console.log(`[gpu-transfer-perf] ${skippedLine(s)}`);
-  if (files.length === 0) throw new RunInputError(`nothing to measure: every scenario was skipped (${skipped.map(skippedLine).join('; ')})`);
-  // Every file this run will write or read at the end is checked now, before the device starts.
-  const out = args.out;
-  if (out) {
-    const beside = (extension: string, kind: string) => ({ path: besideRecord(out, extension), flag: `the ${kind} beside --out` });
-    await checkOutputs([{ path: out, kind: 'run record', flag: '--out' }, ...exportOutputs(exportTargets('perf', args.exports, beside))], args);
-  } else {
-    await checkWritableDir(RESULTS_DIR, 'the run record');
-    await checkOutputs(exportOutputs(exportTargets('perf', args.exports, null)), args);
-  }
-  await checkJobSummary(args.jobSummary, args);
-  if (args.history) {
-    await checkWritableDir(args.history, '--history');
-    const refusal = historyRefusal({ git: gitState() });
-    if (refusal) throw new HistoryRefusedError(`--history ${args.history}: ${refusal}, or drop --history`);
-  }
-  await checkBaselinesReadable(args.baseline, args.scale, args.baselines);
-  // A run with skipped scenarios lists the files it ran; `skipped` says why the others are absent.
-  const config = { ...perfRunConfig(args, files, datasets), ...(skipped.length > 0 ? { selection: files.map((f) => f.path) } : {}) };
-
-  const outcome = await runPerfSuite(files, config, { ...args, skipped });
-  if (!outcome) {
+  const plan = await planPerf(args);
+  const measured = await measurePerf(plan);
+  if (!measured) {
     console.error('\nNo run record: no scenario reached a backend (see the errors above).');
     return EXIT.regression;
   }
-  if (outcome.fallbackFrom) {
-    console.error(`\nerror: could not write the run record to ${outcome.fallbackFrom} (${outcome.writeError}); it was kept at ${outcome.recordPath}`);
-  }
-  const input = { record: outcome.record, recordPath: outcome.recordPath, comparison: outcome.comparison };
-  // By default one screen; --verbose every table (the HTML report and the run record keep them all).
-  const { consoleExporter, verboseConsoleExporter } = await import('../report/console.js');
-  const exporter = args.verbose ? verboseConsoleExporter : consoleExporter;
-  console.log(`\n${await exporter.render(input, { color: process.stdout.isTTY === true })}`);
-  const html = besideRecord(outcome.recordPath, '.html');
-  let writeFailed = false;
-  try {
-    const beside = (extension: string) => ({ path: besideRecord(outcome.recordPath, extension), flag: 'beside the run record' });
-    await writeExports(input, 'perf', exportTargets('perf', args.exports, beside), args.jobSummary);
-    const { writeCharts } = await import('../report/charts.js');
-    const charts = await writeCharts(outcome.record, outcome.recordPath);
-    const chartList = args.verbose && charts.written.length > 0 ? `; charts: ${charts.written.join(', ')}` : '';
-    console.log(`Report: ${html}${args.verbose ? chartList : ' (every table and chart; --verbose prints the tables here)'}`);
-    if (charts.unavailable) console.log(`note: ${charts.unavailable}`);
-    for (const path of charts.skipped) console.log(`note: ${path} holds a file that is not a chart; it was left alone (that chart is in the HTML report).`);
-  } catch (error) {
-    // Disk full or the folder gone after the run: the record is written, say where, and fail.
-    if (!(error instanceof FileWriteError)) throw error;
-    console.error(
-      `\nerror: ${error.message}; the run record is at ${outcome.recordPath} (rebuild the report with: ${commandLine('report', outcome.recordPath)})`,
-    );
-    writeFailed = true;
-  }
-
-  // --history DIR: the run's record also goes to DIR/<profile>/<commit>-<time>.json (never over a file).
-  let historyFailed = false;
-  if (args.history) {
-    try {
-      const appended = await appendToHistory(args.history, outcome.record);
-      console.log(appendedLine(appended));
-    } catch (error) {
-      if (!(error instanceof FileWriteError)) throw error;
-      console.error(`\nerror: ${error.message}; the run record is at ${outcome.recordPath} (not in the history)`);
-      historyFailed = true;
-    }
-  }
-  const scenarioCode = outcome.record.errors.length > 0 || outcome.fallbackFrom || writeFailed || historyFailed ? EXIT.regression : EXIT.pass;
-  if (!outcome.comparison) console.log(`\n${noBaselineMessage(outcome.record, outcome.baselinePath, outcome.recordPath)}`);
-  const code = outcome.comparison
-    ? Math.max(scenarioCode, outcome.comparison.exitCode)
-    : // CI sets PERF_REQUIRE_BASELINE=1: a run that compared nothing must not pass there.
-      args.requireBaseline
-      ? Math.max(scenarioCode, EXIT.noBaseline)
-      : scenarioCode;
-  // The verdict line says the exit code; said here when there is none, or it differs (a file not written).
-  if (code !== outcome.comparison?.exitCode) console.log(`Exit ${code}.`);
-  return code;
-}
-
-/**
- * The RunConfig of a perf command line (the perf command's and the measure host's): its
- * backend, scale and data; the selection when scenarios or a question were named.
- */
-export function perfRunConfig(args: PerfArgs, files: ReadonlyArray<{ readonly path: string }>, datasets: Record<string, string>): RunConfig {
-  return {
-    backend: args.backend,
-    requireBackend: args.requireBackend,
-    scale: args.scale,
-    data: args.data,
-    selection: args.scenarios.length > 0 || args.question ? files.map((f) => f.path) : null,
-    datasets,
-    ...(args.question ? { question: args.question } : {}),
-    videoTools: args.videoTools,
-  };
+  const { remeasure } = await import('../runner/perf.js');
+  const judged = await judgePerf(plan, measured, (asked) => remeasure(asked, plan.files, plan.config));
+  return writePerf(plan, judged);
 }
 
 /** A comma-separated list: '8,16,32' -> ['8', '16', '32'], with no empty items. */

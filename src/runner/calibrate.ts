@@ -51,6 +51,27 @@ const rate = (o: DecisionOutcome, k: keyof DecisionOutcome['rates']) => `${pct(o
 export async function runCalibrate(config: RunConfig, perCondition = 60): Promise<number> {
   if (perCondition < 4 * PLAN.perArm)
     throw new RangeError(`perf:calibrate: --processes must be at least ${4 * PLAN.perArm} (two looks of ${PLAN.perArm} per arm, drawn without replacement)`);
+  const pools = await measureConditions(config, perCondition);
+  return writeConditions(pools, judgeConditions(pools));
+}
+
+/** The four conditions' per-process speedups and host-state probes (index by index), the within-process SEs and the time taken. */
+export interface ConditionPools {
+  readonly perCondition: number;
+  readonly pools: readonly number[][];
+  readonly probes: readonly number[][];
+  readonly withinSe: readonly number[];
+  readonly minutes: number;
+  /** The time stamp of this calibration's files in results/. */
+  readonly stamp: string;
+}
+
+/**
+ * The measure phase of the four-condition calibration: `perCondition` processes of the speedup
+ * scenario per condition in rotating order; the pools written to results/ at once, so what took
+ * the minutes is kept even if the analysis fails.
+ */
+async function measureConditions(config: RunConfig, perCondition: number): Promise<ConditionPools> {
   const files = selectScenarios(listScenarios(), ['speedup']);
   const runConfig: RunConfig = { ...config, scale: 'quick', selection: files.map((f) => f.path) };
   const pools: number[][] = CONDITIONS.map(() => []);
@@ -75,7 +96,6 @@ export async function runCalibrate(config: RunConfig, perCondition = 60): Promis
     );
   }
   const minutes = (performance.now() - started) / 60_000;
-  const secondsPerProcess = (minutes * 60) / (perCondition * CONDITIONS.length);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   // The pools first: what took the minutes is kept even if the analysis below fails.
   await writeJsonAtomic(`results/calibration-pools-${stamp}.json`, {
@@ -85,6 +105,21 @@ export async function runCalibrate(config: RunConfig, perCondition = 60): Promis
     probes: Object.fromEntries(CONDITIONS.map((c, k) => [c.name, probes[k]])),
     withinSe,
   });
+  return { perCondition, pools, probes, withinSe, minutes, stamp };
+}
+
+/** What the four conditions found: real and resampled decisions per condition, the ones perf:ab makes, the adjusted spread. */
+type ConditionsJudged = ReturnType<typeof judgeConditions>;
+
+/**
+ * The judge phase of the four-condition calibration, on the pools alone: the real decisions of
+ * disjoint blocks and many resampled ones per condition, plain and (where every process has its
+ * probe) adjusted for the host state. `resampledDecisions`: how many resampled decisions make each rate.
+ */
+export function judgeConditions(
+  { perCondition, pools, probes }: Pick<ConditionPools, 'perCondition' | 'pools' | 'probes'>,
+  resampledDecisions = RESAMPLED_DECISIONS,
+) {
   const [a, a2, s20, s10] = pools as [number[], number[], number[], number[]];
   // Judged adjusted for the host state as perf:ab judges, where every process recorded its probe.
   const probed = probes.every((p) => p.every((x) => x > 0));
@@ -107,7 +142,7 @@ export async function runCalibrate(config: RunConfig, perCondition = 60): Promis
   };
   const rng = seededRng(20261202);
   const resampled = (k: number, adjusted: boolean) =>
-    tally(Array.from({ length: RESAMPLED_DECISIONS }, () => resampledDecision(adjusted ? withProbes(0) : a, adjusted ? withProbes(k) : pools[k]!, PLAN, rng)));
+    tally(Array.from({ length: resampledDecisions }, () => resampledDecision(adjusted ? withProbes(0) : a, adjusted ? withProbes(k) : pools[k]!, PLAN, rng)));
   const named = [
     { name: "A/A (A vs A')", k: 1, slowdown: median(a2) / median(a) - 1 },
     { name: 'device-normalize +20% work', k: 2, slowdown: median(a) / median(s20) - 1 },
@@ -126,7 +161,13 @@ export async function runCalibrate(config: RunConfig, perCondition = 60): Promis
   const gated = rows.slice(probed ? named.length : 0);
   // The spread left once each process is moved along the host-state slope (A and A' together).
   const adjustedA = probed ? adjustForCovariate({ values: a, covariate: probes[0]! }, { values: a2, covariate: probes[1]! }) : null;
+  return { a, probed, rows, gated, adjustedA };
+}
 
+/** The write phase of the four-condition calibration: the table and the goals on the console, results/calibration-<time>.json; exit 0. */
+async function writeConditions(measured: ConditionPools, { a, probed, rows, gated, adjustedA }: ConditionsJudged): Promise<number> {
+  const { perCondition, pools, probes, withinSe, minutes, stamp } = measured;
+  const secondsPerProcess = (minutes * 60) / (perCondition * CONDITIONS.length);
   const table = new Table({
     head: [
       'condition',
@@ -266,6 +307,20 @@ export interface MetricSpread {
 export async function runOwnCalibrate(options: OwnCalibrateOptions): Promise<number> {
   if (options.perArm < 3) throw new RunInputError(`calibrate: --processes must be at least 3 per arm (a spread needs them), got ${options.perArm}`);
   const existing = options.writeTolerances ? await readToleranceOverrides(options.writeTolerances) : await readToleranceOverrides();
+  const pools = await measureAa(options);
+  return writeAa(options, pools, judgeAa(pools, existing), existing);
+}
+
+/** The A/A's processes, each arm's records in ABBA order, how long they took and the harness that measured them. */
+export interface AaPools {
+  readonly A: readonly RunRecord[];
+  readonly "A'": readonly RunRecord[];
+  readonly minutes: number;
+  readonly harnessVersion: string | null;
+}
+
+/** The measure phase of the A/A: 2 x perArm processes of the working tree in one measure host. */
+async function measureAa(options: Pick<OwnCalibrateOptions, 'perArm' | 'backend' | 'scenarios'>): Promise<AaPools> {
   const measure = { scenarios: options.scenarios ?? [], backend: options.backend };
   const work = await mkdtemp(join(tmpdir(), 'gtp-calibrate-'));
   const arm: Arm = {
@@ -291,7 +346,21 @@ export async function runOwnCalibrate(options: OwnCalibrateOptions): Promise<num
     await arm.host?.close();
     await rm(work, { recursive: true, force: true });
   }
-  const minutes = (performance.now() - started) / 60_000;
+  return { ...pools, minutes: (performance.now() - started) / 60_000, harnessVersion: arm.harness.version ?? null };
+}
+
+/** What the A/A found: each metric's spread and the tolerance it supports, and the processes' errors. */
+export interface AaJudged {
+  readonly spreads: readonly MetricSpread[];
+  readonly errors: readonly string[];
+}
+
+/**
+ * The judge phase of the A/A, on its records alone: for each ratio and time metric every process
+ * recorded, its between-process spread, the tolerance that supports and the A/A's own verdict at
+ * the tolerance in force (`existing` overrides, else the plan's).
+ */
+export function judgeAa(pools: Pick<AaPools, 'A' | "A'">, existing: Readonly<Record<string, number>>): AaJudged {
   const errors = [...pools.A, ...pools["A'"]].flatMap((r) => r.errors.map((e) => `[${e.scenario}] ${e.test}: ${e.message.split('\n')[0]}`));
   const all = [...pools.A, ...pools["A'"]];
   const ids = (all[0]?.metrics ?? []).filter(
@@ -331,6 +400,17 @@ export async function runOwnCalibrate(options: OwnCalibrateOptions): Promise<num
         adjusted: adjusted !== null,
       };
     });
+  return { spreads, errors };
+}
+
+/** The write phase of the A/A: the table, the tolerances file when asked (never with an error), the exit code. */
+async function writeAa(
+  options: Pick<OwnCalibrateOptions, 'perArm' | 'scenarios' | 'writeTolerances'>,
+  pools: AaPools,
+  { spreads, errors }: AaJudged,
+  existing: Readonly<Record<string, number>>,
+): Promise<number> {
+  const all = [...pools.A, ...pools["A'"]];
   const table = new Table({
     head: ['metric', 'kind', 'median', 'between-process SD', '95% upper bound', `smallest tolerance (gtp ab, ${AB_PROCESSES} a side)`, 'A/A verdict'],
     style: { head: [], border: [] },
@@ -347,7 +427,7 @@ export async function runOwnCalibrate(options: OwnCalibrateOptions): Promise<num
     ]);
   }
   console.log(
-    `\nA/A calibration of ${options.scenarios?.length ? `the scenarios ${options.scenarios.join(', ')}` : "this project's perf files"}: ${all.length} processes (${options.perArm} A + ${options.perArm} A', ABBA order), ${minutes.toFixed(1)} min, measured by gpu-transfer-perf ${arm.harness.version ?? '(unknown version)'}.`,
+    `\nA/A calibration of ${options.scenarios?.length ? `the scenarios ${options.scenarios.join(', ')}` : "this project's perf files"}: ${all.length} processes (${options.perArm} A + ${options.perArm} A', ABBA order), ${pools.minutes.toFixed(1)} min, measured by gpu-transfer-perf ${pools.harnessVersion ?? '(unknown version)'}.`,
   );
   console.log(
     `Between-process SD of log values over all ${all.length} processes, its 95% upper bound (chi-square), and the smallest tolerance with which \`${commandLine('ab', '--base <ref>')}\` passes an unchanged commit at its first look ${Math.round(100 * PASS_POWER)}% of the time (from the upper bound; alpha ${DEFAULT_PROCESS_ALPHA} per side). A change smaller than its tolerance is not called a regression; one of twice it is.`,

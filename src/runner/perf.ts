@@ -5,14 +5,11 @@ import { isTensorflowInstalled } from '../backend/host-backends.js';
 import type { BackendChoice } from '../backend/types.js';
 import type { AnyDatasetSource, SourceContext } from '../data/source.js';
 import { DATASET_SOURCES, sourcesOf } from '../data/sources.js';
-import { findBaseline } from '../results/baseline.js';
-import { compareWithBaseline, type Comparison, type CompareOptions } from '../results/compare.js';
-import { judgingContext } from '../results/host-allowance.js';
 import { combineProcessRecords } from '../results/combine.js';
-import type { RunRecord, SkippedScenario } from '../results/schema.js';
-import { defaultRecordPath, FileWriteError, writeJsonAtomic } from '../results/storage.js';
+import type { RunRecord } from '../results/schema.js';
+import { FileWriteError, writeJsonAtomic } from '../results/storage.js';
 import { canonicalData, type DataSources, type RunConfig } from '../run-config.js';
-import { judgeWithSecondLook, type Remeasure } from './remeasure.js';
+import type { Remeasure } from './remeasure.js';
 import { openScenarioSession } from './run-scenarios.js';
 import { DEFAULT_SCENARIO_DIR, listScenarios, selectScenarios, type ScenarioFile } from './scenarios.js';
 
@@ -129,21 +126,9 @@ export async function measureInProcesses(files: readonly ScenarioFile[], config:
  * The second measurement a first judgement asked for (remeasure.ts), among the files of this run
  * (its perf folder, or the question's file): K more processes.
  */
-function remeasure(plan: Remeasure, all: readonly ScenarioFile[], config: RunConfig): Promise<RunRecord | null> {
+export function remeasure(plan: Remeasure, all: readonly ScenarioFile[], config: RunConfig): Promise<RunRecord | null> {
   const files = all.filter((f) => plan.scenarios.includes(f.id));
   return measureInProcesses(files, { ...config, selection: files.map((f) => f.path) }, plan.processes);
-}
-
-/** What one `npm run perf` produced. */
-export interface PerfOutcome {
-  readonly record: RunRecord;
-  readonly recordPath: string;
-  readonly comparison: Comparison | null;
-  /** The baseline file looked at (whether or not it existed). */
-  readonly baselinePath: string;
-  /** Set when the record could not be written where asked and went to the temp folder. */
-  readonly fallbackFrom: string | null;
-  readonly writeError: string | null;
 }
 
 /**
@@ -159,49 +144,4 @@ export async function keepingRecord<T>(recordPath: string, record: RunRecord, wo
     if (error instanceof Error) error.message = `${error.message}; the run record was kept at ${kept.path}`;
     throw error;
   }
-}
-
-/**
- * Runs the scenarios of `config`, judges the run against its profile's baseline (re-measuring
- * open ratio verdicts once: remeasure.ts), and writes the run record. Null when no scenario reached
- * a backend.
- */
-export async function runPerfSuite(
-  files: readonly ScenarioFile[],
-  config: RunConfig,
-  options: CompareOptions & {
-    baseline: string | null;
-    baselines: string;
-    out: string | null;
-    processes: number;
-    verbose?: boolean;
-    /** Scenarios not run for a missing tool (preflight.ts): said in the record. */
-    skipped?: readonly SkippedScenario[];
-  },
-): Promise<PerfOutcome | null> {
-  const measuredRecord = await measureInProcesses(files, config, options.processes, options.verbose);
-  if (!measuredRecord) return null;
-  let record: RunRecord = options.skipped?.length ? { ...measuredRecord, skipped: [...options.skipped] } : measuredRecord;
-  const recordPath = options.out ?? defaultRecordPath(record);
-  const measured = record;
-  // The baseline was checked before measuring, but may have changed since; a second look may fail
-  // to start: either way the measured run is kept.
-  const { path: baselinePath, baseline } = await keepingRecord(recordPath, measured, () => findBaseline(measured, options.baseline, options.baselines));
-  let comparison: Comparison | null = null;
-  if (baseline) {
-    // The profile's calibrated between-process spread, beside the baseline: what judges one process against one;
-    // for a baseline of this device on another CPU, the host allowance too (results/host-allowance.ts).
-    const context = await keepingRecord(recordPath, measured, () => judgingContext(measured, baselinePath, baseline.profile.id));
-    const judged = await keepingRecord(recordPath, measured, () =>
-      judgeWithSecondLook(measured, options.processes, {
-        judge: (r) => compareWithBaseline(r, baseline, { ...options, ...context }),
-        measure: (plan) => remeasure(plan, files, config),
-      }),
-    );
-    // A second look's record is the first's with more processes (results/combine.ts): its skipped kept.
-    record = judged.record;
-    comparison = judged.comparison;
-  }
-  const written = await writeRecordSafely(recordPath, record);
-  return { record, recordPath: written.path, comparison, baselinePath, fallbackFrom: written.fallbackFrom, writeError: written.reason };
 }

@@ -3,7 +3,7 @@ import { extendProcesses } from '../results/combine.js';
 import type { RunRecord } from '../results/schema.js';
 
 /**
- * The decision part of `runPerfSuite`'s judge / re-measure loop, with no vitest and no device:
+ * The decision part of perf's judge / re-measure loop (src/cli/perf/judge.ts), with no vitest and no device:
  * which ratio metrics a first judgement sends to a second measurement, in how many processes,
  * how the two measurements make one record, and that it happens once at most.
  *

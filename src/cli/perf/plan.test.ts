@@ -1,0 +1,78 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { OutputPathError } from '../../results/output-guard.js';
+import { RecordFileError } from '../../results/storage.js';
+import { parseCommandLine } from '../args.js';
+import { UsageError } from '../usage-error.js';
+import { type PerfArgs, planPerf } from './plan.js';
+
+/** perf's arguments as the command line gives them, with no PERF_* variables. */
+function perfArgs(argv: string[]): PerfArgs {
+  const args = parseCommandLine(['perf', ...argv], {});
+  if (args.command !== 'perf') throw new Error('not perf');
+  return args;
+}
+
+let dir: string;
+/** An empty baselines folder: outputs may not go inside it. */
+let baselines: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'gtp-perf-plan-'));
+  baselines = await mkdtemp(join(dir, 'baselines-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe("perf's plan phase", () => {
+  it('carries every flag the later phases need as plain values, the files asked and their RunConfig', async () => {
+    const out = join(dir, 'run.json');
+    const plan = await planPerf(
+      perfArgs(['--scenario', '9', '--out', out, '--baselines', baselines, '--markdown', join(dir, 'v.md'), '--backend', 'cpu', '--gate-timing', '--verbose']),
+    );
+    expect(plan.files.map((f) => f.id)).toEqual(['memory']);
+    expect(plan.config).toMatchObject({ backend: 'cpu', scale: 'quick', selection: [plan.files[0]!.path] });
+    expect(plan).toMatchObject({
+      skipped: [],
+      processes: 1,
+      verbose: true,
+      out,
+      baseline: { file: null, dir: baselines },
+      judging: { allowProfileMismatch: false, gateTiming: true },
+      requireBaseline: false,
+      jobSummary: null,
+      history: null,
+    });
+    expect(plan.exports.markdown).toBe(join(dir, 'v.md'));
+    expect(typeof plan.color).toBe('boolean');
+  });
+
+  it('refuses what the user can get wrong before anything starts: a process count that cannot decide, a question with scenarios, a stream as --out', async () => {
+    await expect(planPerf(perfArgs(['--processes', '2']))).rejects.toThrow(UsageError);
+    await expect(planPerf(perfArgs(['--shape', '4x8x8x3', '--scenario', '9']))).rejects.toThrow(
+      '--shape asks its own question: it does not go with --scenario or --dir',
+    );
+    await expect(planPerf(perfArgs(['--out', '-']))).rejects.toThrow(/^--out -: the run record must be a file/);
+  });
+
+  it('checks the outputs and the baselines it will read: a foreign file at --out and a corrupt baseline stop it', async () => {
+    const foreign = join(dir, 'notes.json');
+    await writeFile(foreign, 'my notes\n');
+    await expect(planPerf(perfArgs(['--scenario', '9', '--out', foreign]))).rejects.toThrow(OutputPathError);
+    const broken = await mkdtemp(join(dir, 'broken-baselines-'));
+    await writeFile(join(broken, 'webgpu-broken.json'), '{ not json');
+    await expect(planPerf(perfArgs(['--scenario', '9', '--out', join(dir, 'ok.json'), '--baselines', broken]))).rejects.toThrow(RecordFileError);
+  });
+
+  it('a question runs its own file, its data read up front', async () => {
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      const plan = await planPerf(perfArgs(['--shape', '4x8x8x3', '--out', join(dir, 'q.json'), '--baselines', baselines]));
+      expect(plan.files.map((f) => f.id)).toEqual(['shape']);
+      expect(plan.config.question).toMatchObject({ kind: 'shape' });
+      expect(log).not.toHaveBeenCalled();
+    } finally {
+      log.mockRestore();
+    }
+  });
+});
