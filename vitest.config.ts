@@ -20,5 +20,5 @@ export default defineGtpConfig({
       { find: /^gpu-transfer-perf\/vitest$/, replacement: here('./src/vitest.ts') },
     ],
   },
-  test: { include: ['src/**/*.test.ts'] },
+  test: { include: ['src/**/*.test.ts', 'test/support/**/*.test.ts'] },
 });
