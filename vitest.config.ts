@@ -22,5 +22,5 @@ export default defineGtpConfig({
       { find: /^gpu-transfer-perf\/(measure|transfer|data|record|scenarios)$/, replacement: here('./src/api/$1.ts') },
     ],
   },
-  test: { include: ['src/**/*.test.ts'] },
+  test: { include: ['src/**/*.test.ts', 'test/support/**/*.test.ts'] },
 });

@@ -1,8 +1,50 @@
-import { mergeConfig } from 'vitest/config';
+import type { ViteUserConfig } from 'vitest/config';
 import base from './vitest.config.js';
 
 /**
- * `npm run test:perf`'s end-to-end tests (src/**\/*.e2e.test.ts): the harness's config plus a
- * global setup that builds the CLI once, so the tests spawn built JavaScript (test/support/cli.ts).
+ * The end-to-end files that time nothing: each checks refusals, exit codes, files written or
+ * kept, or exact metrics (bytes, counts) of what it measured, never a time or a verdict that a
+ * time decides. They run side by side, two at a time; every other e2e file (those that time a
+ * step, gate on a ratio or hold a deadline: the pack test, doctor, the A/B and interrupt files...)
+ * runs after them, one at a time, alone on the machine as before. special-files times nothing
+ * either, but already starts its cases side by side, each with a 30 s limit: beside another file,
+ * on a loaded 2-core machine, its CLI starts ran past that limit, so it runs with the serial ones.
  */
-export default mergeConfig(base, { test: { globalSetup: ['./test/support/built-cli.setup.ts'] } });
+export const SIDE_BY_SIDE_E2E = [
+  'src/cli/bad-input.e2e.test.ts',
+  'src/cli/exit-codes.e2e.test.ts',
+  'src/cli/overwrite.e2e.test.ts',
+  'src/cli/questions.e2e.test.ts',
+  'src/cli/report-kit-folder.e2e.test.ts',
+];
+
+const SETUP = './test/support/built-cli.setup.ts';
+
+/** The harness's config (vitest.config.ts) with its own files and settings in place of base's (mergeConfig would append the include). */
+const project = (test: NonNullable<ViteUserConfig['test']>): ViteUserConfig => ({ ...base, test: { ...base.test, globalSetup: [SETUP], ...test } });
+
+/**
+ * `npm run test:perf`'s end-to-end tests (src/**\/*.e2e.test.ts): the harness's config in two
+ * groups, side by side first, then serial (sequence.groupOrder), with a global setup that packs
+ * and builds the harness once for both (test/support/built-cli.setup.ts), so the tests spawn
+ * built JavaScript (test/support/cli.ts) and the pack test installs that tarball.
+ */
+export default {
+  test: {
+    projects: [
+      project({
+        name: 'e2e side by side',
+        include: SIDE_BY_SIDE_E2E,
+        fileParallelism: true,
+        maxWorkers: 2,
+        sequence: { ...base.test?.sequence, groupOrder: 0 },
+      }),
+      project({
+        name: 'e2e serial',
+        include: ['src/**/*.e2e.test.ts'],
+        exclude: ['**/node_modules/**', ...SIDE_BY_SIDE_E2E],
+        sequence: { ...base.test?.sequence, groupOrder: 1 },
+      }),
+    ],
+  },
+} satisfies ViteUserConfig;

@@ -1,15 +1,15 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cropMirrorNormalizeOnHost, type CropMirrorNormalizeSpec } from './transfer/kernels/crop-mirror-normalize.js';
 import { IMAGENET_NORMALIZATION } from './transfer/normalization.js';
 import { toFloat16Array } from './transfer/wire/float16.js';
 import { centerPixels, decodeOnHost } from './transfer/wire/payload.js';
+import { tempFolder } from '../test/support/temp-folder.js';
 
 // gpu-transfer-perf/kernels (src/kernels.ts) from a plain Node process, as production code
 // would load it: no vitest in that process, and nothing to find but tfjs. The sources are
@@ -60,27 +60,25 @@ const sha256 = (values: Float32Array) =>
     .update(new Uint8Array(values.buffer, values.byteOffset, values.byteLength))
     .digest('hex');
 
-let project = '';
+const temp = tempFolder('gtp-kernels-entry-');
 
 beforeAll(async () => {
-  project = await mkdtemp(join(tmpdir(), 'gtp-kernels-entry-'));
-  await cp(join(ROOT, 'src'), join(project, 'src'), { recursive: true, filter: (source) => !source.endsWith('.test.ts') });
-  await mkdir(join(project, 'node_modules'));
-  await symlink(join(ROOT, 'node_modules/@tensorflow'), join(project, 'node_modules/@tensorflow'), 'dir');
+  await cp(join(ROOT, 'src'), temp.at('src'), { recursive: true, filter: (source) => !source.endsWith('.test.ts') });
+  await mkdir(temp.at('node_modules'));
+  await symlink(join(ROOT, 'node_modules/@tensorflow'), temp.at('node_modules/@tensorflow'), 'dir');
   // ESM, as the harness is (package.json "type": "module"): tsx then loads the .ts files as modules.
-  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'kernels-user', private: true, type: 'module' }));
-  await writeFile(join(project, 'check.mjs'), CHILD);
+  await writeFile(temp.at('package.json'), JSON.stringify({ name: 'kernels-user', private: true, type: 'module' }));
+  await writeFile(temp.at('check.mjs'), CHILD);
 });
-afterAll(() => rm(project, { recursive: true, force: true }));
 
 describe('gpu-transfer-perf/kernels in a plain Node process with only tfjs installed', () => {
   it.each(['cpu', 'wasm'])(
     'runs on %s and gives the host references bit for bit',
     async (backend) => {
       const tsx = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/esm/index.mjs')).href;
-      const entry = pathToFileURL(join(project, 'src/kernels.ts')).href;
-      const { stdout } = await run(process.execPath, ['--import', tsx, join(project, 'check.mjs'), backend, entry], {
-        cwd: project,
+      const entry = pathToFileURL(temp.at('src/kernels.ts')).href;
+      const { stdout } = await run(process.execPath, ['--import', tsx, temp.at('check.mjs'), backend, entry], {
+        cwd: temp.path,
         env: { PATH: process.env.PATH ?? '' },
         timeout: 120_000,
       });
@@ -100,13 +98,13 @@ describe('gpu-transfer-perf/kernels in a plain Node process with only tfjs insta
   );
 
   it('cannot reach a package beyond tfjs there (the check itself can fail)', async () => {
-    await writeFile(join(project, 'src/heavy.ts'), "import 'vitest';\nexport const heavy = 1;\n");
+    await writeFile(temp.at('src/heavy.ts'), "import 'vitest';\nexport const heavy = 1;\n");
     const tsx = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/esm/index.mjs')).href;
     const failed = await run(
       process.execPath,
-      ['--import', tsx, '--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(join(project, 'src/heavy.ts')).href)})`],
+      ['--import', tsx, '--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(temp.at('src/heavy.ts')).href)})`],
       {
-        cwd: project,
+        cwd: temp.path,
         env: { PATH: process.env.PATH ?? '' },
       },
     ).then(

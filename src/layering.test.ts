@@ -1,11 +1,11 @@
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cruise, type ICruiseOptions, type ICruiseResult } from 'dependency-cruiser';
 import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
 import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempFolder } from '../test/support/temp-folder.js';
 
 /**
  * The layering of docs/layout.md, as the rules of .dependency-cruiser.mjs state it: `vitest run`
@@ -40,7 +40,7 @@ describe('layering (docs/layout.md, .dependency-cruiser.mjs)', () => {
   }, 60_000);
 
   describe('fails on a tree that breaks the rules', () => {
-    let tree = '';
+    const temp = tempFolder('gtp-layering-');
     let lines: string[] = [];
     const files: Record<string, string> = {
       'tsconfig.json': JSON.stringify({
@@ -81,14 +81,12 @@ describe('layering (docs/layout.md, .dependency-cruiser.mjs)', () => {
     };
 
     beforeAll(async () => {
-      tree = await mkdtemp(join(tmpdir(), 'gtp-layering-'));
       for (const [path, text] of Object.entries(files)) {
-        await mkdir(dirname(join(tree, path)), { recursive: true });
-        await writeFile(join(tree, path), text);
+        await mkdir(dirname(temp.at(path)), { recursive: true });
+        await writeFile(temp.at(path), text);
       }
-      lines = violationsOf((await cruiseTree(tree, ['src', 'perf'])).result);
+      lines = violationsOf((await cruiseTree(temp.path, ['src', 'perf'])).result);
     }, 60_000);
-    afterAll(() => rm(tree, { recursive: true, force: true }));
 
     it('a back arrow (results -> report) breaks layer-results', () => {
       expect(lines).toContain('layer-results: src/results/record.ts -> src/report/table.ts');

@@ -1,13 +1,13 @@
 // The package lookup on a real folder tree laid out as npm lays out a user's project: the harness
 // in <project>/node_modules/gpu-transfer-perf, its dependencies hoisted into <project>/node_modules.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { checkPackages, checkWasmBackend } from './checks.js';
 import { installedVersion, resolvePackageDir } from './packages.js';
+import { tempFolder } from '../../test/support/temp-folder.js';
 
-let work: string;
+const temp = tempFolder('gtp-packages-');
 let project: string;
 let harness: string;
 
@@ -17,8 +17,7 @@ async function writePackage(dir: string, name: string, version: string): Promise
 }
 
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'gtp-packages-'));
-  project = join(work, 'project');
+  project = temp.at('project');
   harness = join(project, 'node_modules', 'gpu-transfer-perf');
   await writePackage(harness, 'gpu-transfer-perf', '0.1.0');
   // Hoisted: only the project's node_modules has it.
@@ -33,10 +32,6 @@ beforeAll(async () => {
   await writePackage(wasm, '@tensorflow/tfjs-backend-wasm', '4.22.0');
   await mkdir(join(wasm, 'dist'));
   for (const binary of ['tfjs-backend-wasm.wasm', 'tfjs-backend-wasm-simd.wasm']) await writeFile(join(wasm, 'dist', binary), '');
-});
-
-afterAll(async () => {
-  if (work) await rm(work, { recursive: true, force: true });
 });
 
 describe('finding installed packages as Node does', () => {
@@ -74,6 +69,6 @@ describe('finding installed packages as Node does', () => {
 
   it("doctor: the wasm backend's binary is found in a hoisted tfjs-backend-wasm", () => {
     expect(checkWasmBackend(harness, false).status).toBe('ok');
-    expect(checkWasmBackend(join(work, 'elsewhere'), false).status).toBe('fail');
+    expect(checkWasmBackend(temp.at('elsewhere'), false).status).toBe('fail');
   });
 });

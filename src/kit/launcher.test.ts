@@ -2,33 +2,29 @@
 // real launcher in a kit-shaped folder (run, kit/run.mjs, and the harness's src, perf and
 // node_modules linked in, as an unpacked kit has them), without building a whole kit.
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, mkdir, readdir, symlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { perfFlagsProblem } from './check-perf-flags.js';
+import { tempFolder } from '../../test/support/temp-folder.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
-let kit: string;
+const temp = tempFolder('gtp-launcher-');
 beforeAll(async () => {
-  kit = await mkdtemp(join(tmpdir(), 'gtp-launcher-'));
-  await mkdir(join(kit, 'kit'));
-  await copyFile(join(ROOT, 'scripts/kit/run'), join(kit, 'run'));
-  await copyFile(join(ROOT, 'scripts/kit/run.mjs'), join(kit, 'kit/run.mjs'));
-  await copyFile(join(ROOT, 'scripts/kit/next-steps.mjs'), join(kit, 'kit/next-steps.mjs'));
-  for (const dir of ['src', 'perf', 'node_modules']) await symlink(join(ROOT, dir), join(kit, dir), 'dir');
-});
-afterAll(async () => {
-  if (kit) await rm(kit, { recursive: true, force: true });
+  await mkdir(temp.at('kit'));
+  await copyFile(join(ROOT, 'scripts/kit/run'), temp.at('run'));
+  await copyFile(join(ROOT, 'scripts/kit/run.mjs'), temp.at('kit/run.mjs'));
+  await copyFile(join(ROOT, 'scripts/kit/next-steps.mjs'), temp.at('kit/next-steps.mjs'));
+  for (const dir of ['src', 'perf', 'node_modules']) await symlink(join(ROOT, dir), temp.at(dir), 'dir');
 });
 
 /** Runs ./run in the kit folder; never throws on a non-zero exit. */
 async function runKit(args: string[]): Promise<{ code: number; output: string }> {
   try {
     const { stdout, stderr } = await promisify(execFile)('/bin/sh', ['./run', ...args], {
-      cwd: kit,
+      cwd: temp.path,
       env: { ...process.env, PERF_BACKEND: '' },
       timeout: 60_000,
     });
@@ -54,7 +50,7 @@ describe("the kit's ./run refuses bad flags before any doctor run (issue 21 #13)
     expect(code, output).toBe(2);
     expect(output).toMatch(cause);
     expect(output).not.toMatch(/== doctor/);
-    expect(await readdir(kit)).not.toContain('results');
+    expect(await readdir(temp.path)).not.toContain('results');
   });
 });
 

@@ -1,8 +1,7 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
 import { type NvidiaSmi, parseDpmLevel, parseNvidiaSmiClocks, readGpuClocks } from './gpu-clocks.js';
+import { tempFolder } from '../../test/support/temp-folder.js';
 
 const noSmi: NvidiaSmi = () => ({ error: 'nvidia-smi not on PATH' });
 
@@ -20,29 +19,27 @@ describe('GPU clock readings', () => {
     expect(parseDpmLevel('0: 500Mhz\n1: 1200Mhz\n')).toBeNull();
   });
 
-  let dir: string;
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  const temp = tempFolder('gtp-clocks-');
 
   it('reads nvidia-smi first, then amdgpu and i915 sysfs, else says why none is available (never 0)', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'gtp-clocks-'));
-    expect(readGpuClocks(dir, () => ({ stdout: '1980, 3201\n' }))).toEqual({
+    expect(readGpuClocks(temp.path, () => ({ stdout: '1980, 3201\n' }))).toEqual({
       available: true,
       source: 'nvidia-smi clocks.sm, clocks.mem',
       smMHz: 1980,
       memMHz: 3201,
     });
-    expect(readGpuClocks(dir, noSmi)).toEqual({
+    expect(readGpuClocks(temp.path, noSmi)).toEqual({
       available: false,
-      why: `nvidia-smi not on PATH; no amdgpu pp_dpm_sclk or i915 gt_act_freq_mhz under ${join(dir, 'class', 'drm')}`,
+      why: `nvidia-smi not on PATH; no amdgpu pp_dpm_sclk or i915 gt_act_freq_mhz under ${temp.at('class', 'drm')}`,
     });
-    await mkdir(join(dir, 'class/drm/card0-DP-1'), { recursive: true });
-    await mkdir(join(dir, 'class/drm/card1/device'), { recursive: true });
-    await writeFile(join(dir, 'class/drm/card1/device/pp_dpm_sclk'), '0: 500Mhz\n1: 2400Mhz *\n');
-    await writeFile(join(dir, 'class/drm/card1/device/pp_dpm_mclk'), '0: 96Mhz\n1: 1000Mhz *\n');
-    expect(readGpuClocks(dir, noSmi)).toEqual({ available: true, source: 'amdgpu card1 pp_dpm_sclk/mclk', smMHz: 2400, memMHz: 1000 });
-    await mkdir(join(dir, 'class/drm/card0'), { recursive: true });
-    await writeFile(join(dir, 'class/drm/card0/gt_act_freq_mhz'), '1650\n');
-    expect(readGpuClocks(dir, noSmi)).toEqual({ available: true, source: 'i915 card0 gt_act_freq_mhz', smMHz: 1650, memMHz: null });
+    await mkdir(temp.at('class/drm/card0-DP-1'), { recursive: true });
+    await mkdir(temp.at('class/drm/card1/device'), { recursive: true });
+    await writeFile(temp.at('class/drm/card1/device/pp_dpm_sclk'), '0: 500Mhz\n1: 2400Mhz *\n');
+    await writeFile(temp.at('class/drm/card1/device/pp_dpm_mclk'), '0: 96Mhz\n1: 1000Mhz *\n');
+    expect(readGpuClocks(temp.path, noSmi)).toEqual({ available: true, source: 'amdgpu card1 pp_dpm_sclk/mclk', smMHz: 2400, memMHz: 1000 });
+    await mkdir(temp.at('class/drm/card0'), { recursive: true });
+    await writeFile(temp.at('class/drm/card0/gt_act_freq_mhz'), '1650\n');
+    expect(readGpuClocks(temp.path, noSmi)).toEqual({ available: true, source: 'i915 card0 gt_act_freq_mhz', smMHz: 1650, memMHz: null });
   });
 
   it('on this machine (no GPU driver here, or one that tells): a reading or its reason, never a made-up figure', () => {

@@ -6,14 +6,15 @@
 // commit that made a strategy slower and `npx gtp calibrate` measures its spreads. Real
 // processes, real git, real device, nothing mocked.
 import { execFile } from 'node:child_process';
-import { cp, lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { copyFile, cp, lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { parse as parseYaml } from 'yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readDoctorReport } from '../doctor/files.js';
 import { smallestDecidingGroupSize } from '../measure/permutation.js';
 import type { AbResult, BisectResult } from '../results/ab-result.js';
@@ -24,6 +25,7 @@ import type { RunRecord } from '../results/schema.js';
 import { readRunRecord } from '../results/storage.js';
 import { bmfFindings, junitXsdFindings, readJunitAsTestReporter } from '../../test/support/export-validators.js';
 import { asOtherCpu, OTHER_CPU_LAVAPIPE_ID, OTHER_CPU_MODEL } from '../../test/support/other-cpu.js';
+import { packHarness } from '../../test/support/built-cli.setup.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const EXAMPLE = join(ROOT, 'examples/own-pipeline');
@@ -35,9 +37,12 @@ const ELEMENTS = 8 * 96 * 96 * 3;
 
 // A clean environment: none of this vitest worker's VITEST_* variables (the child starts its own
 // vitest), npm's cache found through HOME, the backend choice of CI kept. PERF_REQUIRE_BASELINE
-// is left out: which baseline judges the run is decided below, by profile.
-const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
-for (const name of ['PERF_BACKEND', 'PERF_REQUIRE_BACKEND', 'npm_config_cache', 'XDG_RUNTIME_DIR']) {
+// is left out: which baseline judges the run is decided below, by profile. Hermetic: every npm
+// call takes its packages from npm's cache, which the repository's own `npm ci` (.ci/run) filled
+// (npm_config_offline: a package missing there fails the test rather than fetching it), and a
+// registry set for the test (npm_config_registry, e.g. an unreachable one) reaches the children.
+const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, npm_config_offline: 'true' };
+for (const name of ['PERF_BACKEND', 'PERF_REQUIRE_BACKEND', 'npm_config_cache', 'npm_config_registry', 'XDG_RUNTIME_DIR']) {
   if (process.env[name]) env[name] = process.env[name];
 }
 
@@ -71,39 +76,58 @@ async function gtp(args: readonly string[]): Promise<Outcome> {
 }
 
 /**
- * The project's lockfile starts as the harness's own, whose tree holds every package the tarball
- * and the example need at its pinned version (npm prunes the rest), so the install takes the
- * tarballs from npm's cache. tfjs and vitest are peers of the harness: npm checks them against
- * the registry's metadata, which the cache may lack, so the install prefers the cache
- * (--prefer-offline) rather than insisting on it.
+ * Makes the copy install `tarball` (a `file:` dependency, as `npm install <tarball>` writes it)
+ * with a lockfile that needs nothing but npm's cache: the harness's own lockfile, whose tree
+ * holds every package the tarball and the example need at its pinned version (npm ci leaves the
+ * rest out), plus the tarball's entry. Without a `resolved` URL npm asks the registry for a
+ * package's metadata to find its tarball; with one (any registry's: npm finds the tarball in its
+ * cache by the integrity hash) it asks nothing, so `npm ci --offline` installs it all.
  */
-async function writeOfflineLock(dir: string): Promise<void> {
+async function writeOfflineLock(dir: string, tarball: string): Promise<void> {
   const lock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8')) as {
-    name: string;
-    version: string;
-    packages: Record<string, unknown>;
+    packages: Record<string, { version?: string; resolved?: string; link?: boolean }>;
   };
+  const harness = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
   const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as {
     name: string;
     version: string;
     dependencies: Record<string, string>;
     devDependencies?: Record<string, string>;
   };
-  const root = { name: manifest.name, version: manifest.version, dependencies: manifest.dependencies, devDependencies: manifest.devDependencies };
-  await writeFile(
-    join(dir, 'package-lock.json'),
-    JSON.stringify({ ...lock, name: manifest.name, version: manifest.version, packages: { ...lock.packages, '': root } }),
-  );
+  const spec = `file:${relative(dir, tarball)}`;
+  manifest.dependencies['gpu-transfer-perf'] = spec;
+  await writeFile(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  const registry = (await sh('npm', ['config', 'get', 'registry'], { env })).stdout.trim().replace(/\/?$/, '/');
+  const packages: Record<string, unknown> = {
+    '': { name: manifest.name, version: manifest.version, dependencies: manifest.dependencies, devDependencies: manifest.devDependencies },
+  };
+  for (const [path, entry] of Object.entries(lock.packages)) {
+    if (path === '') continue;
+    const name = path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
+    const tgz = `${registry}${name}/-/${name.split('/').pop()}-${entry.version}.tgz`;
+    packages[path] = entry.resolved || entry.link || !entry.version ? entry : { ...entry, resolved: tgz };
+  }
+  const pick = ['version', 'license', 'dependencies', 'bin', 'engines', 'peerDependencies', 'peerDependenciesMeta'] as const;
+  packages['node_modules/gpu-transfer-perf'] = {
+    ...Object.fromEntries(pick.map((key) => [key, harness[key]])),
+    resolved: spec,
+    integrity: `sha512-${createHash('sha512')
+      .update(await readFile(tarball))
+      .digest('base64')}`,
+  };
+  await writeFile(join(dir, 'package-lock.json'), JSON.stringify({ ...lock, name: manifest.name, version: manifest.version, packages }, null, 2));
 }
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'gtp-pack-test-'));
-  const packed = await sh('npm', ['pack', '--pack-destination', work, '--json'], { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024 });
-  const tarball = join(work, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0]!.filename);
+  // The e2e run's one tarball (test/support/built-cli.setup.ts); packed here when this file runs alone.
+  const packed = inject('packedHarness') ?? (await packHarness(work, env));
+  const tarball = join(work, basename(packed));
+  if (packed !== tarball) await copyFile(packed, tarball);
   project = join(work, 'own-pipeline');
   await cp(EXAMPLE, project, { recursive: true, filter: (path) => !/^(node_modules|results)(\/|$)/.test(relative(EXAMPLE, path)) });
-  await writeOfflineLock(project);
-  await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: project, env, maxBuffer: 16 * 1024 * 1024 });
+  await writeOfflineLock(project, tarball);
+  await sh('npm', ['ci', '--no-audit', '--no-fund'], { cwd: project, env, maxBuffer: 16 * 1024 * 1024 });
   perf = await gtp(['perf', '--out', 'results/run.json']);
   record = await readRunRecord(join(project, 'results/run.json'));
 }, 600_000);
@@ -605,7 +629,7 @@ const substitute = (text: string, context: ExpressionContext) => text.replace(/\
 /**
  * The `uses:` actions the recipe may name, each with what the test provides in its place:
  * checkout (the copy is a git repository with the base branch fetched as origin/main),
- * setup-node (this machine's Node 20, npm's cache preferred as the action's cache restores it),
+ * setup-node (this machine's Node 20, npm's cache, filled as the action's cache restores it),
  * upload-artifact (nothing to upload to: the files it names are checked to exist).
  */
 const PROVIDED_ACTIONS = ['actions/checkout@v4', 'actions/setup-node@v4', 'actions/upload-artifact@v4'];
@@ -617,6 +641,45 @@ const PROVIDED_ACTIONS = ['actions/checkout@v4', 'actions/setup-node@v4', 'actio
  * files its report_paths name, which the test reads back itself.
  */
 const FLEET_ACTIONS = [...PROVIDED_ACTIONS, 'bencherdev/bencher@main', 'mikepenz/action-junit-report@v5'];
+
+/**
+ * The recipes' commands that reach a network on a runner, each with how the test runs it without
+ * one: apt-get by the shim below (setup:system installed the packages once), `npm ci` from npm's
+ * cache (npm_config_offline), `npx gtp` from the installed bin, `bencher` by its recording shim,
+ * `git push` to the copy's local origin. A recipe line that reaches a network some other way
+ * fails the check of the recipes' text.
+ */
+const NETWORK_STEPS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^(sudo )?apt-get (update|install)\b/, 'apt-get: the shim checks that the named packages are installed'],
+  [/^npm ci\b/, "npm ci: from npm's cache, offline"],
+  [/\bnpx gtp\b/, 'npx: the installed bin, offline'],
+  [/^bencher run\b/, 'bencher: its command line recorded'],
+  [/\bgit push\b/, "git push: to the copy's local origin"],
+];
+/** A line of a recipe's run: step that would reach a network (a registry, an archive, a server). */
+const REACHES_NETWORK = /\b(apt-get|apt|npm (ci|install|i|update)|npx|curl|wget|pip3?|git (push|fetch|pull|clone)|bencher)\b/;
+
+/**
+ * apt-get as the recipes call it, with no network: `update` does nothing (`npm run setup:system`
+ * read the package lists once), `install` succeeds only when every named package is installed
+ * already (dpkg), and each call's arguments are appended to `log` to be checked.
+ */
+function aptGetWithoutNetwork(log: string): string {
+  return `#!/bin/sh
+printf '%s\\n' "$*" >> '${log}'
+case "$1" in
+  update) exit 0 ;;
+  install) shift
+    for p in "$@"; do
+      case "$p" in -*) continue ;; esac
+      dpkg-query -W -f='\${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || { echo "apt-get (pack test): $p is not installed; install it once with npm run setup:system" >&2; exit 100; }
+    done
+    exit 0 ;;
+esac
+echo "apt-get (pack test): $* is not provided here" >&2
+exit 100
+`;
+}
 
 /** The fleet recipe: the one YAML block of docs/ci.md's "A fleet" section. */
 async function fleetWorkflow(): Promise<{ jobs: Record<string, WorkflowJob> }> {
@@ -636,6 +699,8 @@ describe("the CI recipe's run: steps (examples/own-pipeline/.github/workflows/pe
    * runner that changed CPU under its label: the recipe must pass there as it is.
    */
   let other: Awaited<ReturnType<typeof asOtherCpu>>;
+  /** The lockfile the recipe's `npm ci` installed from (a job's; null before the first). */
+  let recipeInstalledFrom: string | null = null;
 
   beforeAll(async () => {
     jobs = (parseYaml(await readFile(join(project, '.github/workflows/perf.yml'), 'utf8')) as { jobs: Record<string, WorkflowJob> }).jobs;
@@ -643,6 +708,7 @@ describe("the CI recipe's run: steps (examples/own-pipeline/.github/workflows/pe
     bin = await mkdtemp(join(tmpdir(), 'gtp-ci-bin-'));
     other = await asOtherCpu(bin, 'cpuinfo', OTHER_CPU_MODEL, 2);
     await writeFile(join(bin, 'sudo'), '#!/bin/sh\nexec "$@"\n', { mode: 0o755 });
+    await writeFile(join(bin, 'apt-get'), aptGetWithoutNetwork(join(bin, 'apt-get-calls')), { mode: 0o755 });
     // The fleet recipe's Bencher upload: no server here, so its command line is recorded, one argument a line.
     await writeFile(join(bin, 'bencher'), `#!/bin/sh\nprintf '%s\\n' "$@" > '${join(bin, 'bencher-args')}'\n`, { mode: 0o755 });
     // checkout with history: the project's branch is main, and a remote holds it (origin/main).
@@ -692,6 +758,10 @@ describe("the CI recipe's run: steps (examples/own-pipeline/.github/workflows/pe
       const script = step.run!;
       // An expression the runner would evaluate cannot be run here as written.
       expect(script, `${name}: ${step.name ?? script}`).not.toMatch(/\$\{\{/);
+      // `npm ci` from the cache once (npm_config_offline); again on the same lockfile it would
+      // install the same tree from the same cache, so a later job keeps what the first installed.
+      const lock = await readFile(join(project, 'package-lock.json'), 'utf8');
+      if (/^npm ci\b/.test(script.trim()) && recipeInstalledFrom === lock) continue;
       const stepEnv = {
         ...env,
         ...jobEnv,
@@ -699,7 +769,6 @@ describe("the CI recipe's run: steps (examples/own-pipeline/.github/workflows/pe
         ...github,
         GITHUB_ENV: githubEnv,
         PATH: `${bin}:${env.PATH}`,
-        npm_config_prefer_offline: 'true',
         CI: 'true',
       };
       const [file, ...args] = [...wrap, 'bash', '-e', '-c', script];
@@ -709,14 +778,32 @@ describe("the CI recipe's run: steps (examples/own-pipeline/.github/workflows/pe
       );
       shown.push(outcome.output);
       expect(outcome.code, `${name}: ${step.name ?? script}\n${outcome.output.slice(-3000)}`).toBe(0);
+      if (/^npm ci\b/.test(script.trim())) recipeInstalledFrom = lock;
     }
     return reached;
   }
+
+  it('reaches a network only in steps the test runs without one (the text of both recipes)', async () => {
+    const fleet = (await fleetWorkflow()).jobs;
+    const lines = [...Object.values(jobs), ...Object.values(fleet)]
+      .flatMap((job) => job.steps)
+      .flatMap((step) => (step.run ?? '').split('\n'))
+      .map((line) => line.trim())
+      .filter((line) => REACHES_NETWORK.test(line));
+    expect(lines.filter((line) => !NETWORK_STEPS.some(([pattern]) => pattern.test(line)))).toEqual([]);
+    // What the jobs below install: the Vulkan driver and the project's lockfile.
+    expect(lines).toEqual(expect.arrayContaining(['sudo apt-get install -y -qq --no-install-recommends mesa-vulkan-drivers', 'npm ci --no-audit --no-fund']));
+  });
 
   it('the pull-request job: the system package, npm ci and gtp ab against the base branch pass an unchanged head (exit 0), verdicts written', async () => {
     const summary = join(work, 'step_summary_ab');
     await writeFile(summary, '');
     await runJob('ab', { GITHUB_EVENT_NAME: 'pull_request', GITHUB_BASE_REF: 'main', GITHUB_STEP_SUMMARY: summary });
+    // The driver step ran through apt-get (the shim: installed already, nothing fetched), and npm ci ran.
+    expect((await readFile(join(bin, 'apt-get-calls'), 'utf8')).split('\n')).toEqual(
+      expect.arrayContaining(['update -qq', 'install -y -qq --no-install-recommends mesa-vulkan-drivers']),
+    );
+    expect(recipeInstalledFrom).not.toBeNull();
     // An unchanged commit (the A/A of the recipe): exit 0, nothing regressed, and both arms ran
     // the one installed harness (no note of differing versions).
     const ab = JSON.parse(await readFile(join(project, 'results/ab.json'), 'utf8')) as AbResult;

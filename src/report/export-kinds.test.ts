@@ -1,27 +1,20 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
 import { testAbResult } from '../../test/support/ab-result.js';
 import { testRatio, testRunRecord } from '../../test/support/run-record.js';
 import { checkOutput, type OutputKind } from '../results/output-guard.js';
 import { EXPORTERS } from './exporters.js';
+import { tempFolder } from '../../test/support/temp-folder.js';
 
 /** The exports for other engines: their output kinds recognize what their exporters write, and nothing else. */
 const FORMATS = ['bmf', 'junit', 'gab-bigger', 'gab-smaller'] as const;
 const input = { record: testRunRecord([testRatio('mnist-transfer.speedup', 1.25, [1.2, 1.3])]), recordPath: null, comparison: null };
 
 describe("the output guard's kinds of the exports for other engines", () => {
-  let dir = '';
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'export-kinds-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const temp = tempFolder('export-kinds-');
   const write = async (name: string, text: string) => {
-    await writeFile(join(dir, name), text);
-    return join(dir, name);
+    await writeFile(temp.at(name), text);
+    return temp.at(name);
   };
   const check = (path: string, kind: OutputKind) => checkOutput({ path, kind, flag: '--x' }, { force: false });
 
@@ -44,9 +37,9 @@ describe("the output guard's kinds of the exports for other engines", () => {
     await expect(check(vitestJunit, 'JUnit XML report')).rejects.toThrow(/is another file, not a JUnit XML report/);
     const run = await write('run.json', JSON.stringify(input.record));
     await expect(check(run, 'Bencher Metric Format file')).rejects.toThrow(/is a run record, not a Bencher Metric Format file/);
-    const bmf = join(dir, 'bmf.run');
+    const bmf = temp.at('bmf.run');
     await expect(check(bmf, 'github-action-benchmark file')).rejects.toThrow(/is a Bencher Metric Format file, not a github-action-benchmark file/);
-    await expect(check(join(dir, 'gab-bigger.run'), 'JUnit XML report')).rejects.toThrow(/is a github-action-benchmark file, not a JUnit XML report/);
-    await expect(check(join(dir, 'junit.run'), 'Bencher Metric Format file')).rejects.toThrow(/is a JUnit XML report, not a Bencher Metric Format file/);
+    await expect(check(temp.at('gab-bigger.run'), 'JUnit XML report')).rejects.toThrow(/is a github-action-benchmark file, not a JUnit XML report/);
+    await expect(check(temp.at('junit.run'), 'Bencher Metric Format file')).rejects.toThrow(/is a JUnit XML report, not a Bencher Metric Format file/);
   });
 });

@@ -1,13 +1,12 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../cli/args.js';
 import { testRunRecord } from '../../test/support/run-record.js';
 import { testAbResult } from '../../test/support/ab-result.js';
 import { bmfFindings, gabFileSchema, junitXsdFindings, readJunitAsTestReporter } from '../../test/support/export-validators.js';
 import { writeAbExports, writeExports } from './write-exports.js';
 import { EXPORTERS, type ExporterEntry, exportFlagSpecs, exportOutputs, exportTargets } from './exporters.js';
+import { tempFolder } from '../../test/support/temp-folder.js';
 
 /** A format registered by this test alone: one line of text, beside the run record and in the job summary. */
 const lineEntry: ExporterEntry = {
@@ -20,13 +19,7 @@ const lineEntry: ExporterEntry = {
 };
 
 describe('the exporter registry', () => {
-  let dir = '';
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'exporters-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const temp = tempFolder('exporters-');
 
   it("gives perf and compare their flags, and each command its files with the output guard's kinds", () => {
     expect(exportFlagSpecs('compare').map((f) => f.name)).toEqual(['markdown', 'json', 'bmf', 'junit', 'gab-bigger', 'gab-smaller']);
@@ -55,10 +48,10 @@ describe('the exporter registry', () => {
 
   it("writes an A/B's exports (gtp ab's writing step), each as its engine reads it", async () => {
     const paths = {
-      bmf: join(dir, 'ab.bmf.json'),
-      junit: join(dir, 'ab.xml'),
-      'gab-bigger': join(dir, 'ab.bigger.json'),
-      'gab-smaller': join(dir, 'ab.smaller.json'),
+      bmf: temp.at('ab.bmf.json'),
+      junit: temp.at('ab.xml'),
+      'gab-bigger': temp.at('ab.bigger.json'),
+      'gab-smaller': temp.at('ab.smaller.json'),
     };
     await writeAbExports(testAbResult(), exportTargets('ab', paths, null));
     expect(bmfFindings(JSON.parse(await readFile(paths.bmf, 'utf8')))).toEqual([]);
@@ -73,13 +66,13 @@ describe('the exporter registry', () => {
 
   it('writes a format registered in one more line, and its job summary whether or not a file was asked for', async () => {
     const exporters = [...EXPORTERS, lineEntry];
-    const input = { record: testRunRecord([]), recordPath: join(dir, 'run.json'), comparison: null };
-    const beside = (extension: string) => ({ path: join(dir, `run${extension}`), flag: 'beside the run record' });
-    const summary = join(dir, 'summary.md');
+    const input = { record: testRunRecord([]), recordPath: temp.at('run.json'), comparison: null };
+    const beside = (extension: string) => ({ path: temp.at(`run${extension}`), flag: 'beside the run record' });
+    const summary = temp.at('summary.md');
     const targets = exportTargets('perf', { markdown: null, json: null }, beside, exporters);
     expect(targets.map((t) => t.entry.format)).toEqual(['html', 'line']);
     await writeExports(input, 'perf', targets.slice(1), summary, exporters);
-    expect(await readFile(join(dir, 'run.line.txt'), 'utf8')).toBe('run of 0 metrics\n');
+    expect(await readFile(temp.at('run.line.txt'), 'utf8')).toBe('run of 0 metrics\n');
     const appended = await readFile(summary, 'utf8');
     expect(appended.startsWith('### gpu-transfer-perf')).toBe(true);
     expect(appended.endsWith('run of 0 metrics\n')).toBe(true);

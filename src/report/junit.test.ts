@@ -1,7 +1,5 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
 import { testAbResult } from '../../test/support/ab-result.js';
 import { type ReadCase, junitXsdFindings, readJunitAsTestReporter } from '../../test/support/export-validators.js';
 import { reportTestComparison, reportTestRecord } from '../../test/support/report.js';
@@ -10,27 +8,22 @@ import { makeBaseline } from '../results/baseline.js';
 import { compareWithBaseline } from '../results/compare.js';
 import { informational } from '../results/verdict.js';
 import { junitExporter, xmlAttr, xmlText } from './junit.js';
+import { tempFolder } from '../../test/support/temp-folder.js';
 
 describe('JUnit XML of the verdicts (--junit)', () => {
-  let dir = '';
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'junit-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const temp = tempFolder('junit-');
 
   /** xmllint's verdict on `xml`, written to `name`, against junit-10.xsd. */
   async function xmllint(xml: string, name: string): Promise<string> {
-    await writeFile(join(dir, name), xml);
-    return junitXsdFindings(join(dir, name));
+    await writeFile(temp.at(name), xml);
+    return junitXsdFindings(temp.at(name));
   }
 
   it('a compared run: a case per verdict and per failed check, failures for the regression and the missing metric, skipped for what was not judged; valid against junit-10.xsd', async () => {
     const record = reportTestRecord();
     const comparison = reportTestComparison(record);
     const xml = await junitExporter.render({ record, recordPath: null, comparison }, { color: false });
-    expect(await xmllint(xml, 'compare.xml')).toBe(`${join(dir, 'compare.xml')} validates`);
+    expect(await xmllint(xml, 'compare.xml')).toBe(`${temp.at('compare.xml')} validates`);
     const { doc, cases } = await readJunitAsTestReporter(xml);
     expect(cases).toHaveLength(comparison.verdicts.length + record.errors.length);
     expect(new Set(cases.map((c) => c.classname))).toEqual(new Set([`gpu-transfer-perf.${record.profile.id}`]));

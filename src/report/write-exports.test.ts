@@ -1,16 +1,11 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFile, writeFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
 import { FileWriteError } from '../results/storage.js';
 import { appendJobSummary } from './write-exports.js';
+import { tempFolder } from '../../test/support/temp-folder.js';
 
-let dir: string;
-const at = (name: string) => join(dir, name);
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'gtp-summary-'));
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
+const temp = tempFolder('gtp-summary-');
+const at = (name: string) => temp.at(name);
 
 describe('appendJobSummary', () => {
   it('appends to a regular file; a failure is a FileWriteError naming the variable, not a stack', async () => {

@@ -1,26 +1,21 @@
 import { execFileSync } from 'node:child_process';
-import { lstat, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lstat, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { makeBaseline } from './baseline.js';
 import { checkJobSummary, checkOutput, checkOutputs, OutputPathError, type OutputKind, writeOutput } from './output-guard.js';
 import { FileWriteError } from './storage.js';
 import { testRunRecord } from '../../test/support/run-record.js';
+import { tempFolder } from '../../test/support/temp-folder.js';
 
-let dir: string;
-const at = (name: string) => join(dir, name);
+const temp = tempFolder('gtp-guard-');
+const at = (name: string) => temp.at(name);
 const file = async (name: string, content: string | Uint8Array) => {
   await writeFile(at(name), content);
   return at(name);
 };
 const check = (path: string, kind: OutputKind, force = false) => checkOutput({ path, kind, flag: '--x' }, { force });
 const record = testRunRecord([{ id: 'a.bytes', scenario: 'a', kind: 'exact', value: 1, unit: 'B' }]);
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'gtp-guard-'));
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('checkOutput', () => {
   it('allows a new file and creates its folder', async () => {

@@ -1,20 +1,17 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testRunRecord } from '../../test/support/run-record.js';
 import { readRunRecord } from '../results/storage.js';
 import { keepingRecord, writeRecordSafely } from './perf.js';
+import { tempFolder } from '../../test/support/temp-folder.js';
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'gtp-runner-perf-'));
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
+const temp = tempFolder('gtp-runner-perf-');
 
 describe('writeRecordSafely', () => {
   it('writes where asked when it can', async () => {
-    const path = join(dir, 'run.json');
+    const path = temp.at('run.json');
     const written = await writeRecordSafely(path, testRunRecord([]));
     expect(written).toEqual({ path, fallbackFrom: null, reason: null });
     await expect(readRunRecord(path)).resolves.toMatchObject({ metrics: [] });
@@ -27,7 +24,7 @@ describe('writeRecordSafely', () => {
     await writeFile(theirs, 'not yours');
     try {
       // A path below a regular file cannot be written (ENOTDIR), as a full disk cannot.
-      const blocked = join(dir, 'a-file');
+      const blocked = temp.at('a-file');
       await writeFile(blocked, '');
       const written = await writeRecordSafely(join(blocked, name), testRunRecord([]));
       expect(written.fallbackFrom).toBe(join(blocked, name));
@@ -46,14 +43,14 @@ describe('writeRecordSafely', () => {
 
 describe('keepingRecord', () => {
   it('writes the measured record when what follows the measurement throws, and says where', async () => {
-    const path = join(dir, 'kept.json');
+    const path = temp.at('kept.json');
     const failing = keepingRecord(path, testRunRecord([]), () => Promise.reject(new Error('vitest did not start')));
     await expect(failing).rejects.toThrow(`vitest did not start; the run record was kept at ${path}`);
     await expect(readRunRecord(path)).resolves.toMatchObject({ metrics: [] });
   });
 
   it('writes nothing when it succeeds (the caller writes the judged record)', async () => {
-    const path = join(dir, 'not-kept.json');
+    const path = temp.at('not-kept.json');
     await expect(keepingRecord(path, testRunRecord([]), async () => 7)).resolves.toBe(7);
     await expect(readFile(path)).rejects.toThrow(/ENOENT/);
   });

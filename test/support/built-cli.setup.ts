@@ -1,31 +1,51 @@
 /**
- * Global setup of the end-to-end run (vitest.e2e.config.ts): builds the CLI once into
- * `.e2e-cli/` with the package's own build (tsconfig.build.json), so each CLI spawn of the e2e
- * tests starts the built JavaScript in about 1.2 s instead of the ~3.3 s of a tsx start that
- * transforms the sources again (`--help`, both measured on the 2-core CI machine). The
- * folder sits directly under the root, as dist/ does, so the CLI finds the checkout the same way.
+ * Global setup of the end-to-end run (vitest.e2e.config.ts): packs the harness once with
+ * `npm pack`, whose prepack is the package's own build (tsconfig.build.json into dist/). Every
+ * e2e file then starts that one build: the CLI as built JavaScript (`node dist/cli/main.js`, about
+ * 1.2 s a start against the ~3.3 s of a tsx start that transforms the sources again: `--help`,
+ * both measured on the 2-core CI machine), and the pack test installs that one tarball. No file
+ * builds or packs again while others run.
  */
 import { execFile } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { TestProject } from 'vitest/node';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-/** Where the e2e run's CLI is built; not dist/, which the pack test rebuilds while others run. */
-const BUILT_CLI_DIR = join(ROOT, '.e2e-cli');
 
-export default async function setup(project: TestProject): Promise<void> {
-  await rm(BUILT_CLI_DIR, { recursive: true, force: true });
-  await promisify(execFile)(join(ROOT, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json', '--outDir', BUILT_CLI_DIR, '--declaration', 'false'], {
-    cwd: ROOT,
-  });
-  project.provide('builtCli', join(BUILT_CLI_DIR, 'cli/main.js'));
+/** `npm pack` of the repository into `into` (its prepack builds dist/); the tarball's path. */
+export async function packHarness(into: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const { stdout } = await promisify(execFile)('npm', ['pack', '--pack-destination', into, '--json'], { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024 });
+  return join(into, (JSON.parse(stdout) as Array<{ filename: string }>)[0]!.filename);
+}
+
+/**
+ * The one pack of the run: every project of vitest.e2e.config.ts runs this setup in vitest's main
+ * process, and the first starts the pack that all of them share (kept on globalThis, which their
+ * separately loaded copies of this module have in common). Removed when the run ends.
+ */
+const ONE_PACK = Symbol.for('gpu-transfer-perf.e2e-pack');
+type Shared = typeof globalThis & { [ONE_PACK]?: Promise<{ dir: string; tarball: string }> };
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const shared = globalThis as Shared;
+  const first = shared[ONE_PACK] === undefined;
+  shared[ONE_PACK] ??= mkdtemp(join(tmpdir(), 'gtp-e2e-pack-')).then(async (dir) => ({ dir, tarball: await packHarness(dir) }));
+  const { dir, tarball } = await shared[ONE_PACK];
+  project.provide('packedHarness', tarball);
+  project.provide('builtCli', join(ROOT, 'dist/cli/main.js'));
+  return async () => {
+    if (first) await rm(dir, { recursive: true, force: true });
+  };
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** The built CLI's entry (an e2e run only; absent in a plain `vitest run`). */
     builtCli?: string;
+    /** The tarball `npm pack` made of this repository (an e2e run only; absent in a plain `vitest run`). */
+    packedHarness?: string;
   }
 }

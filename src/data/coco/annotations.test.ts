@@ -1,9 +1,8 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CocoFormatError, classIndexByCategory, parseCocoInstances, readCocoInstances } from './annotations.js';
+import { tempFolder } from '../../../test/support/temp-folder.js';
 
 /** A minimal valid instances object, with overrides. */
 function instances(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -95,19 +94,15 @@ describe('readCocoInstances', () => {
     expect(unsafe).toEqual([]);
   });
 
-  let dir = '';
-  afterAll(async () => {
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  const temp = tempFolder('coco-ann-');
 
   it('names a file that is missing or not JSON', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'coco-ann-'));
-    await expect(readCocoInstances(join(dir, 'none.json'))).rejects.toThrow(/none\.json: cannot read it \(ENOENT\)/);
-    await writeFile(join(dir, 'cut.json'), '{"images": [');
-    await expect(readCocoInstances(join(dir, 'cut.json'))).rejects.toThrow(/cut\.json: not valid JSON/);
-    await writeFile(join(dir, 'control.json'), '{"images": \u0001}');
-    await expect(readCocoInstances(join(dir, 'control.json'))).rejects.toThrow(/control\.json: not valid JSON.*\\x01/);
-    await writeFile(join(dir, 'ok.json'), JSON.stringify(instances()));
-    expect((await readCocoInstances(join(dir, 'ok.json'))).categories).toHaveLength(1);
+    await expect(readCocoInstances(temp.at('none.json'))).rejects.toThrow(/none\.json: cannot read it \(ENOENT\)/);
+    await writeFile(temp.at('cut.json'), '{"images": [');
+    await expect(readCocoInstances(temp.at('cut.json'))).rejects.toThrow(/cut\.json: not valid JSON/);
+    await writeFile(temp.at('control.json'), '{"images": \u0001}');
+    await expect(readCocoInstances(temp.at('control.json'))).rejects.toThrow(/control\.json: not valid JSON.*\\x01/);
+    await writeFile(temp.at('ok.json'), JSON.stringify(instances()));
+    expect((await readCocoInstances(temp.at('ok.json'))).categories).toHaveLength(1);
   });
 });

@@ -1,10 +1,10 @@
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CocoFormatError } from './annotations.js';
 import { CocoDataError, loadCoco } from './reader.js';
+import { tempFolder } from '../../../test/support/temp-folder.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../fixtures/coco', import.meta.url));
 const IMAGES = join(FIXTURES, 'images');
@@ -111,8 +111,8 @@ describe('loadCoco on fixtures/coco-odd (CMYK, palette, progressive, 13x199, tru
 });
 
 describe('loadCoco skips what it cannot use and says why', () => {
-  let dir = '';
-  const write = (name: string, data: unknown) => writeFile(join(dir, name), JSON.stringify(data));
+  const temp = tempFolder('coco-bad-');
+  const write = (name: string, data: unknown) => writeFile(temp.at(name), JSON.stringify(data));
   const image = (id: number, file: string, height: number, width: number) => ({ id, file_name: file, height, width });
   const box = [[2, 2, 10, 2, 10, 10, 2, 10]];
   const ann = (id: number, imageId: number, categoryId: number, segmentation: unknown = box) => ({
@@ -124,14 +124,13 @@ describe('loadCoco skips what it cannot use and says why', () => {
   });
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'coco-bad-'));
-    await mkdir(join(dir, 'images'));
-    await copyFile(join(IMAGES, '000000000001.jpg'), join(dir, 'images', 'good.jpg'));
-    await copyFile(join(IMAGES, '000000000006.jpg'), join(dir, 'images', 'plain.jpg'));
+    await mkdir(temp.at('images'));
+    await copyFile(join(IMAGES, '000000000001.jpg'), temp.at('images', 'good.jpg'));
+    await copyFile(join(IMAGES, '000000000006.jpg'), temp.at('images', 'plain.jpg'));
     const jpeg = await readFile(join(IMAGES, '000000000005.jpg'));
     // The header survives; the entropy-coded data is cut short.
-    await writeFile(join(dir, 'images', 'truncated.jpg'), jpeg.subarray(0, jpeg.length - 400));
-    await writeFile(join(dir, 'images', 'text.jpg'), 'not a JPEG at all');
+    await writeFile(temp.at('images', 'truncated.jpg'), jpeg.subarray(0, jpeg.length - 400));
+    await writeFile(temp.at('images', 'text.jpg'), 'not a JPEG at all');
     await write('mixed.json', {
       images: [
         image(1, 'good.jpg', 48, 64),
@@ -153,12 +152,9 @@ describe('loadCoco skips what it cannot use and says why', () => {
       categories: [{ id: 7, name: 'thing' }],
     });
   });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
 
   it('lists every skipped item with its reason and counts only usable ones', async () => {
-    const ds = await loadCoco({ root: join(dir, 'images'), annotations: join(dir, 'mixed.json') });
+    const ds = await loadCoco({ root: temp.at('images'), annotations: temp.at('mixed.json') });
     expect(ds.count).toBe(2);
     expect(ds.summary.skippedByReason).toEqual({
       'unknown-category': 1,
@@ -181,7 +177,7 @@ describe('loadCoco skips what it cannot use and says why', () => {
   });
 
   it('with verify "header", finds a damaged file only when load decodes it', async () => {
-    const ds = await loadCoco({ root: join(dir, 'images'), annotations: join(dir, 'mixed.json'), verify: 'header' });
+    const ds = await loadCoco({ root: temp.at('images'), annotations: temp.at('mixed.json'), verify: 'header' });
     const truncated = [...Array(ds.count).keys()].find((i) => ds.imageInfo(i).file_name === 'truncated.jpg');
     expect(truncated).toBeDefined();
     await expect(ds.load(truncated!)).rejects.toThrow(/truncated\.jpg: image 2 was checked when the data set was loaded but now fails/);
@@ -189,23 +185,23 @@ describe('loadCoco skips what it cannot use and says why', () => {
 
   it('refuses input that leaves nothing usable, saying what was skipped', async () => {
     await write('missing.json', { images: [image(1, 'absent.jpg', 10, 10)], annotations: [ann(1, 1, 7)], categories: [{ id: 7, name: 'thing' }] });
-    await expect(loadCoco({ root: join(dir, 'images'), annotations: join(dir, 'missing.json') })).rejects.toThrow(
+    await expect(loadCoco({ root: temp.at('images'), annotations: temp.at('missing.json') })).rejects.toThrow(
       /no usable image among 1 listed \(skipped 1 missing-file; e\.g\. .*absent\.jpg/,
     );
     await write('background.json', { images: [image(1, 'good.jpg', 48, 64)], annotations: [ann(1, 1, 99)], categories: [{ id: 7, name: 'thing' }] });
-    await expect(loadCoco({ root: join(dir, 'images'), annotations: join(dir, 'background.json') })).rejects.toThrow(
+    await expect(loadCoco({ root: temp.at('images'), annotations: temp.at('background.json') })).rejects.toThrow(
       /none of the 1 annotations is usable .*1 unknown-category.*every mask would be background/,
     );
   });
 
   it('names a missing images folder, a file given as folder, and foreign JSON', async () => {
     await write('foreign.json', { schemaVersion: 2, metrics: [] });
-    await expect(loadCoco({ root: join(dir, 'nowhere'), annotations: join(dir, 'mixed.json') })).rejects.toThrow(CocoDataError);
-    await expect(loadCoco({ root: join(dir, 'nowhere'), annotations: join(dir, 'mixed.json') })).rejects.toThrow(
+    await expect(loadCoco({ root: temp.at('nowhere'), annotations: temp.at('mixed.json') })).rejects.toThrow(CocoDataError);
+    await expect(loadCoco({ root: temp.at('nowhere'), annotations: temp.at('mixed.json') })).rejects.toThrow(
       /nowhere: cannot open the COCO images folder \(ENOENT\)/,
     );
-    await expect(loadCoco({ root: join(dir, 'mixed.json'), annotations: join(dir, 'mixed.json') })).rejects.toThrow(/mixed\.json: not a directory/);
-    await expect(loadCoco({ root: join(dir, 'images'), annotations: join(dir, 'foreign.json') })).rejects.toThrow(CocoFormatError);
-    await expect(loadCoco({ root: join(dir, 'images'), annotations: join(dir, 'foreign.json') })).rejects.toThrow(/foreign\.json: no "images"/);
+    await expect(loadCoco({ root: temp.at('mixed.json'), annotations: temp.at('mixed.json') })).rejects.toThrow(/mixed\.json: not a directory/);
+    await expect(loadCoco({ root: temp.at('images'), annotations: temp.at('foreign.json') })).rejects.toThrow(CocoFormatError);
+    await expect(loadCoco({ root: temp.at('images'), annotations: temp.at('foreign.json') })).rejects.toThrow(/foreign\.json: no "images"/);
   });
 });

@@ -1,21 +1,19 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ImageFolderError } from './errors.js';
 import { byCodePoint, hasImageExtension, scanImageFolder } from './layout.js';
+import { tempFolder } from '../../../test/support/temp-folder.js';
 
 describe('scanImageFolder', () => {
-  let root = '';
+  const temp = tempFolder('image-folder-layout-');
   /** Creates an empty file (and its folders) under root: listing never opens the files. */
   const touch = async (path: string) => {
-    await mkdir(join(root, path, '..'), { recursive: true });
-    await writeFile(join(root, path), '');
+    await mkdir(temp.at(path, '..'), { recursive: true });
+    await writeFile(temp.at(path), '');
   };
-  const relative = (path: Buffer) => path.toString('utf8').slice(root.length + 1);
+  const relative = (path: Buffer) => path.toString('utf8').slice(temp.path.length + 1);
 
   beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'image-folder-layout-'));
     const files = [
       ...['set/dogs/2.jpg', 'set/dogs/10.JPEG', 'set/dogs/notes.txt', 'set/dogs/anim.gif', 'set/dogs/.hidden.png', 'set/dogs/._2.jpg'],
       ...['set/cats/b.png', 'set/cats/a.webp', 'set/cats/deep/c.TIFF', 'set/cats/deep er/d.bmp', 'set/cats/.cache/e.png'],
@@ -23,16 +21,13 @@ describe('scanImageFolder', () => {
       ...['elsewhere/linked/l.ppm', 'flat/only.jpg', 'none/.hidden/x.jpg'],
     ];
     for (const file of files) await touch(file);
-    await symlink(join(root, 'elsewhere', 'linked'), join(root, 'set', 'linked'));
+    await symlink(temp.at('elsewhere', 'linked'), temp.at('set', 'linked'));
     // A link back up the tree: os.walk(followlinks=True) would go round it until ELOOP.
-    await symlink(join(root, 'set', 'cats'), join(root, 'set', 'cats', 'deep', 'loop'));
-  });
-  afterAll(async () => {
-    await rm(root, { recursive: true, force: true });
+    await symlink(temp.at('set', 'cats'), temp.at('set', 'cats', 'deep', 'loop'));
   });
 
   it('lists classes and files in torchvision order, with the class index of each', async () => {
-    const layout = await scanImageFolder(join(root, 'set'));
+    const layout = await scanImageFolder(temp.at('set'));
     // Sorted by code point: upper case before lower case; linked folders are classes too.
     expect(layout.classes).toEqual(['Zebras', 'cats', 'dogs', 'empty', 'linked']);
     expect(layout.files.map((f) => [relative(f.path), f.classIndex])).toEqual([
@@ -59,7 +54,7 @@ describe('scanImageFolder', () => {
       ['none', /none: no class subfolders \(it is empty\)/],
     ];
     for (const [folder, message] of cases) {
-      const error = await scanImageFolder(join(root, folder)).catch((e: unknown) => e);
+      const error = await scanImageFolder(temp.at(folder)).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ImageFolderError);
       expect((error as Error).message).toMatch(message);
       expect((error as Error).message).not.toContain('\n');

@@ -1,11 +1,10 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ImageFolderError } from './errors.js';
 import { scanImageFolder } from './layout.js';
 import { imageFolderBatches, loadImageFolder } from './reader.js';
+import { tempFolder } from '../../../test/support/temp-folder.js';
 
 /** Every test image is 4 x 6 (H x W), so 'resize' to 4x6 must give back the exact bytes. */
 const H = 4;
@@ -30,16 +29,15 @@ const rgbOf = (pixels: Buffer, channels: number, pick: (p: number[]) => number[]
   Array.from({ length: H * W }, (_, i) => pick([...pixels.subarray(i * channels, (i + 1) * channels)])).flat();
 
 describe('loadImageFolder', () => {
-  let root = '';
+  const temp = tempFolder('image-folder-reader-');
   const put = async (path: string, bytes: Uint8Array | string) => {
-    await mkdir(join(root, path, '..'), { recursive: true });
-    await writeFile(join(root, path), bytes);
+    await mkdir(temp.at(path, '..'), { recursive: true });
+    await writeFile(temp.at(path), bytes);
   };
   // PPM is read by pnm.ts (as Pillow), whatever sharp's build reads.
   const ppmDecodes = true;
 
   beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'image-folder-reader-'));
     const noise = Buffer.from(Array.from({ length: 64 * 48 * 3 }, (_, i) => (i * 37) % 251));
     const jpeg = await sharp(noise, { raw: { width: 64, height: 48, channels: 3 } })
       .jpeg()
@@ -62,19 +60,16 @@ describe('loadImageFolder', () => {
     await put('broken/only/bad.png', Buffer.from('\x89PNG\r\n\x1a\n not really'));
     await put('texts/only/readme.txt', 'no images here');
   });
-  afterAll(async () => {
-    await rm(root, { recursive: true, force: true });
-  });
 
   it('really made grey and RGBA files', async () => {
-    expect((await sharp(join(root, 'set/cats/b_grey.png')).metadata()).channels).toBe(1);
-    expect((await sharp(join(root, 'set/cats/c_rgba.png')).metadata()).channels).toBe(4);
+    expect((await sharp(temp.at('set/cats/b_grey.png')).metadata()).channels).toBe(1);
+    expect((await sharp(temp.at('set/cats/c_rgba.png')).metadata()).channels).toBe(4);
   });
 
   it('batches the decodable images in torchvision order with their labels, and counts the rest', async () => {
-    const folder = await loadImageFolder({ root: join(root, 'set'), size: { height: H, width: W }, fit: 'resize', batchSize: 2 });
+    const folder = await loadImageFolder({ root: temp.at('set'), size: { height: H, width: W }, fit: 'resize', batchSize: 2 });
     expect(folder.classes).toEqual(['cats', 'dogs']);
-    expect(folder.files[4]).toEqual({ path: Buffer.from(join(root, 'set/dogs/x.jpg')), name: join(root, 'set/dogs/x.jpg'), classIndex: 1 });
+    expect(folder.files[4]).toEqual({ path: Buffer.from(temp.at('set/dogs/x.jpg')), name: temp.at('set/dogs/x.jpg'), classIndex: 1 });
     // Files: 0 a, 1 b_grey, 2 c_rgba, 3 d_truncated (skipped), 4 x.jpg, 5 y.ppm, 6 sub/z.png.
     const decoded = [0, 1, 2, 4, ...(ppmDecodes ? [5] : []), 6];
     const pairs = (list: number[]) => Array.from({ length: Math.ceil(list.length / 2) }, (_, b) => list.slice(2 * b, 2 * b + 2));
@@ -96,7 +91,7 @@ describe('loadImageFolder', () => {
       { name: 'dogs', images: ppmDecodes ? 3 : 2 },
     ]);
     expect(s.ignored).toEqual({ hidden: 1, notImage: 1, outsideClasses: 1 });
-    expect(s.skipped.map((k) => [k.item.slice(root.length + 1), k.reason])).toEqual([
+    expect(s.skipped.map((k) => [k.item.slice(temp.path.length + 1), k.reason])).toEqual([
       ['set/cats/d_truncated.jpg', 'undecodable-image'],
       ...(ppmDecodes ? [] : [['set/dogs/y.ppm', 'unsupported-format']]),
     ]);
@@ -106,7 +101,7 @@ describe('loadImageFolder', () => {
   });
 
   it("decodes as PIL's convert('RGB'): PNG exact, grey replicated, alpha dropped without compositing", async () => {
-    const [first, second] = (await loadImageFolder({ root: join(root, 'set'), size: { height: H, width: W }, batchSize: 2 })).batches;
+    const [first, second] = (await loadImageFolder({ root: temp.at('set'), size: { height: H, width: W }, batchSize: 2 })).batches;
     const image = H * W * 3;
     expect([...first!.pixels.subarray(0, image)]).toEqual([...rgb]);
     expect([...first!.pixels.subarray(image)]).toEqual(rgbOf(grey, 1, ([v]) => [v!, v!, v!]));
@@ -114,7 +109,7 @@ describe('loadImageFolder', () => {
   });
 
   it('letterboxes: a 4x6 image in a 6x6 canvas fills rows 1-4, rows 0 and 5 are 0', async () => {
-    const { batches } = await loadImageFolder({ root: join(root, 'set'), size: { height: 6, width: 6 }, fit: 'letterbox', batchSize: 1 });
+    const { batches } = await loadImageFolder({ root: temp.at('set'), size: { height: 6, width: 6 }, fit: 'letterbox', batchSize: 1 });
     const pixels = [...batches[0]!.pixels];
     const row = W * 3;
     expect(batches[0]!.shape).toEqual([1, 6, 6, 3]);
@@ -124,7 +119,7 @@ describe('loadImageFolder', () => {
   });
 
   it('streams the same pass one timed batch at a time, returning the summary at the end', async () => {
-    const pass = imageFolderBatches(await scanImageFolder(join(root, 'set')), { size: { height: 2, width: 3 }, batchSize: 4 });
+    const pass = imageFolderBatches(await scanImageFolder(temp.at('set')), { size: { height: 2, width: 3 }, batchSize: 4 });
     const shapes: Array<readonly number[]> = [];
     for (;;) {
       const step = await pass.next();
@@ -153,21 +148,21 @@ describe('loadImageFolder', () => {
 
   it('names a folder where nothing decodes, or no image file is, in one line', async () => {
     const options = { size: { height: 8, width: 8 }, batchSize: 4 };
-    const broken = await loadImageFolder({ root: join(root, 'broken'), ...options }).catch((e: unknown) => e);
+    const broken = await loadImageFolder({ root: temp.at('broken'), ...options }).catch((e: unknown) => e);
     expect(broken).toBeInstanceOf(ImageFolderError);
     expect((broken as Error).message).toMatch(
       /broken: none of its 1 image file\(s\) decodes \(skipped 1 undecodable-image; e\.g\. .*bad\.png: .*\); replace or convert them$/,
     );
-    const texts = await loadImageFolder({ root: join(root, 'texts'), ...options }).catch((e: unknown) => e);
+    const texts = await loadImageFolder({ root: temp.at('texts'), ...options }).catch((e: unknown) => e);
     expect((texts as Error).message).toMatch(
       /texts: no image file in its 1 class folder\(s\) \(1 other file\(s\) ignored\); add images named \.jpg \.jpeg .* \.webp \(any case\)$/,
     );
-    await expect(loadImageFolder({ root: join(root, 'missing'), ...options })).rejects.toThrow(/missing: cannot read the image folder \(no such folder\)/);
+    await expect(loadImageFolder({ root: temp.at('missing'), ...options })).rejects.toThrow(/missing: cannot read the image folder \(no such folder\)/);
     for (const error of [broken, texts]) expect((error as Error).message).not.toContain('\n');
   });
 
   it('refuses options that cannot make a batch before reading anything', async () => {
-    const at = { root: join(root, 'missing') };
+    const at = { root: temp.at('missing') };
     await expect(loadImageFolder({ ...at, size: { height: 0, width: 8 }, batchSize: 1 })).rejects.toThrow(
       /size\.height must be an integer in 1\.\.8192, got 0/,
     );

@@ -1,8 +1,7 @@
-import { mkdtemp, rm, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { symlink } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
 import { describeStderr, FfmpegNotFoundError, findFfmpeg, installHint, runTool, toolPaths } from './ffmpeg.js';
+import { tempFolder } from '../../../test/support/temp-folder.js';
 
 describe('toolPaths', () => {
   it('uses PATH where no path is given, and FFMPEG_PATH / FFPROBE_PATH when set', () => {
@@ -11,16 +10,12 @@ describe('toolPaths', () => {
   });
 
   describe('with FFMPEG_PATH alone', () => {
-    let dir = '';
-    afterAll(async () => {
-      if (dir) await rm(dir, { recursive: true, force: true });
-    });
+    const temp = tempFolder('ffmpeg-path-');
 
     it('takes the ffprobe beside it when there is one', async () => {
-      dir = await mkdtemp(join(tmpdir(), 'ffmpeg-path-'));
-      expect(toolPaths({ ffmpeg: join(dir, 'ffmpeg'), ffprobe: null }).ffprobe).toBe('ffprobe');
-      await symlink('/usr/bin/ffprobe', join(dir, 'ffprobe'));
-      expect(toolPaths({ ffmpeg: join(dir, 'ffmpeg'), ffprobe: null }).ffprobe).toBe(join(dir, 'ffprobe'));
+      expect(toolPaths({ ffmpeg: temp.at('ffmpeg'), ffprobe: null }).ffprobe).toBe('ffprobe');
+      await symlink('/usr/bin/ffprobe', temp.at('ffprobe'));
+      expect(toolPaths({ ffmpeg: temp.at('ffmpeg'), ffprobe: null }).ffprobe).toBe(temp.at('ffprobe'));
     });
   });
 });

@@ -1,34 +1,30 @@
-import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeVideo, VideoCache, VideoDecodeError } from './decode.js';
 import { videoToolsFromEnv } from '../../cli/args.js';
 import { runTool, toolPaths } from './ffmpeg.js';
 import { probeVideo, probeVideos, VideoProbeError } from './probe.js';
+import { tempFolder } from '../../../test/support/temp-folder.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../fixtures/kinetics', import.meta.url));
 const FORTY = join(FIXTURES, 'train', 'abseiling', 'abseiling_001.mp4');
 const tools = toolPaths(videoToolsFromEnv());
 
 describe('probeVideo', () => {
-  let dir = '';
+  const temp = tempFolder('kinetics-probe-');
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'kinetics-probe-'));
     const bytes = await readFile(FORTY);
     // The fixtures keep their index (moov) first, as web videos do: cut, they still open.
-    await writeFile(join(dir, 'cut-data.mp4'), bytes.subarray(0, Math.floor(bytes.length * 0.6)));
-    await writeFile(join(dir, 'cut-header.mp4'), bytes.subarray(0, 200));
+    await writeFile(temp.at('cut-data.mp4'), bytes.subarray(0, Math.floor(bytes.length * 0.6)));
+    await writeFile(temp.at('cut-header.mp4'), bytes.subarray(0, 200));
     // Remuxed with the index (moov) at the end, as ffmpeg writes by default: cut, it cannot open.
-    await runTool(tools.ffmpeg, ['-v', 'error', '-i', FORTY, '-c', 'copy', join(dir, 'moov-last.mp4')]);
-    const moovLast = await readFile(join(dir, 'moov-last.mp4'));
-    await writeFile(join(dir, 'cut-moov-last.mp4'), moovLast.subarray(0, Math.floor(moovLast.length * 0.6)));
-    await writeFile(join(dir, 'text.mp4'), 'not a video');
-    await copyFile(FORTY, join(dir, 'whole.mp4'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
+    await runTool(tools.ffmpeg, ['-v', 'error', '-i', FORTY, '-c', 'copy', temp.at('moov-last.mp4')]);
+    const moovLast = await readFile(temp.at('moov-last.mp4'));
+    await writeFile(temp.at('cut-moov-last.mp4'), moovLast.subarray(0, Math.floor(moovLast.length * 0.6)));
+    await writeFile(temp.at('text.mp4'), 'not a video');
+    await copyFile(FORTY, temp.at('whole.mp4'));
   });
 
   it('counts the frames of a fixture by decoding it', async () => {
@@ -36,15 +32,15 @@ describe('probeVideo', () => {
   });
 
   it('finds truncated and foreign files', async () => {
-    await expect(probeVideo(tools, join(dir, 'cut-data.mp4'))).rejects.toThrow(VideoProbeError);
-    await expect(probeVideo(tools, join(dir, 'cut-data.mp4'))).rejects.toThrow(/decoding reports errors|only \d+ decode/);
-    await expect(probeVideo(tools, join(dir, 'cut-header.mp4'))).rejects.toThrow(/no video stream/);
-    await expect(probeVideo(tools, join(dir, 'cut-moov-last.mp4'))).rejects.toThrow(/ffprobe exited with 1: .*moov atom not found/);
-    await expect(probeVideo(tools, join(dir, 'text.mp4'))).rejects.toThrow(/ffprobe exited with 1: .*Invalid data/);
+    await expect(probeVideo(tools, temp.at('cut-data.mp4'))).rejects.toThrow(VideoProbeError);
+    await expect(probeVideo(tools, temp.at('cut-data.mp4'))).rejects.toThrow(/decoding reports errors|only \d+ decode/);
+    await expect(probeVideo(tools, temp.at('cut-header.mp4'))).rejects.toThrow(/no video stream/);
+    await expect(probeVideo(tools, temp.at('cut-moov-last.mp4'))).rejects.toThrow(/ffprobe exited with 1: .*moov atom not found/);
+    await expect(probeVideo(tools, temp.at('text.mp4'))).rejects.toThrow(/ffprobe exited with 1: .*Invalid data/);
   });
 
   it('probes many files, returning each probe or its error in order', async () => {
-    const results = await probeVideos(tools, [join(dir, 'whole.mp4'), join(dir, 'text.mp4'), FORTY]);
+    const results = await probeVideos(tools, [temp.at('whole.mp4'), temp.at('text.mp4'), FORTY]);
     expect(results.map((r) => (r instanceof Error ? 'error' : r.frames))).toEqual([40, 'error', 40]);
   });
 });

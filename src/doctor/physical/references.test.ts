@@ -1,15 +1,15 @@
 // The three upload references from real doctor reports: the H200's (2026-12-04, a kit run's
 // doctor-1..3.json, fixtures/runs/h200-2026-12-04/) and lavapipe's (this CI machine, fixtures/runs/lavapipe-2026-12-04/).
-import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readRunRecord } from '../../results/storage.js';
 import { bindingOf, groupReferences, referencesClause, STAGING_BOUND_FRACTION, type UploadReferences } from '../../results/upload-references.js';
 import { checkStagingPath } from '../checks.js';
 import { readDoctorReport } from '../files.js';
 import { reportReferences, withDoctorReferences, withReferencesBeside } from './references.js';
+import { tempFolder } from '../../../test/support/temp-folder.js';
 
 const RUNS = fileURLToPath(new URL('../../../fixtures/runs/', import.meta.url));
 const H200 = join(RUNS, 'h200-2026-12-04');
@@ -93,8 +93,7 @@ describe('the references of doctor reports', () => {
 });
 
 describe('the H200 quick run rebuilt as a report with the doctor reports beside it', () => {
-  let dir: string;
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  const temp = tempFolder('gtp-beside-');
 
   it('adds the host copy and the link to every stage group with a computed limit, each naming where it came from', async () => {
     const record = await readRunRecord(join(H200, 'run.json'));
@@ -129,12 +128,11 @@ describe('the H200 quick run rebuilt as a report with the doctor reports beside 
   });
 
   it('leaves the record as it is without doctor reports of its profile beside it, and names a broken one', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'gtp-beside-'));
-    await copyFile(join(H200, 'run.json'), join(dir, 'run.json'));
-    await copyFile(join(RUNS, 'lavapipe-2026-12-04', 'doctor-1.json'), join(dir, 'doctor-1.json'));
-    await writeFile(join(dir, 'doctor-2.json'), '{"kind": "not a report"');
-    const record = await readRunRecord(join(dir, 'run.json'));
-    const beside = await withReferencesBeside(join(dir, 'run.json'), record);
+    await copyFile(join(H200, 'run.json'), temp.at('run.json'));
+    await copyFile(join(RUNS, 'lavapipe-2026-12-04', 'doctor-1.json'), temp.at('doctor-1.json'));
+    await writeFile(temp.at('doctor-2.json'), '{"kind": "not a report"');
+    const record = await readRunRecord(temp.at('run.json'));
+    const beside = await withReferencesBeside(temp.at('run.json'), record);
     expect(beside.record).toBe(record);
     expect(beside.notes).toEqual([expect.stringMatching(/^left out doctor-2\.json beside the record: /)]);
   });
