@@ -20,14 +20,17 @@ export interface DirectionInput {
 /**
  * Metric ids recorded before directions were declared (schema 4 and older) whose direction is not
  * their kind's: a step time over the resident step's is a ratio where above 1 means the input
- * pipeline costs time (src/train/metrics.ts); the host-state probe, the sync floor and the computed
- * limits describe the machine, not the code (docs/ci.md, "What the exports hold").
+ * pipeline costs time (src/train/metrics.ts); the host-state probe, the sync floor, the computed
+ * limits, the upload references and the GPU clocks describe the machine, not the code (docs/ci.md,
+ * "What the exports hold").
  */
 const KNOWN: ReadonlyArray<readonly [RegExp, Direction]> = [
   [/(^|\.)step-time-vs-resident\./, 'smaller'],
   [/\.host-probe$/, 'info'],
   [/\.stage-ms\.sync-floor$/, 'info'],
   [/\.stage-ms\.limit\./, 'info'],
+  [/\.upload-reference\./, 'info'],
+  [/\.gpu-clock\./, 'info'],
 ];
 
 /**
