@@ -77,7 +77,8 @@ const pct = (x: number) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}%`;
 
 /**
  * Judges one metric: regressed only when the change is significant (p < alpha) AND its estimate
- * is beyond the tolerance in the bad direction (a lower ratio, a longer time); improved likewise
+ * is beyond the tolerance in the bad direction (its `direction`: a lower speedup, a longer time, a
+ * higher step-time ratio); improved likewise
  * in the good direction; pass when the interval's bad-side bound rules out twice the tolerance;
  * otherwise inconclusive (measure more processes once, then decide).
  */
