@@ -3,7 +3,7 @@ import { failingVerdicts, ranScenario } from '../results/compare.js';
 import { type RunError, type SkippedScenario, skippedLine } from '../results/schema.js';
 import { informational, type Verdict } from '../results/verdict.js';
 import { changeLine, verdictLabel } from './comparison.js';
-import { formatValue } from './format.js';
+import { formatValue, significant } from './format.js';
 import type { Exporter, ReportInput } from './exporter.js';
 
 /**
@@ -248,7 +248,7 @@ export function abSuite(result: AbResult): JunitSuite {
       // Prefixed: a perf run's JUnit of the same runner holds a case named by the bare metric id.
       name: `ab ${v.id}`,
       outcome: v.verdict === 'regressed' ? { kind: 'failure', type: 'regressed', message: v.reason } : { kind: 'passed' },
-      out: `${v.verdict}: head/base ${(1 + v.change).toFixed(4)} [${(1 + v.ci[0]).toFixed(4)}, ${(1 + v.ci[1]).toFixed(4)}], p ${v.p.toPrecision(2)}: ${v.reason}`,
+      out: `${v.verdict}: head/base ${significant(1 + v.change, 4)} [${significant(1 + v.ci[0], 4)}, ${significant(1 + v.ci[1], 4)}], p ${v.p.toPrecision(2)}: ${v.reason}`,
     }),
   );
   const errors = result.errors.map(
