@@ -1,4 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
+import os from 'node:os';
+import { cpuPart } from '../backend/fingerprint.js';
 import { join } from 'node:path';
 import { deriveSeed, seededRng } from '../base/random.js';
 import { BASELINE_DIR } from '../results/baseline.js';
@@ -59,8 +61,32 @@ async function chooseProfile(dir: string, asked: string | null): Promise<string 
       throw new UsageError(`--profile ${asked}: no such folder in ${dir} (there: ${profiles.join(', ') || 'none'})`);
     return asked;
   }
-  if (profiles.length > 1) throw new UsageError(`${dir} holds several profiles (${profiles.join(', ')}): choose one with --profile`);
-  return profiles[0] ?? null;
+  if (profiles.length <= 1) return profiles[0] ?? null;
+  // As backend/hardware-profile.ts reads the host for a profile id (hostCpuModel; not imported: it loads tfjs).
+  const host = { cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown', cores: Math.max(1, os.availableParallelism()), arch: os.arch() };
+  const mine = thisMachinesProfile(profiles, host);
+  if (mine === null)
+    throw new UsageError(
+      `${dir} holds several profiles (${profiles.join(', ')}) and none is this machine's (CPU ${cpuPart(host.cpuModel, host.cores)}, ${host.arch}): choose one with --profile`,
+    );
+  // Said first: the page and the lines below are of this one profile (issue 40, item 12).
+  console.log(`${dir}: drawing ${mine}, this machine's profile; also there: ${profiles.filter((p) => p !== mine).join(', ')} (choose one with --profile)`);
+  return mine;
+}
+
+/**
+ * The one profile of `profiles` this host measures with a software adapter or the CPU: its id ends
+ * in this host's CPU part and architecture ('webgpu-lavapipe-amd-epyc-2c-x64' on a 2-core AMD EPYC
+ * x64, backend/fingerprint.ts profileId); null when none or several do (a GPU's profile names no
+ * CPU: it is chosen with --profile).
+ */
+export function thisMachinesProfile(
+  profiles: readonly string[],
+  host: { readonly cpuModel: string; readonly cores: number; readonly arch: string },
+): string | null {
+  const suffix = `-${cpuPart(host.cpuModel, host.cores)}-${host.arch.toLowerCase()}`;
+  const mine = profiles.filter((p) => p.endsWith(suffix));
+  return mine.length === 1 ? mine[0]! : null;
 }
 
 /** The series to show: those named (each must exist), else every ratio and exact series, in id order. */

@@ -1,4 +1,6 @@
 import type { AbResult } from '../results/ab-result.js';
+import { type Direction, directionOf } from '../results/direction.js';
+import { judgedDirection } from '../results/process-verdict.js';
 import type { Metric } from '../results/schema.js';
 import type { Exporter } from './exporter.js';
 
@@ -59,12 +61,38 @@ export function bmfMetric(value: number, scale: number, interval?: readonly [num
   return { value: v, lower_value: Math.min(interval[0] * scale, v), upper_value: Math.max(interval[1] * scale, v) };
 }
 
-/** The run's metrics: each its estimate and its 95% interval (`ci`) where it has one. */
+/**
+ * The Bencher measure of a metric: one quantity in one direction and one unit, since Bencher sets
+ * a threshold per measure (issue 40). Times are Bencher's `latency` (ns, smaller is better); a
+ * ratio is `speedup` where bigger is better and `time-ratio` where smaller is (a step's time
+ * over the resident step's); an exact count is `exact-` and its unit (`exact-bytes`: bytes on the
+ * wire, equal or wrong); a difference bounded above is `max-abs-diff` or `max-rel-diff`, an
+ * accuracy `accuracy`, a rate its unit ('images-per-second'); any other quality its unit and
+ * direction ('bytes-smaller'). Null for information (host probes, the sync floor, computed
+ * limits, references, unbounded losses and fractions): not exported (docs/ci.md).
+ */
+export function bmfMeasureOf(
+  m: Pick<Metric, 'id' | 'kind' | 'unit' | 'direction' | 'labels' | 'bound'>,
+): { readonly measure: string; readonly scale: number } | null {
+  const direction: Direction = directionOf(m);
+  if (direction === 'info') return null;
+  const unit = bmfMeasure(m.unit);
+  if (m.kind === 'time') return unit;
+  if (m.kind === 'ratio') return { measure: direction === 'smaller' ? 'time-ratio' : 'speedup', scale: 1 };
+  if (m.kind === 'exact') return { measure: `exact-${unit.measure === 'dimensionless' ? 'count' : unit.measure}`, scale: unit.scale };
+  if (/(^|\.)max-abs-diff(\.|$)/.test(m.id)) return { measure: 'max-abs-diff', scale: 1 };
+  if (/rel-diff|loss-gap/.test(m.id)) return { measure: 'max-rel-diff', scale: 1 };
+  if (/accuracy/.test(m.id)) return { measure: 'accuracy', scale: 1 };
+  if (m.unit.endsWith('/s')) return unit;
+  return { measure: `${unit.measure}-${direction}`, scale: unit.scale };
+}
+
+/** The run's metrics worth a threshold (bmfMeasureOf): each its estimate and its 95% interval (`ci`) where it has one. */
 export function recordBmf(metrics: readonly Metric[]): Bmf {
   return Object.fromEntries(
-    metrics.map((m) => {
-      const { measure, scale } = bmfMeasure(m.unit);
-      return [m.id, { [measure]: bmfMetric(m.value, scale, m.ci) }];
+    metrics.flatMap((m) => {
+      const measured = bmfMeasureOf(m);
+      return measured ? [[m.id, { [measured.measure]: bmfMetric(m.value, measured.scale, m.ci) }]] : [];
     }),
   );
 }
@@ -73,14 +101,14 @@ export function recordBmf(metrics: readonly Metric[]): Bmf {
 export const AB_CHANGE_MEASURE = 'head-over-base';
 
 /**
- * An A/B's verdicts: per metric the head arm's geometric mean (a time in `latency`, a speedup in
- * `ratio`; report/ab.ts shows times in ms) and head/base with the permutation test's interval at
- * the verdict's confidence (99% by default: src/results/process-verdict.ts).
+ * An A/B's verdicts: per metric the head arm's geometric mean (a time in `latency`, a ratio in
+ * `speedup` or `time-ratio` by its direction; report/ab.ts shows times in ms) and head/base with
+ * the permutation test's interval at the verdict's confidence (99% by default: src/results/process-verdict.ts).
  */
 export function abBmf(result: AbResult): Bmf {
   return Object.fromEntries(
     result.verdicts.map((v) => {
-      const { measure, scale } = bmfMeasure(v.kind === 'ratio' ? 'x' : 'ms');
+      const { measure, scale } = v.kind === 'ratio' ? { measure: judgedDirection(v) === 'smaller' ? 'time-ratio' : 'speedup', scale: 1 } : bmfMeasure('ms');
       const change = bmfMetric(1 + v.change, 1, [1 + v.ci[0], 1 + v.ci[1]]);
       return [v.id, { [measure]: bmfMetric(v.head, scale), [AB_CHANGE_MEASURE]: change }];
     }),
@@ -118,9 +146,13 @@ function text(bmf: Bmf): string {
   return `${JSON.stringify(bmf, null, 2)}\n`;
 }
 
-/** `--bmf FILE` on perf and compare (the run's metrics) and ab (the verdicts). */
+const nothingOf = (bmf: Bmf, what: string) => (Object.keys(bmf).length > 0 ? null : `${what} has no metric worth a Bencher threshold`);
+
+/** `--bmf FILE` on perf and compare (the run's metrics) and ab (the verdicts); not written where it would be empty. */
 export const bmfExporter: Exporter = {
   format: 'bmf',
   render: ({ record }) => text(recordBmf(record.metrics)),
   renderAb: (result) => text(abBmf(result)),
+  nothing: ({ record }) => nothingOf(recordBmf(record.metrics), 'this run'),
+  nothingAb: (result) => nothingOf(abBmf(result), 'this A/B'),
 };

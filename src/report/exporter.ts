@@ -17,4 +17,11 @@ export interface Exporter {
   render(input: ReportInput, options: { readonly color: boolean }): string | Promise<string>;
   /** Renders an A/B's verdicts (`gtp ab`); present on the formats the registry lists for 'ab'. */
   renderAb?(result: AbResult): string;
+  /**
+   * Why this format has nothing to hold for the run (a reader would reject the empty file), or
+   * null: then nothing is written and the command says so (docs/ci.md guards the reader's step).
+   */
+  nothing?(input: ReportInput): string | null;
+  /** The same for an A/B. */
+  nothingAb?(result: AbResult): string | null;
 }

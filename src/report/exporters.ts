@@ -36,7 +36,7 @@ const JUNIT_USAGE = `  --junit FILE            write the verdicts as JUnit XML: 
                           failure per regression or failed check (CI test panes)`;
 const GAB_BIGGER_USAGE = `  --gab-bigger FILE       write the bigger-is-better metrics (speedups, rates) for
                           github-action-benchmark's customBiggerIsBetter tool (charts)`;
-const GAB_SMALLER_USAGE = `  --gab-smaller FILE      write the smaller-is-better metrics (times) for
+const GAB_SMALLER_USAGE = `  --gab-smaller FILE      write the smaller-is-better metrics (times, step-time ratios) for
                           github-action-benchmark's customSmallerIsBetter tool (charts)`;
 
 /**

@@ -1,9 +1,13 @@
+import { readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testAbResult } from '../../test/support/ab-result.js';
 import { type ReadCase, junitXsdFindings, readJunitAsTestReporter } from '../../test/support/export-validators.js';
 import { reportTestComparison, reportTestRecord } from '../../test/support/report.js';
-import { testRunRecord } from '../../test/support/run-record.js';
+import { ROOT } from '../../test/support/cli.js';
+import { testRatio, testRunRecord } from '../../test/support/run-record.js';
+import { scenarioOfPath } from '../results/scenario-file.js';
 import { makeBaseline } from '../results/baseline.js';
 import { compareWithBaseline } from '../results/compare.js';
 import { informational } from '../results/verdict.js';
@@ -109,6 +113,53 @@ describe('JUnit XML of the verdicts (--junit)', () => {
     expect((await readJunitAsTestReporter(xml)).cases[0]?.message).toBe('a<b & "c" \'d\'\tend\uFFFD\uFFFD ]]> \u{1F600}');
     expect(xmlText('<&>')).toBe('&lt;&amp;&gt;');
     expect(xmlAttr('"\n')).toBe('&quot;&#10;');
+  });
+
+  it('what the panes show for a smaller-is-better ratio made 3x worse, an inconclusive ratio, and a one-scenario run (issue 40)', async () => {
+    const eight = (x: number) => [0.99, 1.01, 0.98, 1.02, 1, 0.97, 1.03, 1].map((f) => f * x);
+    const step = (value: number, processes?: number[]) => ({
+      ...testRatio('training.step-time-vs-resident.cpu-normalize', value, [value * 0.95, value * 1.05], processes),
+      scenario: 'training',
+    });
+    const speedup = (value: number, processes?: number[]) => ({
+      ...testRatio('mnist-transfer.speedup', value, [value * 0.95, value * 1.05], processes),
+      scenario: 'speedup',
+    });
+    const other = { id: 'coco.data.images', scenario: 'coco', kind: 'exact' as const, value: 4, unit: 'images' };
+    const noisy = [0.88, 1.12, 0.9, 1.1, 0.95, 1.05, 1, 1].map((f) => f * 1.5);
+    const baseline = makeBaseline(testRunRecord([step(0.94, eight(0.94)), speedup(1.5, noisy), other]), 'b.json', {});
+    // Made 3x worse; the speedup 12% lower in one process (beyond the 10% tolerance, within what one process moves): inconclusive.
+    const record = testRunRecord([step(2.82), speedup(1.32)], { selection: ['perf/10-training.spec.ts', 'perf/06-speedup.perf.ts'] });
+    const comparison = compareWithBaseline(record, baseline, { allowProfileMismatch: false, gateTiming: false });
+    expect(comparison.exitCode).toBe(1);
+    expect(comparison.verdicts.find((v) => v.id === 'mnist-transfer.speedup')?.verdict).toBe('inconclusive');
+    const xml = await junitExporter.render({ record, recordPath: null, comparison }, { color: false });
+    expect(await xmllint(xml, 'directions.xml')).toMatch(/validates$/);
+    const { doc, cases } = await readJunitAsTestReporter(xml);
+    expect(cases.map((c) => [c.name, c.result])).toEqual([
+      ['training.step-time-vs-resident.cpu-normalize', 'failed'],
+      ['mnist-transfer.speedup', 'skipped'],
+      ['1 baseline metric(s) of scenarios this run did not select', 'skipped'],
+    ]);
+    expect(cases[0]!.message).toMatch(/^baseline 0\.94x, now 2\.82x \(\+200\.0%\): across|^baseline 0\.94x, now 2\.82x \(\+200\.0%\): prediction/);
+    expect(cases[1]!.message).toMatch(/^needs a look \(inconclusive\): /);
+    // Where action-junit-report points a failure: the scenario's perf file.
+    const files = doc.testsuites.testsuite[0]!.testcase!.map((c) => (c.$ as Record<string, string>).file);
+    expect(files).toEqual(['perf/10-training.spec.ts', 'perf/06-speedup.perf.ts', undefined]);
+    // dorny/test-reporter reads both times with parseFloat: a number, never "NaNms".
+    expect(Number.isNaN(Number.parseFloat(doc.testsuites.$.time!))).toBe(false);
+    expect(Number.isNaN(Number.parseFloat(doc.testsuites.testsuite[0]!.$.time!))).toBe(false);
+  });
+
+  it('names a built-in perf file for each scenario of a full run, as the folder holds it', async () => {
+    const ids = ['mnist-loader', 'speedup', 'stages', 'coco', 'kinetics', 'memory', 'training', 'dtypes', 'sweep', 'soak'];
+    const record = testRunRecord(ids.map((id) => ({ id: `${id}.x`, scenario: id, kind: 'exact' as const, value: 1, unit: 'B' })));
+    const xml = await junitExporter.render({ record, recordPath: null, comparison: null }, { color: false });
+    const { doc } = await readJunitAsTestReporter(xml);
+    const files = doc.testsuites.testsuite[0]!.testcase!.map((c) => (c.$ as Record<string, string>).file!);
+    const here = new Set(readdirSync(join(ROOT, 'perf')).map((f) => `perf/${f}`));
+    expect(files.filter((f) => !here.has(f))).toEqual([]);
+    expect(files.map(scenarioOfPath)).toEqual(ids);
   });
 
   it('xmllint refuses a document the schema does not allow (the check is not vacuous)', async () => {

@@ -1,8 +1,9 @@
 import type { AbResult } from '../results/ab-result.js';
-import { failingVerdicts } from '../results/compare.js';
+import { failingVerdicts, ranScenario } from '../results/compare.js';
 import { type RunError, type SkippedScenario, skippedLine } from '../results/schema.js';
 import { informational, type Verdict } from '../results/verdict.js';
 import { changeLine, verdictLabel } from './comparison.js';
+import { formatValue, significant } from './format.js';
 import type { Exporter, ReportInput } from './exporter.js';
 
 /**
@@ -25,6 +26,11 @@ export interface JunitCase {
   readonly outcome: JunitOutcome;
   /** Why: the verdict's reason, shown under the case. */
   readonly out: string;
+  /**
+   * The perf file of the case's scenario ('perf/06-speedup.perf.ts'), where the run knows it: the
+   * `file` attribute action-junit-report annotates a failure at (without it, the classname's guess).
+   */
+  readonly file?: string;
 }
 
 export interface JunitSuite {
@@ -63,6 +69,7 @@ function caseXml(c: JunitCase): string {
   return `    <testcase${attrs([
     ['classname', c.classname],
     ['name', c.name],
+    ...(c.file ? [['file', c.file] as [string, string]] : []),
     ['time', 0],
   ])}>${outcome}\n      <system-out>${xmlText(c.out)}</system-out>\n    </testcase>`;
 }
@@ -75,7 +82,8 @@ export function junitXml(suite: JunitSuite): string {
     ['failures', count('failure')],
     ['errors', 0],
   ];
-  const time: Array<[string, string]> = suite.seconds === null ? [] : [['time', suite.seconds.toFixed(3)]];
+  // Always a time: dorny/test-reporter 3.0.0 parses a missing one as NaN ("NaNms", issue 40); 0 where unknown, as the cases say.
+  const time: Array<[string, string]> = [['time', (suite.seconds ?? 0).toFixed(3)]];
   const properties = suite.properties.map(
     ([name, value]) =>
       `      <property${attrs([
@@ -111,11 +119,18 @@ const errorCases = (classname: string, errors: readonly RunError[]): JunitCase[]
 const skippedScenarioCases = (classname: string, skipped: readonly SkippedScenario[]): JunitCase[] =>
   skipped.map((s) => ({ classname, name: `scenario ${s.scenario}`, outcome: { kind: 'skipped', message: `not measured: ${s.reason}` }, out: skippedLine(s) }));
 
-/** A verdict's case: failing ones fail, what was not judged (information, new, not measured) is skipped, the rest pass. */
-function verdictCase(classname: string, v: Verdict, failing: ReadonlySet<Verdict>): JunitCase {
+/**
+ * A verdict's case: failing ones fail; an inconclusive one is skipped with 'needs a look' (both
+ * readers show skipped apart from passed: dorny/test-reporter's JavaJunitParser knows only failed,
+ * skipped and success, action-junit-report counts skipped on its own); what was not judged
+ * (information, new, not measured) is skipped; the rest pass.
+ */
+function verdictCase(classname: string, v: Verdict, failing: ReadonlySet<Verdict>, file: (scenario: string) => string | undefined): JunitCase {
   const reason = [changeLine(v), v.reason].filter(Boolean).join(': ');
-  const base = { classname, name: v.id, out: `${verdictLabel(v)}: ${reason}` };
+  const at = file((v.current ?? v.baseline)?.scenario ?? '');
+  const base = { classname, name: v.id, out: `${verdictLabel(v)}: ${reason}`, ...(at ? { file: at } : {}) };
   if (failing.has(v)) return { ...base, outcome: { kind: 'failure', type: v.verdict, message: reason } };
+  if (v.verdict === 'inconclusive' && !informational(v)) return { ...base, outcome: { kind: 'skipped', message: `needs a look (inconclusive): ${reason}` } };
   if (informational(v)) return { ...base, outcome: { kind: 'skipped', message: `not judged: ${v.reason}` } };
   if (v.verdict === 'new') return { ...base, outcome: { kind: 'skipped', message: `no baseline value: ${v.reason}` } };
   if (v.verdict === 'missing') return { ...base, outcome: { kind: 'skipped', message: `not measured: ${v.reason}` } };
@@ -141,24 +156,87 @@ export function recordSuite({ record, comparison }: ReportInput): JunitSuite {
   const classname = junitClassname(profile);
   const unjudged = comparison === null ? `no baseline for profile ${profile}` : comparison.refused;
   const failing = new Set(comparison ? failingVerdicts(comparison.verdicts, record.selection) : []);
+  const file = scenarioFiles(record);
+  // A baseline metric of a scenario this run did not select is not news: one line for all, not a case each (issue 40: "445 ran, 444 skipped").
+  const unselected = (v: Verdict) => v.verdict === 'missing' && v.baseline !== null && !ranScenario(record.selection, v.baseline.scenario);
+  const verdicts = comparison?.verdicts ?? [];
+  const left = verdicts.filter(unselected);
   const cases =
     comparison === null || comparison.refused !== null
       ? record.metrics.map(
-          (m): JunitCase => ({ classname, name: m.id, outcome: { kind: 'skipped', message: `not judged: ${unjudged}` }, out: `${m.value} ${m.unit}`.trim() }),
+          (m): JunitCase => ({
+            classname,
+            name: m.id,
+            outcome: { kind: 'skipped', message: `not judged: ${unjudged}` },
+            out: formatValue(m),
+            ...(file(m.scenario) ? { file: file(m.scenario)! } : {}),
+          }),
         )
-      : comparison.verdicts.map((v) => verdictCase(classname, v, failing));
+      : verdicts.filter((v) => !unselected(v)).map((v) => verdictCase(classname, v, failing, file));
+  const notSelected: JunitCase[] =
+    left.length === 0
+      ? []
+      : [
+          {
+            classname,
+            name: `${left.length} baseline metric(s) of scenarios this run did not select`,
+            outcome: { kind: 'skipped', message: `not measured: this run selected ${record.selection?.join(', ') ?? 'every scenario'}` },
+            out: [...new Set(left.map((v) => v.baseline!.scenario))].sort().join(', '),
+          },
+        ];
   return {
     name: `gpu-transfer-perf ${profile}`,
     timestamp: record.createdAt,
-    seconds: null,
+    // The measuring process's wall time where the record has it (its noise diagnostics), else 0.
+    seconds: record.diagnostics && record.diagnostics.length > 0 ? record.diagnostics.reduce((t, d) => t + d.wallMs, 0) / 1000 : null,
     properties: [
       ['profile', profile],
       ['scale', record.scale],
       ['commit', `${record.git.commit ?? 'unknown'}${record.git.dirty ? ' (dirty)' : ''}`],
       ...(comparison ? [['baseline profile', comparison.baselineProfile] as const] : []),
     ],
-    cases: [...refusedCase(classname, comparison), ...cases, ...skippedScenarioCases(classname, record.skipped ?? []), ...errorCases(classname, record.errors)],
+    cases: [
+      ...refusedCase(classname, comparison),
+      ...cases,
+      ...notSelected,
+      ...skippedScenarioCases(classname, record.skipped ?? []),
+      ...errorCases(classname, record.errors),
+    ],
   };
+}
+
+/**
+ * The harness's own scenario files by id (perf/; junit.test.ts checks each against the folder): the
+ * timed .perf.ts where a scenario has both a spec and a perf file (its timed figures are what regress).
+ */
+const BUILT_IN_FILES: ReadonlyMap<string, string> = new Map([
+  ['mnist-loader', 'perf/01-mnist-loader.spec.ts'],
+  ['cpu-normalize', 'perf/02-cpu-normalize.spec.ts'],
+  ['cpu-normalize-profile', 'perf/03-cpu-normalize-profile.spec.ts'],
+  ['device-normalize', 'perf/04-device-normalize.spec.ts'],
+  ['device-normalize-profile', 'perf/05-device-normalize-profile.spec.ts'],
+  ['alternatives', 'perf/06-alternatives.perf.ts'],
+  ['speedup', 'perf/06-speedup.perf.ts'],
+  ['stages', 'perf/06-stages.perf.ts'],
+  ['coco', 'perf/07-coco.perf.ts'],
+  ['kinetics', 'perf/08-kinetics.perf.ts'],
+  ['memory', 'perf/09-memory.spec.ts'],
+  ['training', 'perf/10-training.spec.ts'],
+  ['crop-mirror-normalize', 'perf/11-crop-mirror-normalize.spec.ts'],
+  ['dtype-stages', 'perf/11-dtype-stages.perf.ts'],
+  ['dtypes', 'perf/11-dtypes.perf.ts'],
+  ['sweep', 'perf/12-sweep.perf.ts'],
+  ['best-practices', 'perf/13-best-practices.spec.ts'],
+  ['soak', 'perf/13-soak.spec.ts'],
+]);
+
+/**
+ * The perf file of a scenario: the selected file that is its (a partial run names them), else
+ * perf/ and the built-in file's name where the scenario is one of the harness's (BUILT_IN_FILES);
+ * undefined when unknown (a user's own scenario in a full run).
+ */
+function scenarioFiles(record: ReportInput['record']): (scenario: string) => string | undefined {
+  return (scenario) => record.selection?.find((path) => ranScenario([path], scenario)) ?? BUILT_IN_FILES.get(scenario);
 }
 
 /** An A/B: a case per judged metric, `ab <metric id>` (a regression fails), and one failed case per error of a process. */
@@ -170,7 +248,7 @@ export function abSuite(result: AbResult): JunitSuite {
       // Prefixed: a perf run's JUnit of the same runner holds a case named by the bare metric id.
       name: `ab ${v.id}`,
       outcome: v.verdict === 'regressed' ? { kind: 'failure', type: 'regressed', message: v.reason } : { kind: 'passed' },
-      out: `${v.verdict}: head/base ${(1 + v.change).toFixed(4)} [${(1 + v.ci[0]).toFixed(4)}, ${(1 + v.ci[1]).toFixed(4)}], p ${v.p.toPrecision(2)}: ${v.reason}`,
+      out: `${v.verdict}: head/base ${significant(1 + v.change, 4)} [${significant(1 + v.ci[0], 4)}, ${significant(1 + v.ci[1], 4)}], p ${v.p.toPrecision(2)}: ${v.reason}`,
     }),
   );
   const errors = result.errors.map(

@@ -50,7 +50,12 @@ export async function writeExports(
   jobSummary: string | null,
   exporters: readonly ExporterEntry[] = EXPORTERS,
 ): Promise<void> {
-  for (const { entry, path } of targets) await writeOutput(path, await (await entry.load()).render(input, { color: false }));
+  for (const { entry, path, flag } of targets) {
+    const exporter = await entry.load();
+    const nothing = exporter.nothing?.(input) ?? null;
+    if (nothing === null) await writeOutput(path, await exporter.render(input, { color: false }));
+    else notWritten(flag, path, nothing);
+  }
   if (!jobSummary) return;
   for (const entry of exporters.filter((e) => e.jobSummary && e.commands.includes(command))) {
     await appendJobSummary(jobSummary, await (await entry.load()).render(input, { color: false }));
@@ -59,9 +64,16 @@ export async function writeExports(
 
 /** Writes each export target's format of an A/B (`gtp ab --bmf FILE`, ...): the registry's formats that render one. */
 export async function writeAbExports(result: AbResult, targets: readonly ExportTarget[]): Promise<void> {
-  for (const { entry, path } of targets) {
+  for (const { entry, path, flag } of targets) {
     const exporter = await entry.load();
     if (!exporter.renderAb) throw new Error(`the ${entry.format} exporter is listed for ab but renders no A/B`);
-    await writeOutput(path, exporter.renderAb(result));
+    const nothing = exporter.nothingAb?.(result) ?? null;
+    if (nothing === null) await writeOutput(path, exporter.renderAb(result));
+    else notWritten(flag, path, nothing);
   }
+}
+
+/** A format with nothing to hold is not written (a reader would reject it): said on stderr, the exit code unchanged (docs/ci.md). */
+function notWritten(flag: string, path: string, why: string): void {
+  console.error(`note: ${flag} ${path} not written: ${why} (docs/ci.md guards that step with hashFiles)`);
 }

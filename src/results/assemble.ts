@@ -1,4 +1,5 @@
 import type { MetricInput } from './metrics.js';
+import { directionOf } from './direction.js';
 import {
   metricProblems,
   runRecordSchema,
@@ -87,7 +88,8 @@ export function assembleRunRecord(tests: readonly CollectedTest[], run: RunConte
         errors.push({ scenario, test: t.name, message: `${problems.map((p) => p.message).join('; ')}; not recorded` });
         continue;
       }
-      metrics.push({ ...m, scenario });
+      // Every recorded metric carries its direction: a metric built by hand gets its kind's.
+      metrics.push({ ...m, scenario, direction: directionOf(m) });
     }
     Object.assign(kernelTables, t.perf?.kernelTables);
   }

@@ -25,6 +25,7 @@ export function gpuClockMetrics(of: string, readings: Readonly<Record<When, GpuC
             {
               id: `${of}.gpu-clock.${clock}-mhz.${when}`,
               kind: 'quality',
+              direction: 'info',
               value: mhz,
               unit: 'MHz',
               bound: {},

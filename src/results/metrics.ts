@@ -4,6 +4,7 @@ import { HOST_PROBE_ELEMENTS } from '../measure/host-probe.js';
 import { estimateSpeedup } from '../measure/paired.js';
 import { median } from '../measure/statistics.js';
 import { COVARIATE_LABEL } from './covariate.js';
+import { type Direction, kindDirection } from './direction.js';
 import type { Metric } from './schema.js';
 
 /** A metric as a scenario records it; the reporter stamps the scenario from the perf file's name. */
@@ -16,13 +17,15 @@ interface Common {
   /** What was measured and how (which clock, which API boundary). */
   readonly detail: string;
   readonly labels?: Labels;
+  /** Which way is better, where the kind alone would say it wrong (a ratio of times where smaller is better); else the kind's. */
+  readonly direction?: Direction;
 }
 
 const labelled = (labels: Labels | undefined) => (labels ? { labels: { ...labels } } : {});
 
 /** An exact count (bytes, tensors, batches): judged for equality, no tolerance. */
 export function exactMetric(id: string, value: number, unit: string, source: NonNullable<Metric['source']>, c: Common): MetricInput {
-  return { id, kind: 'exact', value, unit, source, detail: c.detail, ...labelled(c.labels) };
+  return { id, kind: 'exact', direction: 'exact', value, unit, source, detail: c.detail, ...labelled(c.labels) };
 }
 
 /** Exact bytes, measured at an API boundary or computed from sizes. */
@@ -32,7 +35,7 @@ export function bytesMetric(id: string, bytes: number, source: NonNullable<Metri
 
 /** A median time in ms over n samples (informational across processes). */
 export function timeMetric(id: string, ms: number, n: number, c: Common): MetricInput {
-  return { id, kind: 'time', value: ms, unit: 'ms', n, source: 'measured', detail: c.detail, ...labelled(c.labels) };
+  return { id, kind: 'time', direction: c.direction ?? 'smaller', value: ms, unit: 'ms', n, source: 'measured', detail: c.detail, ...labelled(c.labels) };
 }
 
 /** The id of the host-state probe's metric of `of`: a ratio, or a group of ratios sampled in the same rounds. */
@@ -50,12 +53,24 @@ export function hostProbeMetric(of: string, probe: readonly number[], clocks?: R
   return timeMetric(hostProbeId(of), median(probe), probe.length, {
     detail: `median of the host-state probe (a fixed ${HOST_PROBE_ELEMENTS}-element table loop on the host, no device) timed before each pair of ${of}; the state of the host the pairs ran in; performance.now()${gpu}`,
     labels: { role: 'covariate', of },
+    direction: 'info',
   });
 }
 
 /** A quality figure that must lie within a bound (max abs difference, accuracy). */
 export function qualityMetric(id: string, value: number, bound: NonNullable<Metric['bound']>, c: Common & { unit?: string }): MetricInput {
-  return { id, kind: 'quality', value, unit: c.unit ?? '', bound, source: 'measured', detail: c.detail, ...labelled(c.labels) };
+  const unit = c.unit ?? '';
+  return {
+    id,
+    kind: 'quality',
+    direction: c.direction ?? kindDirection('quality', unit, bound),
+    value,
+    unit,
+    bound,
+    source: 'measured',
+    detail: c.detail,
+    ...labelled(c.labels),
+  };
 }
 
 /**
@@ -69,6 +84,7 @@ export function ratioFromPairs(id: string, samples: PairedSamples, c: Common): M
   return {
     id,
     kind: 'ratio',
+    direction: c.direction ?? 'bigger',
     value: speedup.ratio.estimate,
     unit: 'x',
     ci: [speedup.ratio.lo, speedup.ratio.hi],
@@ -90,6 +106,7 @@ export function poolRatioMetric(first: Metric, second: Metric): Metric {
   const pooled = ratioFromPairs(first.id, samples, {
     detail: `${first.detail ?? ''} [re-measured once after a suspected regression; judged on ${samples.a.length} pooled pairs: first ${first.value.toFixed(3)}, second ${second.value.toFixed(3)}]`,
     ...(first.labels ? { labels: first.labels } : {}),
+    ...(first.direction ? { direction: first.direction } : {}),
   });
   return { ...first, ...pooled };
 }

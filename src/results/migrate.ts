@@ -1,3 +1,4 @@
+import { directionOf, type DirectionInput } from './direction.js';
 import { SCHEMA_VERSION } from './schema.js';
 
 /** The oldest run-record/baseline schema this harness still reads (migrated on read). */
@@ -16,7 +17,22 @@ function from3(doc: Json): Json {
   return { ...doc, schemaVersion: 4 };
 }
 
-const STEPS: Record<number, (doc: Json) => Json> = { 2: from2, 3: from3 };
+/**
+ * 4 -> 5: each metric gets the direction its kind and id imply (directionOf); a metric that is not
+ * an object is left for the schema to refuse.
+ */
+function from4(doc: Json): Json {
+  const metrics = Array.isArray(doc.metrics)
+    ? doc.metrics.map((m: unknown) =>
+        typeof m === 'object' && m !== null && typeof (m as Json).id === 'string' && typeof (m as Json).kind === 'string'
+          ? { ...(m as Json), direction: directionOf({ ...(m as DirectionInput), unit: String((m as Json).unit ?? ''), direction: undefined }) }
+          : m,
+      )
+    : doc.metrics;
+  return { ...doc, schemaVersion: 5, metrics };
+}
+
+const STEPS: Record<number, (doc: Json) => Json> = { 2: from2, 3: from3, 4: from4 };
 
 /**
  * Brings a parsed run record or baseline of an older schema up to the current one, step by

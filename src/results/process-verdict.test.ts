@@ -32,6 +32,22 @@ describe('judgeProcesses', () => {
     expect(judgeProcesses({ id: 'x.time', kind: 'time', base: ms, head: ms.map((x) => x * 1.25) }, options).verdict).toBe('regressed');
   });
 
+  it('judges a ratio where smaller is better the other way round, by permutation and by prediction (issue 40)', () => {
+    const step = { id: 'training.step-time-vs-resident.cpu-normalize', kind: 'ratio' as const, direction: 'smaller' as const };
+    const worse = base.map((x) => x * 3);
+    const better = base.map((x) => x / 3);
+    expect(judgeProcesses({ ...step, base, head: worse }, options)).toMatchObject({ verdict: 'regressed', direction: 'smaller' });
+    expect(judgeProcesses({ ...step, base, head: better }, options).verdict).toBe('improved');
+    expect(judgeOneProcess({ ...step, base, head: [3 * 1.05] }, options).verdict).toBe('regressed');
+    expect(judgeOneProcess({ ...step, base, head: [1.05 / 3] }, options).verdict).toBe('improved');
+    // The same values as a speedup (bigger is better): each verdict reversed.
+    expect(judgeProcesses({ ...step, direction: 'bigger', base, head: worse }, options).verdict).toBe('improved');
+    expect(judgeOneProcess({ ...step, direction: 'bigger', base, head: [1.05 / 3] }, options).verdict).toBe('regressed');
+    // A time declared bigger-is-better (a rate measured as a time would not be, but the rule is the direction's).
+    const ms = [0.5, 0.52, 0.49, 0.51, 0.5, 0.53, 0.48, 0.5];
+    expect(judgeProcesses({ id: 'x.time', kind: 'time', direction: 'bigger', base: ms, head: ms.map((x) => x * 1.25) }, options).verdict).toBe('improved');
+  });
+
   it('does not call a significant change within the tolerance a regression', () => {
     const v = judgeProcesses({ id: 'x.speedup', kind: 'ratio', base, head: base.map((x) => x * 0.96) }, options);
     expect(v.verdict).not.toBe('regressed');

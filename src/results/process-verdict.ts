@@ -2,6 +2,7 @@ import { seededRng } from '../base/random.js';
 import { permutationPValue, shiftWithInterval, smallestDecidingGroupSize, smallestPermutationP } from '../measure/permutation.js';
 import { geometricMean, mean, studentTCdf, studentTQuantile } from '../measure/statistics.js';
 import { adjustForCovariate } from './covariate.js';
+import { type Direction, worseSign } from './direction.js';
 import type { MetricKind } from './schema.js';
 
 /**
@@ -14,6 +15,8 @@ import type { MetricKind } from './schema.js';
 export interface ProcessSamples {
   readonly id: string;
   readonly kind: Extract<MetricKind, 'ratio' | 'time'>;
+  /** Which way is better (directionOf the metric); absent: the kind's (a ratio bigger, a time smaller). */
+  readonly direction?: JudgedDirection;
   readonly base: readonly number[];
   readonly head: readonly number[];
   /**
@@ -26,9 +29,17 @@ export interface ProcessSamples {
 const PROCESS_VERDICTS = ['regressed', 'improved', 'pass', 'inconclusive'] as const;
 export type ProcessVerdictName = (typeof PROCESS_VERDICTS)[number];
 
+/** The directions a cross-process verdict judges: one way is worse. */
+export type JudgedDirection = Extract<Direction, 'bigger' | 'smaller'>;
+
+/** The direction samples are judged in: theirs, else their kind's. */
+export const judgedDirection = (s: Pick<ProcessSamples, 'kind' | 'direction'>): JudgedDirection => s.direction ?? (s.kind === 'ratio' ? 'bigger' : 'smaller');
+
 export interface ProcessVerdict {
   readonly id: string;
   readonly kind: ProcessSamples['kind'];
+  /** Which way it was judged better (absent in results written before directions: the kind's). */
+  readonly direction?: JudgedDirection;
   readonly verdict: ProcessVerdictName;
   /** Geometric means of the per-process values. */
   readonly base: number;
@@ -66,7 +77,8 @@ const pct = (x: number) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}%`;
 
 /**
  * Judges one metric: regressed only when the change is significant (p < alpha) AND its estimate
- * is beyond the tolerance in the bad direction (a lower ratio, a longer time); improved likewise
+ * is beyond the tolerance in the bad direction (its `direction`: a lower speedup, a longer time, a
+ * higher step-time ratio); improved likewise
  * in the good direction; pass when the interval's bad-side bound rules out twice the tolerance;
  * otherwise inconclusive (measure more processes once, then decide).
  */
@@ -77,8 +89,9 @@ export function judgeProcesses(s: ProcessSamples, o: ProcessJudgeOptions, detail
   const adjusted = s.covariate ? adjustForCovariate({ values: s.base, covariate: s.covariate.base }, { values: s.head, covariate: s.covariate.head }) : null;
   const [a, b] = adjusted ? [logs(adjusted.base), logs(adjusted.head)] : [logs(s.base), logs(s.head)];
   const options = { rng: seededRng(97) };
-  // Bad direction: a lower ratio (speedup), a longer time.
-  const bad = s.kind === 'ratio' ? -1 : 1;
+  // Bad direction: a fall where bigger is better (a speedup), a rise where smaller is (a time).
+  const direction = judgedDirection(s);
+  const bad = worseSign(direction) ?? 1;
   // The interval at 1 - 2 alpha matches a one-sided bound at level alpha on each side. The pass
   // rule needs only whether the change of twice the tolerance for the worse lies outside it,
   // one test at that shift (test inversion), so the interval's edges are computed for display only.
@@ -106,7 +119,7 @@ export function judgeProcesses(s: ProcessSamples, o: ProcessJudgeOptions, detail
         options,
       ) <=
         2 * o.alpha);
-  const badBound = detail.interval ? (s.kind === 'ratio' ? -ci[0] : ci[1]) : ruledOut ? 0 : Number.POSITIVE_INFINITY;
+  const badBound = detail.interval ? (bad < 0 ? -ci[0] : ci[1]) : ruledOut ? 0 : Number.POSITIVE_INFINITY;
   const significant = shift.p < o.alpha;
   // Below smallestDecidingGroupSize per arm no split is rare enough: said, so K is not blamed on the data.
   const unreachable =
@@ -133,6 +146,7 @@ export function judgeProcesses(s: ProcessSamples, o: ProcessJudgeOptions, detail
   return {
     id: s.id,
     kind: s.kind,
+    direction,
     verdict,
     base: geometricMean(s.base),
     head: geometricMean(s.head),
@@ -222,7 +236,8 @@ export function judgeOneProcess(s: ProcessSamples, o: ProcessJudgeOptions, sprea
   if (!(sd > 0)) throw new RangeError(`${s.id}: the per-process values do not vary (SD 0): no prediction interval`);
   const d = mean(b) - mean(a);
   const scale = sd * Math.sqrt(1 / nb + 1 / nh);
-  const bad = s.kind === 'ratio' ? -1 : 1;
+  const direction = judgedDirection(s);
+  const bad = worseSign(direction) ?? 1;
   const tCrit = criticalT(o.alpha, df);
   // One-sided predictive p-value of "no change" in the bad direction.
   const p = 1 - studentTCdf((bad * d) / scale, df);
@@ -257,6 +272,7 @@ export function judgeOneProcess(s: ProcessSamples, o: ProcessJudgeOptions, sprea
   return {
     id: s.id,
     kind: s.kind,
+    direction,
     verdict,
     base: Math.exp(mean(a)),
     head: Math.exp(mean(b)),

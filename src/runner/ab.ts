@@ -10,6 +10,7 @@ import { type Baseline, BASELINE_DIR, readBaseline, readToleranceOverrides } fro
 import type { AbResult } from '../results/ab-result.js';
 import { EXIT, signalExitCode } from '../results/exit.js';
 import { covariateIdOf, isCovariateMetric } from '../results/covariate.js';
+import { directionOf } from '../results/direction.js';
 import { DEFAULT_PROCESS_ALPHA, judgeProcesses, processCountProblem, type ProcessSamples, type ProcessVerdict } from '../results/process-verdict.js';
 import type { RunRecord } from '../results/schema.js';
 import { readRunRecord } from '../results/storage.js';
@@ -339,7 +340,9 @@ export function perProcessValues(base: readonly RunRecord[], head: readonly RunR
     const covariateId = covariateIdOf(m);
     const [cb, ch] = covariateId ? [valuesOf(base, covariateId), valuesOf(head, covariateId)] : [[], []];
     const covariate = covariateId && positive(cb) && positive(ch) ? { covariate: { base: cb, head: ch } } : {};
-    samples.push({ id: m.id, kind: m.kind, base: b, head: h, ...covariate });
+    const direction = directionOf(m);
+    if (direction === 'info') continue;
+    samples.push({ id: m.id, kind: m.kind, ...(direction === 'bigger' || direction === 'smaller' ? { direction } : {}), base: b, head: h, ...covariate });
   }
   return samples;
 }

@@ -75,6 +75,8 @@ export function limitMetrics(prefix: string, bandwidth: DeviceBandwidth, floorMs
       timeMetric(`${prefix}.stage-ms.limit.${s.id}`, limitMs(bandwidth, floorMs, s.uploadBytes, s.passBytes), 1, {
         detail: `computed: sync floor ${floorMs.toPrecision(3)} ms + ${s.uploadBytes} B at writeBuffer speed + a pass over ${s.passBytes} B at shader-copy speed; ${bandwidthDetail(bandwidth)}`,
         labels: { table: 'stages', group: prefix, strategy: s.id, stage: 'limit' },
+        // Computed from the device's rates: what the code could reach, never judged or exported as a benchmark.
+        direction: 'info',
       }),
     ),
   );

@@ -81,6 +81,8 @@ export async function measureStages(
     timeMetric(`${group}.stage-ms.sync-floor`, floor, 50, {
       detail: 'a submit and wait with nothing queued on the same device: the least any synced figure here contains; median',
       labels: labels('both', 'sync-floor'),
+      // The device's own floor, not the code's: shown, never judged or exported as a benchmark.
+      direction: 'info',
     }),
   ];
   if (bandwidth) {

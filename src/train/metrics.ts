@@ -175,6 +175,8 @@ export function inputBoundMetrics(result: TrainingResult): MetricInput[] {
       {
         detail: `median over ${stepMs(arm).length} steps of time(step fed by ${arm}) / time(the same step with its batch resident, run beside it), 95% percentile-bootstrap CI; above 1: the input pipeline costs time; ${CLOCK}`,
         labels: { table: 'training', quantity: 'step-time-vs-resident', a: arm, b: 'resident' },
+        // A time over a time where above 1 is the pipeline's cost: smaller is better, unlike a speedup.
+        direction: 'smaller',
       },
     ),
   ]);
