@@ -18,6 +18,7 @@ export default defineGtpConfig({
     alias: [
       { find: /^gpu-transfer-perf$/, replacement: here('./src/index.ts') },
       { find: /^gpu-transfer-perf\/vitest$/, replacement: here('./src/vitest.ts') },
+      { find: /^gpu-transfer-perf\/browser$/, replacement: here('./src/browser.ts') },
     ],
   },
   test: { include: ['src/**/*.test.ts'] },

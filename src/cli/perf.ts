@@ -19,6 +19,8 @@ import { checkBaselinesReadable } from './baselines-check.js';
 import { checkJobSummary, checkOutputs, checkWritableDir } from '../results/output-guard.js';
 import { commandLine } from '../base/commands.js';
 import { outputStream } from '../base/regular-file.js';
+import { BROWSER_BACKENDS } from '../backend/browser-start.js';
+import type { BrowserLaunch } from '../runner/browser.js';
 
 /** What `perf` is asked. */
 export type PerfArgs = {
@@ -36,6 +38,10 @@ export type PerfArgs = {
   readonly verbose: boolean;
   /** Where ffmpeg and ffprobe are (FFMPEG_PATH / FFPROBE_PATH). */
   readonly videoTools: FfmpegPaths;
+  /** --browser NAME: run the perf files in this browser's page (null: in Node). */
+  readonly browser: string | null;
+  /** --browser-path PATH, else GTP_BROWSER_PATH: the browser's executable (null: the system's). */
+  readonly browserPath: { readonly path: string; readonly from: '--browser-path' | 'GTP_BROWSER_PATH' } | null;
 } & DataArgs &
   BackendArgs &
   CompareArgs;
@@ -72,7 +78,8 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
       `--out ${args.out}: the run record must be a file (the HTML report and charts go beside it); name a file, and use --json - for the verdicts on stdout`,
     );
   }
-  const asked = args.question ? [questionFile(args.question)] : scenarioFiles(args.scenarios, args.dir ?? undefined);
+  const browser = await browserOf(args);
+  const asked = args.question ? [questionFile(args.question)] : scenarioFiles(args.scenarios, args.dir ?? (browser ? BROWSER_SCENARIO_DIR : undefined));
   checkBackendChoice(args.backend);
   const { data } = args;
   // A scenario whose tool is missing (ffmpeg) is skipped with its reason unless named (preflight.ts); the rest run.
@@ -101,7 +108,7 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
   // A run with skipped scenarios lists the files it ran; `skipped` says why the others are absent.
   const config = { ...perfRunConfig(args, files, datasets), ...(skipped.length > 0 ? { selection: files.map((f) => f.path) } : {}) };
 
-  const outcome = await runPerfSuite(files, config, { ...args, skipped });
+  const outcome = await runPerfSuite(files, config, { ...args, skipped, browser });
   if (!outcome) {
     console.error('\nNo run record: no scenario reached a backend (see the errors above).');
     return EXIT.regression;
@@ -157,6 +164,33 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
   // The verdict line says the exit code; said here when there is none, or it differs (a file not written).
   if (code !== outcome.comparison?.exitCode) console.log(`Exit ${code}.`);
   return code;
+}
+
+/** Where --browser runs' perf files are by default: the page's API is gpu-transfer-perf/browser. */
+const BROWSER_SCENARIO_DIR = 'perf/browser';
+
+/**
+ * The browser --browser names, found and its version read before anything starts; its backend
+ * one a page runs. Without --browser, webgl (a browser's backend) and --browser-path are refused.
+ */
+async function browserOf(args: PerfArgs): Promise<BrowserLaunch | null> {
+  if (args.browser === null) {
+    if (args.browserPath?.from === '--browser-path') throw new UsageError('--browser-path goes with --browser chromium');
+    if (args.backend === 'webgl') throw new UsageError('--backend webgl runs in a browser only: add --browser chromium');
+    return null;
+  }
+  if (args.question) throw new UsageError(`--${args.question.kind} runs in Node only: drop --browser`);
+  if (!['auto', ...BROWSER_BACKENDS].includes(args.backend)) {
+    throw new UsageError(`--backend ${args.backend} does not run in a browser: --browser takes --backend ${BROWSER_BACKENDS.join(' or ')}`);
+  }
+  const { findBrowser, BrowserSetupError } = await import('../runner/browser.js');
+  const { RunInputError } = await import('../runner/perf.js');
+  try {
+    return findBrowser(args.browser, args.browserPath);
+  } catch (error) {
+    if (error instanceof BrowserSetupError) throw new RunInputError(error.message);
+    throw error;
+  }
 }
 
 /**
@@ -351,6 +385,18 @@ export const perfSpec: CommandSpec<PerfArgs> = {
       type: 'string',
       usage: '  --history DIR           also append the run record to DIR/<profile>/ (the history command reads it)',
     },
+    {
+      name: 'browser',
+      type: 'string',
+      usage: `  --browser chromium      run the perf files of perf/browser/ (or --dir) in headless Chromium
+                          (vitest browser mode), --backend webgpu (default) or webgl; one
+                          launch per process`,
+    },
+    {
+      name: 'browser-path',
+      type: 'string',
+      usage: '  --browser-path PATH     the Chromium to launch (default: GTP_BROWSER_PATH, else /usr/bin/chromium)',
+    },
     'compare',
     'force',
   ],
@@ -406,7 +452,10 @@ export const perfSpec: CommandSpec<PerfArgs> = {
     },
   ],
   dataSources: true,
-  env: [{ usage: '  FFMPEG_PATH, FFPROBE_PATH\n                          the video decoder of the Kinetics scenario (default: on PATH)', scope: 'built-in' }],
+  env: [
+    { usage: '  FFMPEG_PATH, FFPROBE_PATH\n                          the video decoder of the Kinetics scenario (default: on PATH)', scope: 'built-in' },
+    { usage: '  GTP_BROWSER_PATH        the Chromium --browser launches (as --browser-path)', scope: 'built-in' },
+  ],
   exits: [
     '0 every scenario ran and nothing gating regressed (or no baseline for this profile: a note)',
     '1 a scenario failed, a gating metric regressed, or the run record or report could not be written',
@@ -428,6 +477,8 @@ export const perfSpec: CommandSpec<PerfArgs> = {
     history: line.str('history'),
     verbose: line.flag('verbose'),
     videoTools: line.videoTools(),
+    browser: line.str('browser'),
+    browserPath: line.browserPath(),
   }),
   run: perfCommand,
 };

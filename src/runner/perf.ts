@@ -13,6 +13,7 @@ import type { RunRecord, SkippedScenario } from '../results/schema.js';
 import { defaultRecordPath, FileWriteError, writeJsonAtomic } from '../results/storage.js';
 import { canonicalData, type DataSources, type RunConfig } from '../run-config.js';
 import { judgeWithSecondLook, type Remeasure } from './remeasure.js';
+import type { BrowserLaunch } from './browser.js';
 import { openScenarioSession } from './run-scenarios.js';
 import { DEFAULT_SCENARIO_DIR, listScenarios, selectScenarios, type ScenarioFile } from './scenarios.js';
 
@@ -108,13 +109,25 @@ export async function writeRecordSafely(path: string, record: RunRecord): Promis
  * Runs the scenarios in `processes` separate test processes, strictly one after another with
  * the same configuration, and combines their records (one value per process per metric).
  */
-export async function measureInProcesses(files: readonly ScenarioFile[], config: RunConfig, processes: number, verbose = false): Promise<RunRecord | null> {
+export async function measureInProcesses(
+  files: readonly ScenarioFile[],
+  config: RunConfig,
+  processes: number,
+  verbose = false,
+  browser: BrowserLaunch | null = null,
+): Promise<RunRecord | null> {
   const records: RunRecord[] = [];
+  const options = { quiet: processes > 1, verbose, browser };
   // One vitest for all K; each run is a new forked process with its own device (openScenarioSession).
-  const session = await openScenarioSession(files, config, { quiet: processes > 1, verbose });
+  // In a browser one process is one launch: vitest keeps its browser for the session, so a session each.
+  let session = await openScenarioSession(files, config, options);
   try {
     for (let k = 0; k < processes; k++) {
       if (processes > 1) console.log(`[gpu-transfer-perf] process ${k + 1} of ${processes}: ${files.map((f) => f.id).join(', ')}`);
+      if (browser && k > 0) {
+        await session.close();
+        session = await openScenarioSession(files, config, options);
+      }
       const record = await session.run();
       if (!record) return null;
       records.push(record);
@@ -129,9 +142,9 @@ export async function measureInProcesses(files: readonly ScenarioFile[], config:
  * The second measurement a first judgement asked for (remeasure.ts), among the files of this run
  * (its perf folder, or the question's file): K more processes.
  */
-function remeasure(plan: Remeasure, all: readonly ScenarioFile[], config: RunConfig): Promise<RunRecord | null> {
+function remeasure(plan: Remeasure, all: readonly ScenarioFile[], config: RunConfig, browser: BrowserLaunch | null): Promise<RunRecord | null> {
   const files = all.filter((f) => plan.scenarios.includes(f.id));
-  return measureInProcesses(files, { ...config, selection: files.map((f) => f.path) }, plan.processes);
+  return measureInProcesses(files, { ...config, selection: files.map((f) => f.path) }, plan.processes, false, browser);
 }
 
 /** What one `npm run perf` produced. */
@@ -177,9 +190,12 @@ export async function runPerfSuite(
     verbose?: boolean;
     /** Scenarios not run for a missing tool (preflight.ts): said in the record. */
     skipped?: readonly SkippedScenario[];
+    /** Run in this browser's page (gtp perf --browser), one launch per process. */
+    browser?: BrowserLaunch | null;
   },
 ): Promise<PerfOutcome | null> {
-  const measuredRecord = await measureInProcesses(files, config, options.processes, options.verbose);
+  const browser = options.browser ?? null;
+  const measuredRecord = await measureInProcesses(files, config, options.processes, options.verbose, browser);
   if (!measuredRecord) return null;
   let record: RunRecord = options.skipped?.length ? { ...measuredRecord, skipped: [...options.skipped] } : measuredRecord;
   const recordPath = options.out ?? defaultRecordPath(record);
@@ -195,7 +211,7 @@ export async function runPerfSuite(
     const judged = await keepingRecord(recordPath, measured, () =>
       judgeWithSecondLook(measured, options.processes, {
         judge: (r) => compareWithBaseline(r, baseline, { ...options, ...context }),
-        measure: (plan) => remeasure(plan, files, config),
+        measure: (plan) => remeasure(plan, files, config, browser),
       }),
     );
     // A second look's record is the first's with more processes (results/combine.ts): its skipped kept.
