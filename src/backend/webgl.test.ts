@@ -1,5 +1,6 @@
+import * as tf from '@tensorflow/tfjs';
 import { describe, expect, it } from 'vitest';
-import { imageSourcePixels, installWebGlTransferCounter, viewBytes } from './webgl.js';
+import { imageSourcePixels, installWebGlTransferCounter, startWebGl, viewBytes } from './webgl.js';
 
 /** A stand-in class with WebGL's upload and readback methods (Node has no WebGL; the page test runs the real one). */
 function fakeGl() {
@@ -59,5 +60,25 @@ describe('WebGL byte counter', () => {
     expect(counter.totals()).toEqual({ dataBytes: 64 + 32 + 100 + 16, uniformBytes: 0, readbackBytes: 96 });
     expect(counter.imagePixels).toBe(37);
     expect(calls).toHaveLength(11);
+  });
+});
+
+describe('startWebGl', () => {
+  it('refuses a run where WebGL did not start and tfjs computes on another backend (the fallback trap, issue 43)', async () => {
+    // A webgl backend whose context cannot be had, as in a browser whose WebGL is off
+    // (shared/facts/browser-chromium.md): tfjs's setBackend gives up and tfjs keeps running on
+    // the backend it had. tfjs-backend-webgl registers itself only in a browser, so Node gets
+    // the failing factory here; the refusal is the harness's reading back.
+    await tf.setBackend('cpu');
+    tf.registerBackend('webgl', () => {
+      throw new Error('Could not get context for WebGL version 2');
+    });
+    const none = { WebGL2RenderingContext: undefined, WebGLRenderingContext: undefined };
+    try {
+      await expect(startWebGl(none, 'test')).rejects.toThrow(/^asked for webgl, but tfjs could not initialize it and runs on cpu: refused/);
+      expect(tf.getBackend()).toBe('cpu');
+    } finally {
+      tf.removeBackend('webgl');
+    }
   });
 });

@@ -3,7 +3,7 @@
  * access: the page hands in its WebGL classes (browser-start.ts).
  */
 import * as tf from '@tensorflow/tfjs';
-import { recordCapabilities } from './capabilities.js';
+import { recordCapabilities, runningBackendName } from './capabilities.js';
 import { BackendUnavailableError } from './errors.js';
 import { softwareAdapterName } from './fingerprint.js';
 import { MutableTransferCounter } from './transfer-counter.js';
@@ -139,7 +139,7 @@ export async function startWebGl(globals: WebGlGlobals, reason: string): Promise
   const transfers = installWebGlTransferCounter(globals);
   await import('@tensorflow/tfjs-backend-webgl');
   const set = await tf.setBackend('webgl').catch((error: unknown) => `threw: ${String(error)}`);
-  const running = tf.getBackend();
+  const running = runningBackendName();
   if (set !== true || running !== 'webgl') {
     throw new BackendUnavailableError(
       `asked for webgl, but tfjs ${set === false ? 'could not initialize it' : set === true ? 'initialized it' : `setBackend ${set}`} and runs on ${running ?? 'nothing'}: refused, its numbers would not be WebGL's (is WebGL 2 enabled in this browser? chrome://gpu says)`,

@@ -3,7 +3,7 @@
  * browser's own (browser-start.ts). No host access here: the hosts hand in their GPU and globals.
  */
 import * as tf from '@tensorflow/tfjs';
-import { recordCapabilities } from './capabilities.js';
+import { recordCapabilities, runningBackendName } from './capabilities.js';
 import { BackendUnavailableError } from './errors.js';
 import { softwareAdapterName, type AdapterInfoFields } from './fingerprint.js';
 import type { AdapterDescription, BackendContext } from './types.js';
@@ -60,8 +60,8 @@ export async function startWebGpuOn(gpu: GPU, globals: WebGpuGlobals, reason: st
   if (tf.findBackendFactory('webgpu')) tf.removeBackend('webgpu');
   tf.registerBackend('webgpu', () => new WebGPUBackend(device, adapter.info));
   // Read back what tfjs runs on: a backend that failed to start may leave tfjs on another one.
-  if (!(await tf.setBackend('webgpu')) || tf.getBackend() !== 'webgpu') {
-    throw new BackendUnavailableError(`tfjs could not initialize its webgpu backend on this device (tfjs runs on ${tf.getBackend()})`);
+  if (!(await tf.setBackend('webgpu')) || runningBackendName() !== 'webgpu') {
+    throw new BackendUnavailableError(`tfjs could not initialize its webgpu backend on this device (tfjs runs on ${runningBackendName() ?? 'nothing'})`);
   }
   // Small ops would otherwise run on the CPU, and the point is to measure the device.
   tf.env().set('WEBGPU_CPU_FORWARD', false);
