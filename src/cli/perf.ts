@@ -183,10 +183,12 @@ async function browserOf(args: PerfArgs): Promise<BrowserLaunch | null> {
   if (!['auto', ...BROWSER_BACKENDS].includes(args.backend)) {
     throw new UsageError(`--backend ${args.backend} does not run in a browser: --browser takes --backend ${BROWSER_BACKENDS.join(' or ')}`);
   }
-  const { findBrowser, BrowserSetupError } = await import('../runner/browser.js');
+  const { findBrowser, loadBrowserProvider, BrowserSetupError } = await import('../runner/browser.js');
   const { RunInputError } = await import('../runner/perf.js');
   try {
-    return findBrowser(args.browser, args.browserPath);
+    const browser = findBrowser(args.browser, args.browserPath);
+    await loadBrowserProvider();
+    return browser;
   } catch (error) {
     if (error instanceof BrowserSetupError) throw new RunInputError(error.message);
     throw error;

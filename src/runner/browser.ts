@@ -89,6 +89,20 @@ export function findBrowser(name: string, named: { readonly path: string; readon
   return { name: 'chromium', path: found, version: version[0], major: Number(version[1]) };
 }
 
+/**
+ * Loads vitest's Playwright provider (an optional peer dependency: a project that never runs
+ * --browser does not install it); missing, a BrowserSetupError saying what to install.
+ */
+export async function loadBrowserProvider(): Promise<typeof import('@vitest/browser-playwright')> {
+  try {
+    return await import('@vitest/browser-playwright');
+  } catch (error) {
+    throw new BrowserSetupError(
+      `--browser needs vitest's Playwright provider, an optional peer dependency (${(error as Error).message.split('\n')[0]}): npm install --save-dev @vitest/browser-playwright@4.1.12 playwright@1.65.1 (neither downloads a browser)`,
+    );
+  }
+}
+
 /** What the page's profile says of its host: this Node host's CPU and OS, the browser, the packages the page loads. */
 export function browserProfileHost(browser: BrowserLaunch): ProfileHost {
   const host = nodeProfileHost();
@@ -122,7 +136,7 @@ function mnistCommand(config: () => RunConfig): BrowserCommand<[]> {
 
 /** The vitest test options that run the files in `browser` (one launch per vitest run), with the page's commands reading `config()`. */
 export async function browserTestOptions(browser: BrowserLaunch, config: () => RunConfig) {
-  const { playwright } = await import('@vitest/browser-playwright');
+  const { playwright } = await loadBrowserProvider();
   return {
     browser: {
       enabled: true,
