@@ -37,3 +37,4 @@ export { ARTICLE_NORMALIZATION, normalizeOnHost } from './transfer/normalization
 export { cpuNormalize, deviceNormalize, type TransferStrategy } from './transfer/strategies/strategies.js';
 export { int32DeviceNormalize } from './transfer/strategies/int32-pixels.js';
 export { hasPackedKernel } from './transfer/kernels/normalize-packed-kernel.js';
+export { measureSweep, SWEEP_SIZES, sweepMetrics } from './suite/sweep.js';
