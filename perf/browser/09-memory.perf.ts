@@ -32,8 +32,9 @@ const BOUND = ARTICLE_DEVICE_VS_HOST_BOUND;
 /**
  * What one batch moves, per backend, counted at its API. webgpu: 1 B a pixel raw, 4 B float32
  * (the article's 50,176 vs 200,704 B). webgl: the float32 values, and the raw pixels as int32
- * (32-bit texels whatever the dtype, so no saving) plus 32 B of texture padding (measured
- * 2026-12-06 in Chromium 156, SwiftShader).
+ * (32-bit texels whatever the dtype, so no saving) plus 32 B, two RGBA float32 texels, most
+ * likely the mean and std scalars (measured 2026-12-06 in Chromium 156, SwiftShader; the same
+ * 32 B at every batch size of the sweep).
  */
 const EXPECTED_BYTES: Partial<Record<string, Record<string, number>>> = {
   webgpu: { 'cpu-normalize': 200_704, 'device-normalize': 50_176 },
