@@ -49,6 +49,11 @@ const LEVELS = [
       'the public API (gpu-transfer-perf, the union of the entries of src/api/: /measure, /transfer, /data, /record, /scenarios) re-exports the layers below for perf files; nothing in src/ imports it',
     ],
     [
+      'browser-entry',
+      '^src/browser\\.ts$',
+      "the browser page's public API (gpu-transfer-perf/browser) re-exports the host-free core below for perf files run with --browser; nothing in src/ imports it",
+    ],
+    [
       'kernels-entry',
       '^src/kernels\\.ts$',
       'the production kernels (gpu-transfer-perf/kernels) re-export the device decode and normalize kernels of transfer/ for input pipelines; nothing in src/ imports it',
@@ -67,6 +72,25 @@ const layerRules = LEVELS.flatMap((level, index) => {
     to: { path: '^src/', pathNot: [path, ...below] },
   }));
 });
+
+/**
+ * What the browser page loads must be host-free at run time (issue 43): the rule below is checked
+ * by src/layering.test.ts in a cruise of its own WITHOUT type-only imports (tsPreCompilationDeps
+ * false), since a type import is erased and loads nothing in the page (a perf file's RunConfig type
+ * reaches the data sources' readers, which the page never runs). A reachable rule cannot filter
+ * dependency types, so it is not in `forbidden`, whose cruise counts type imports.
+ * @type {import('dependency-cruiser').IForbiddenRuleType[]}
+ */
+export const HOST_FREE_RULES = [
+  {
+    name: 'browser-entry-host-free',
+    comment:
+      "gpu-transfer-perf/browser runs in a browser page: everything it loads, at any depth, is the harness's own code, tfjs, vitest's page API or a pure package (zod, pure-rand), never a Node built-in (node:fs, node:os, ...) or a Node-only package; the host's parts come through runner/browser.ts's provide and commands",
+    severity: 'error',
+    from: { path: '^src/browser\\.ts$' },
+    to: { reachable: true, path: '^(?!src/)', pathNot: '^(node_modules/)?(@tensorflow/|vitest/dist/index\\.js$|vitest$|vitest/browser$|zod/|pure-rand/)' },
+  },
+];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
@@ -137,7 +161,7 @@ export default {
       comment: 'by the package name a perf file reaches the public API and the preset only, what the package exports',
       severity: 'error',
       from: { path: '^(perf|questions)/' },
-      to: { path: '^src/', pathNot: '^src/((index|vitest)\\.ts$|api/)' },
+      to: { path: '^src/', pathNot: '^src/((index|vitest|browser)\.ts$|api/)' },
     },
   ],
   options: {

@@ -20,6 +20,7 @@ export default defineGtpConfig({
       { find: /^gpu-transfer-perf\/vitest$/, replacement: here('./src/vitest.ts') },
       // The public entries (src/api/<entry>.ts, package.json's exports).
       { find: /^gpu-transfer-perf\/(measure|transfer|data|record|scenarios)$/, replacement: here('./src/api/$1.ts') },
+      { find: /^gpu-transfer-perf\/browser$/, replacement: here('./src/browser.ts') },
     ],
   },
   test: { include: ['src/**/*.test.ts', 'test/support/**/*.test.ts'] },

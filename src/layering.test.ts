@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cruise, type ICruiseOptions, type ICruiseResult } from 'dependency-cruiser';
+import { cruise, type ICruiseOptions, type ICruiseResult, type IForbiddenRuleType } from 'dependency-cruiser';
 import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
 import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +23,20 @@ async function cruiseTree(baseDir: string, roots: string[]): Promise<{ result: I
   return { result: reported.output, options };
 }
 
+/**
+ * The browser entry's host-free rule (.dependency-cruiser.mjs HOST_FREE_RULES), cruised from
+ * src/browser.ts without type-only imports: what the page really loads.
+ */
+async function cruiseHostFree(baseDir: string): Promise<ICruiseResult> {
+  const { HOST_FREE_RULES } = (await import(join(ROOT, '.dependency-cruiser.mjs'))) as { HOST_FREE_RULES: IForbiddenRuleType[] };
+  const options = await extractDepcruiseOptions(join(ROOT, '.dependency-cruiser.mjs'));
+  const tsConfig = extractTSConfig(join(baseDir, 'tsconfig.json'));
+  const run = { ...options, baseDir, tsPreCompilationDeps: false, ruleSet: { forbidden: HOST_FREE_RULES } };
+  const reported = await cruise(['src/browser.ts'], run, undefined, { tsConfig });
+  if (typeof reported.output === 'string') throw new Error('dependency-cruiser: expected the result object, got a report');
+  return reported.output;
+}
+
 /** One line a violation, the rule's name and why first: what a failing test shows. */
 const violationsOf = (result: ICruiseResult) =>
   result.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}${v.cycle ? ` (cycle ${v.cycle.map((c) => c.name).join(' > ')})` : ''}`);
@@ -37,6 +51,10 @@ describe('layering (docs/layout.md, .dependency-cruiser.mjs)', () => {
     const inLayer = (source: string) => layers.some((r) => new RegExp(String((r.from as { path: string }).path)).test(source));
     const outside = result.modules.map((m) => m.source).filter((s) => s.startsWith('src/') && !/\.test\.ts$/.test(s) && !inLayer(s));
     expect(outside).toEqual([]);
+  }, 60_000);
+
+  it('what the browser page loads (gpu-transfer-perf/browser) is host-free: no Node built-in, no Node-only package', async () => {
+    expect(violationsOf(await cruiseHostFree(ROOT))).toEqual([]);
   }, 60_000);
 
   describe('fails on a tree that breaks the rules', () => {
@@ -68,6 +86,10 @@ describe('layering (docs/layout.md, .dependency-cruiser.mjs)', () => {
       'src/transfer/decode.ts':
         "import * as tf from '@tensorflow/tfjs';\nimport { z } from 'zod';\nimport { table } from './table.js';\nexport const decode = [tf.version, z, table];\n",
       'src/transfer/table.ts': "import { readFileSync } from 'node:fs';\nexport const table = readFileSync;\n",
+      // The browser entry reaching a Node built-in and a Node-only package two modules down: no longer host-free.
+      'src/browser.ts': "export { page } from './measure/page.js';\n",
+      'src/measure/page.ts': "import { host } from './host.js';\nexport const page = host;\n",
+      'src/measure/host.ts': "import os from 'node:os';\nimport sharp from 'sharp';\nexport const host = [os, sharp];\n",
       'src/results/uses-support.test.ts': "import { records } from '../../test/support/records.js';\nexport const ok = records;\n",
       // A command's phase importing its command's module and the flag parser.
       'src/cli/thing.ts': 'export const thing = 1;\n',
@@ -85,7 +107,7 @@ describe('layering (docs/layout.md, .dependency-cruiser.mjs)', () => {
         await mkdir(dirname(temp.at(path)), { recursive: true });
         await writeFile(temp.at(path), text);
       }
-      lines = violationsOf((await cruiseTree(temp.path, ['src', 'perf'])).result);
+      lines = [...violationsOf((await cruiseTree(temp.path, ['src', 'perf'])).result), ...violationsOf(await cruiseHostFree(temp.path))];
     }, 60_000);
 
     it('a back arrow (results -> report) breaks layer-results', () => {
@@ -137,6 +159,13 @@ describe('layering (docs/layout.md, .dependency-cruiser.mjs)', () => {
       expect(lines.filter((l) => l.startsWith('kernels-entry-light:'))).toEqual([
         'kernels-entry-light: src/kernels.ts -> fs',
         'kernels-entry-light: src/kernels.ts -> zod',
+      ]);
+    });
+
+    it('the browser entry reaching a Node built-in or a Node-only package, at any depth, breaks the host-free rules', () => {
+      expect(lines.filter((l) => l.startsWith('browser-entry-'))).toEqual([
+        'browser-entry-host-free: src/browser.ts -> os',
+        'browser-entry-host-free: src/browser.ts -> sharp',
       ]);
     });
 

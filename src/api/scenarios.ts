@@ -77,13 +77,15 @@ export {
   SWEEP_SIZES,
   /** Section 12: both strategies in interleaved pairs at each batch size. */
   measureSweep,
-  /** Section 12's stage breakdown at each batch size. */
-  measureSweepStages,
   /** The first full batches of a size from the article's shuffled loader. */
   sweepBatches,
   /** Section 12's figures as metrics. */
   sweepMetrics,
 } from '../suite/sweep.js';
+export {
+  /** Section 12's stage breakdown at each batch size. */
+  measureSweepStages,
+} from '../suite/sweep-stages.js';
 export {
   /** How far a device normalization of the article may lie from the host's: 1.6e-6, from float32 rounding. */
   ARTICLE_DEVICE_VS_HOST_BOUND,

@@ -16,3 +16,18 @@ export function recordCapabilities(capabilities: BackendCapabilities): BackendCa
 export function activeCapabilities(): BackendCapabilities {
   return byBackend.get(tf.backend()) ?? NONE;
 }
+
+/**
+ * The backend tfjs computes on now. A failed tf.setBackend(name) leaves getBackend() saying `name`
+ * with no backend behind it; the next op then starts the best backend that works (tfjs-core 4.22
+ * engine.setBackend and its `backend` getter). Resolving the backend first is what tells that
+ * fallback apart; null when none can start.
+ */
+export function runningBackendName(): string | null {
+  try {
+    tf.backend();
+  } catch {
+    return null;
+  }
+  return tf.getBackend() ?? null;
+}

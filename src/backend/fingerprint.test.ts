@@ -46,6 +46,22 @@ describe('hardware fingerprint', () => {
     expect(profileId({ ...base, backend: 'tensorflow', adapter: null, isUsingGpuDevice: true })).toBe('tensorflow-cuda-x64');
   });
 
+  it('names the browser, its major version and the adapter in a browser; the CPU where the adapter is software (issue 43)', () => {
+    const base = { cpuModel: 'AMD EPYC', cpuCores: 2, arch: 'x64', isUsingGpuDevice: null, browser: { name: 'chromium', major: 156 } };
+    const swiftshader = { vendor: 'google', architecture: 'swiftshader', device: '', description: '' };
+    const angle = {
+      vendor: 'Google Inc. (Google)',
+      architecture: '',
+      device: 'ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero)), SwiftShader driver)',
+      description: '',
+    };
+    expect(profileId({ ...base, backend: 'webgpu', adapter: swiftshader })).toBe('webgpu-chromium-156-swiftshader-amd-epyc-2c-x64');
+    expect(profileId({ ...base, backend: 'webgl', adapter: angle })).toBe('webgl-chromium-156-swiftshader-amd-epyc-2c-x64');
+    expect(profileId({ ...base, backend: 'webgpu', adapter: h200 })).toBe('webgpu-chromium-156-nvidia-h200-x64');
+    // No Node id's pattern reads a browser id as a renamed Node profile.
+    expect(legacyIdOf('webgpu-chromium-156-swiftshader-amd-epyc-2c-x64')).toBeNull();
+  });
+
   it('names the CPU and its cores where the CPU does the device work over its cores', () => {
     const base = { cpuModel: 'AMD EPYC', cpuCores: 2, arch: 'x64', isUsingGpuDevice: null };
     expect(cpuPart('AMD EPYC 7B13 64-Core Processor', 4)).toBe('amd-epyc-7b13-4c');

@@ -68,6 +68,14 @@ export interface ProfileParts {
   readonly cpuCores: number;
   readonly arch: string;
   readonly isUsingGpuDevice: boolean | null;
+  /** The browser the backend ran in (gtp perf --browser); absent or null for Node. */
+  readonly browser?: BrowserOfProfile | null;
+}
+
+/** A browser as a profile names it: 'chromium', major version 156. */
+export interface BrowserOfProfile {
+  readonly name: string;
+  readonly major: number;
 }
 
 /**
@@ -82,6 +90,13 @@ export interface ProfileParts {
 export function profileId(parts: ProfileParts): string {
   const arch = slug(parts.arch);
   const cpu = cpuPart(parts.cpuModel, parts.cpuCores);
+  // In a browser the browser is part of the device: 'webgpu-chromium-156-swiftshader-amd-epyc-2c-x64',
+  // 'webgl-chromium-156-nvidia-...-x64'. Its own words, so no Node id's pattern (legacyIdOf) matches it.
+  if (parts.browser) {
+    const software = parts.adapter ? softwareAdapterName(parts.adapter) : null;
+    const adapter = software ? `${software}-${cpu}` : parts.adapter ? adapterSlug(parts.adapter) : 'unknown-adapter';
+    return `${parts.backend}-${slug(parts.browser.name)}-${parts.browser.major}-${adapter}-${arch}`;
+  }
   switch (parts.backend) {
     case 'webgpu': {
       if (!parts.adapter) return `webgpu-unknown-adapter-${arch}`;
@@ -93,6 +108,9 @@ export function profileId(parts: ProfileParts): string {
     case 'wasm':
     case 'cpu':
       return `${parts.backend}-${cpuSlug(parts.cpuModel)}-${arch}`;
+    case 'webgl':
+      // webgl starts only in a browser (parts.browser set above).
+      return `webgl-no-browser-${arch}`;
   }
 }
 

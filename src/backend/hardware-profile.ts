@@ -1,8 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
-import { profileId } from './fingerprint.js';
-import type { AdapterDescription, BackendContext, BackendName } from './types.js';
+import { buildHardwareProfile, type CapabilityTable, type HardwareProfile, type ProfileHost } from './profile.js';
+import type { BackendContext } from './types.js';
 
 const require = createRequire(import.meta.url);
 
@@ -19,23 +19,7 @@ function packageVersions(): Record<string, string> {
   return versions;
 }
 
-/** What a backend can do that the article's advice depends on, by name (transfer/capabilities.ts describes them). */
-export type CapabilityTable = Readonly<Record<string, { readonly supported: boolean; readonly detail: string }>>;
-
-/** The hardware and software a run measured on: the run record's `profile` (results/schema.ts checks it is this shape). */
-export interface HardwareProfile {
-  readonly id: string;
-  readonly backend: BackendName;
-  readonly backendReason: string;
-  readonly adapter: (Omit<AdapterDescription, 'features'> & { features: string[] }) | null;
-  readonly isUsingGpuDevice: boolean | null;
-  readonly cpu: { readonly model: string; readonly cores: number };
-  readonly os: string;
-  readonly node: string;
-  readonly versions: Record<string, string>;
-  readonly transferBoundary: string;
-  readonly capabilities: CapabilityTable;
-}
+export type { CapabilityTable, HardwareProfile } from './profile.js';
 
 /**
  * The host's CPU model: the one place a profile's CPU enters. Node's os.cpus() reads it on Linux
@@ -52,21 +36,20 @@ export function hostCpuModel(): string {
  * which knows the kernels.
  */
 export function describeHardwareProfile(context: BackendContext, capabilities: CapabilityTable): HardwareProfile {
-  const cpuModel = hostCpuModel();
+  return buildHardwareProfile(context, capabilities, nodeProfileHost());
+}
+
+/** This Node process's host, as a profile states it (the browser host reports the same for its page). */
+export function nodeProfileHost(): ProfileHost {
   // The cores this process may run on (its CPU affinity), not every core the host has: where the
   // CPU does the device's work, this is what the id names and the record's cpu.cores holds.
-  const cores = Math.max(1, os.availableParallelism());
   return {
-    id: profileId({ backend: context.name, adapter: context.adapter, cpuModel, cpuCores: cores, arch: os.arch(), isUsingGpuDevice: context.isUsingGpuDevice }),
-    backend: context.name,
-    backendReason: context.reason,
-    adapter: context.adapter ? { ...context.adapter, features: [...context.adapter.features] } : null,
-    isUsingGpuDevice: context.isUsingGpuDevice,
-    cpu: { model: cpuModel, cores },
+    cpuModel: hostCpuModel(),
+    cores: Math.max(1, os.availableParallelism()),
+    arch: os.arch(),
     os: `${os.platform()} ${os.release()} ${os.arch()}`,
     node: process.version,
     versions: packageVersions(),
-    transferBoundary: context.transfers.boundary,
-    capabilities,
+    browser: null,
   };
 }

@@ -8,6 +8,7 @@ const starters: Record<BackendName, (reason: string) => Promise<BackendContext>>
   wasm: startWasm,
   cpu: startCpu,
   tensorflow: startTensorflow,
+  webgl: () => Promise.reject(new BackendUnavailableError('webgl runs in a browser only: gtp perf --browser chromium --backend webgl')),
 };
 
 /**

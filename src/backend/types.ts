@@ -1,8 +1,8 @@
 import type * as tf from '@tensorflow/tfjs-core';
 import type { TransferCounter } from './transfer-counter.js';
 
-/** Backends the harness can run on. */
-export const BACKEND_NAMES = ['webgpu', 'wasm', 'cpu', 'tensorflow'] as const;
+/** Backends the harness can run on; webgl runs only in a browser (gtp perf --browser chromium). */
+export const BACKEND_NAMES = ['webgpu', 'wasm', 'cpu', 'tensorflow', 'webgl'] as const;
 export type BackendName = (typeof BACKEND_NAMES)[number];
 /** What a user may ask for: a backend, or `auto` (best one found). */
 export const BACKEND_CHOICES = ['auto', ...BACKEND_NAMES] as const;

@@ -26,6 +26,8 @@ describe('command line', () => {
       dir: null,
       verbose: false,
       videoTools: { ffmpeg: null, ffprobe: null },
+      browser: null,
+      browserPath: null,
     });
   });
 
@@ -33,6 +35,14 @@ describe('command line', () => {
     const args = parseCommandLine(['perf', '--backend', 'wasm', '--scale', 'full', '--scenario', 'speedup', '--scenario', '9', '--out', 'r.json'], {});
     expect(args).toMatchObject({ backend: 'wasm', scale: 'full', scenarios: ['speedup', '9'], out: 'r.json' });
     expect(parseCommandLine(['perf', '--verbose'], {})).toMatchObject({ verbose: true });
+    // --browser-path wins over GTP_BROWSER_PATH; each says where it came from (issue 43).
+    expect(parseCommandLine(['perf', '--browser', 'chromium'], { GTP_BROWSER_PATH: '/opt/c' })).toMatchObject({
+      browser: 'chromium',
+      browserPath: { path: '/opt/c', from: 'GTP_BROWSER_PATH' },
+    });
+    expect(parseCommandLine(['perf', '--browser-path', '/x/chrome'], { GTP_BROWSER_PATH: '/opt/c' })).toMatchObject({
+      browserPath: { path: '/x/chrome', from: '--browser-path' },
+    });
     expect(parseCommandLine([], { PERF_BACKEND: 'cpu' })).toMatchObject({ backend: 'cpu' });
     expect(parseCommandLine(['--backend', 'webgpu'], { PERF_BACKEND: 'cpu' })).toMatchObject({ backend: 'webgpu' });
     expect(parseCommandLine(['doctor'], { PERF_REQUIRE_BACKEND: 'webgpu' })).toMatchObject({ command: 'doctor', requireBackend: 'webgpu' });
@@ -89,7 +99,7 @@ describe('command line', () => {
 
   it('rejects unknown flags, bad values, flags of another command and stray arguments', () => {
     expect(() => parseCommandLine(['--fast'], {})).toThrow(UsageError);
-    expect(() => parseCommandLine(['--backend', 'cuda'], {})).toThrow(/--backend must be one of auto\|webgpu\|wasm\|cpu\|tensorflow, got 'cuda'/);
+    expect(() => parseCommandLine(['--backend', 'cuda'], {})).toThrow(/--backend must be one of auto\|webgpu\|wasm\|cpu\|tensorflow\|webgl, got 'cuda'/);
     expect(() => parseCommandLine(['--scale', 'huge'], {})).toThrow(/--scale must be one of quick\|full/);
     expect(() => parseCommandLine(['--backend'], {})).toThrow(UsageError);
     expect(() => parseCommandLine(['perf', 'extra'], {})).toThrow(/unexpected arguments: extra/);

@@ -328,6 +328,12 @@ function parsedLine(spec: AnyCommandSpec, rest: readonly string[], env: NodeJS.P
     }),
     data: () => dataOf(sources, str),
     videoTools: () => videoToolsFromEnv(env),
+    // The browser `gtp perf --browser` launches: the flag, else GTP_BROWSER_PATH (unset or empty: neither).
+    browserPath: () => {
+      const flagged = str('browser-path');
+      if (flagged !== null) return { path: flagged, from: '--browser-path' };
+      return env.GTP_BROWSER_PATH ? { path: env.GTP_BROWSER_PATH, from: 'GTP_BROWSER_PATH' } : null;
+    },
     jobSummary: () => jobSummary(env),
     ldLibraryPath: () => env.LD_LIBRARY_PATH || null,
   };

@@ -105,6 +105,8 @@ export interface ParsedLine {
   data(): DataSources;
   /** FFMPEG_PATH / FFPROBE_PATH. */
   videoTools(): FfmpegPaths;
+  /** --browser-path, else GTP_BROWSER_PATH, with where it came from (null: neither). */
+  browserPath(): { readonly path: string; readonly from: '--browser-path' | 'GTP_BROWSER_PATH' } | null;
   /** $GITHUB_STEP_SUMMARY. */
   jobSummary(): string | null;
   /** LD_LIBRARY_PATH (doctor's CUDA library check). */

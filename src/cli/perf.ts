@@ -26,7 +26,7 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
     return EXIT.regression;
   }
   const { remeasure } = await import('../runner/perf.js');
-  const judged = await judgePerf(plan, measured, (asked) => remeasure(asked, plan.files, plan.config));
+  const judged = await judgePerf(plan, measured, (asked) => remeasure(asked, plan.files, plan.config, plan.browser));
   return writePerf(plan, judged);
 }
 
@@ -205,6 +205,18 @@ export const perfSpec: CommandSpec<PerfArgs> = {
       type: 'string',
       usage: '  --history DIR           also append the run record to DIR/<profile>/ (the history command reads it)',
     },
+    {
+      name: 'browser',
+      type: 'string',
+      usage: `  --browser chromium      run the perf files of perf/browser/ (or --dir) in headless Chromium
+                          (vitest browser mode), --backend webgpu (default) or webgl; one
+                          launch per process`,
+    },
+    {
+      name: 'browser-path',
+      type: 'string',
+      usage: '  --browser-path PATH     the Chromium to launch (default: GTP_BROWSER_PATH, else /usr/bin/chromium)',
+    },
     'compare',
     'force',
   ],
@@ -260,7 +272,10 @@ export const perfSpec: CommandSpec<PerfArgs> = {
     },
   ],
   dataSources: true,
-  env: [{ usage: '  FFMPEG_PATH, FFPROBE_PATH\n                          the video decoder of the Kinetics scenario (default: on PATH)', scope: 'built-in' }],
+  env: [
+    { usage: '  FFMPEG_PATH, FFPROBE_PATH\n                          the video decoder of the Kinetics scenario (default: on PATH)', scope: 'built-in' },
+    { usage: '  GTP_BROWSER_PATH        the Chromium --browser launches (as --browser-path)', scope: 'built-in' },
+  ],
   exits: [
     '0 every scenario ran and nothing gating regressed (or no baseline for this profile: a note)',
     '1 a scenario failed, a gating metric regressed, or the run record or report could not be written',
@@ -282,6 +297,8 @@ export const perfSpec: CommandSpec<PerfArgs> = {
     history: line.str('history'),
     verbose: line.flag('verbose'),
     videoTools: line.videoTools(),
+    browser: line.str('browser'),
+    browserPath: line.browserPath(),
   }),
   run: perfCommand,
 };

@@ -11,10 +11,9 @@ import { join } from 'node:path';
  * Information first: nothing adjusts for it until a calibration shows that helps.
  */
 
-/** What one reading found: the clocks and where they came from, or why there are none (never a made-up 0). */
-export type GpuClocks =
-  | { readonly available: true; readonly source: string; readonly smMHz: number; readonly memMHz: number | null }
-  | { readonly available: false; readonly why: string };
+// The reading's type and its words are host-free (results/metrics.ts, the browser run): their own file.
+export { type GpuClocks, gpuClocksDetail } from './gpu-clocks-detail.js';
+import type { GpuClocks } from './gpu-clocks-detail.js';
 
 /**
  * `nvidia-smi --query-gpu=clocks.sm,clocks.mem --format=csv,noheader,nounits`: one line per
@@ -93,13 +92,4 @@ export function readGpuClocks(sys = '/sys', smi: NvidiaSmi = nvidiaSmi): GpuCloc
   }
   const why = 'error' in nv ? nv.error : `nvidia-smi gave no clocks ('${nv.stdout.trim().split('\n')[0] ?? ''}')`;
   return { available: false, why: `${why}; no amdgpu pp_dpm_sclk or i915 gt_act_freq_mhz under ${join(sys, 'class', 'drm')}` };
-}
-
-/** The clocks in words, for the host-state probe's detail: 'GPU clocks before/after the pairs: SM 345 -> 1980 MHz, ...' or why unavailable. */
-export function gpuClocksDetail(readings: Readonly<Record<'before' | 'after', GpuClocks>>): string {
-  const { before, after } = readings;
-  if (!before.available && !after.available) return `GPU clocks: unavailable (${before.why})`;
-  const mhz = (r: GpuClocks, pick: 'smMHz' | 'memMHz') => (r.available && r[pick] !== null ? `${r[pick]}` : 'unavailable');
-  const source = before.available ? before.source : after.available ? after.source : '';
-  return `GPU clocks before -> after the pairs: SM ${mhz(before, 'smMHz')} -> ${mhz(after, 'smMHz')} MHz, memory ${mhz(before, 'memMHz')} -> ${mhz(after, 'memMHz')} MHz (${source})`;
 }

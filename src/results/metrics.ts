@@ -1,5 +1,5 @@
 import type { PairedSamples } from '../measure/paired.js';
-import { type GpuClocks, gpuClocksDetail } from '../measure/gpu-clocks.js';
+import { type GpuClocks, gpuClocksDetail } from '../measure/gpu-clocks-detail.js';
 import { HOST_PROBE_ELEMENTS } from '../measure/host-probe.js';
 import { estimateSpeedup } from '../measure/paired.js';
 import { median } from '../measure/statistics.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { HardwareProfile } from '../backend/hardware-profile.js';
+import type { HardwareProfile } from '../backend/profile.js';
 import { BACKEND_NAMES } from '../backend/types.js';
 import { DIRECTIONS } from './direction.js';
 

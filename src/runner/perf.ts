@@ -9,6 +9,7 @@ import { combineProcessRecords } from '../results/combine.js';
 import type { RunRecord } from '../results/schema.js';
 import { FileWriteError, writeJsonAtomic } from '../results/storage.js';
 import { canonicalData, type DataSources, type RunConfig } from '../run-config.js';
+import type { BrowserLaunch } from './browser.js';
 import type { Remeasure } from './remeasure.js';
 import { openScenarioSession } from './run-scenarios.js';
 import { DEFAULT_SCENARIO_DIR, listScenarios, selectScenarios, type ScenarioFile } from './scenarios.js';
@@ -105,13 +106,25 @@ export async function writeRecordSafely(path: string, record: RunRecord): Promis
  * Runs the scenarios in `processes` separate test processes, strictly one after another with
  * the same configuration, and combines their records (one value per process per metric).
  */
-export async function measureInProcesses(files: readonly ScenarioFile[], config: RunConfig, processes: number, verbose = false): Promise<RunRecord | null> {
+export async function measureInProcesses(
+  files: readonly ScenarioFile[],
+  config: RunConfig,
+  processes: number,
+  verbose = false,
+  browser: BrowserLaunch | null = null,
+): Promise<RunRecord | null> {
   const records: RunRecord[] = [];
+  const options = { quiet: processes > 1, verbose, browser };
   // One vitest for all K; each run is a new forked process with its own device (openScenarioSession).
-  const session = await openScenarioSession(files, config, { quiet: processes > 1, verbose });
+  // In a browser one process is one launch: vitest keeps its browser for the session, so a session each.
+  let session = await openScenarioSession(files, config, options);
   try {
     for (let k = 0; k < processes; k++) {
       if (processes > 1) console.log(`[gpu-transfer-perf] process ${k + 1} of ${processes}: ${files.map((f) => f.id).join(', ')}`);
+      if (browser && k > 0) {
+        await session.close();
+        session = await openScenarioSession(files, config, options);
+      }
       const record = await session.run();
       if (!record) return null;
       records.push(record);
@@ -126,9 +139,9 @@ export async function measureInProcesses(files: readonly ScenarioFile[], config:
  * The second measurement a first judgement asked for (remeasure.ts), among the files of this run
  * (its perf folder, or the question's file): K more processes.
  */
-export function remeasure(plan: Remeasure, all: readonly ScenarioFile[], config: RunConfig): Promise<RunRecord | null> {
+export function remeasure(plan: Remeasure, all: readonly ScenarioFile[], config: RunConfig, browser: BrowserLaunch | null = null): Promise<RunRecord | null> {
   const files = all.filter((f) => plan.scenarios.includes(f.id));
-  return measureInProcesses(files, { ...config, selection: files.map((f) => f.path) }, plan.processes);
+  return measureInProcesses(files, { ...config, selection: files.map((f) => f.path) }, plan.processes, false, browser);
 }
 
 /**

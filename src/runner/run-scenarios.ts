@@ -9,6 +9,7 @@ import { GTP_TEST_SETTINGS } from './vitest-settings.js';
 import { RunProgressReporter } from './progress-reporter.js';
 import { RunRecordReporter } from './reporter.js';
 import type { ScenarioFile } from './scenarios.js';
+import { type BrowserLaunch, browserProfileHost, browserTestOptions } from './browser.js';
 
 /** A path as a glob that matches only itself: glob syntax characters escaped. */
 function literalGlob(path: string): string {
@@ -22,12 +23,14 @@ function literalGlob(path: string): string {
  * instead, keeping keys of the file's that this run does not have.) The projects are kept, so
  * that a session can provide another configuration before a later run.
  */
-function provideRunConfig(config: RunConfig, projects: TestProject[]): Plugin {
+function provideRunConfig(config: RunConfig, projects: TestProject[], browser: BrowserLaunch | null): Plugin {
   return {
     name: 'gpu-transfer-perf:run-config',
     configureVitest({ project }) {
       projects.push(project);
       project.provide('runConfig', config);
+      // The page cannot read the host's CPU: the profile's host part comes from here (runner/browser.ts).
+      if (browser) project.provide('browserHost', browserProfileHost(browser));
     },
   };
 }
@@ -53,6 +56,15 @@ function tmpDirsRemovedOnExit(): { readonly plugin: Plugin; readonly dispose: ()
     },
     dispose: () => process.off('exit', remove),
   };
+}
+
+/** How a session shows its progress, where it runs, and in which host (Node, or a browser it launches). */
+export interface ScenarioSessionOptions {
+  readonly quiet?: boolean;
+  readonly verbose?: boolean;
+  readonly root?: string;
+  /** Run the files in this browser's page (vitest browser mode) instead of a forked Node process. */
+  readonly browser?: BrowserLaunch | null;
 }
 
 /** Scenario files ready to run, each run in a new forked process; see openScenarioSession. */
@@ -83,16 +95,15 @@ export interface ScenarioSession {
  * the preset alone applies. Unless `quiet`, a run shows its progress (`RunProgressReporter`),
  * or with `verbose` vitest's own per-test lines.
  */
-export async function openScenarioSession(
-  files: readonly ScenarioFile[],
-  config: RunConfig,
-  options: { quiet?: boolean; verbose?: boolean; root?: string } = {},
-): Promise<ScenarioSession> {
+export async function openScenarioSession(files: readonly ScenarioFile[], config: RunConfig, options: ScenarioSessionOptions = {}): Promise<ScenarioSession> {
   const root = resolve(options.root ?? process.cwd());
   const paths = files.map((f) => relative(root, resolve(root, f.path)));
   const reporter = new RunRecordReporter(config);
   const tmpDirs = tmpDirsRemovedOnExit();
   const projects: TestProject[] = [];
+  const browser = options.browser ?? null;
+  // In a browser the files share one page (isolate: false), as they share one forked process in Node.
+  const host = browser ? await browserTestOptions(browser, () => reporter.config) : {};
   const vitest: Vitest = await createVitest(
     'test',
     // Command-line options: vitest merges them over the config file's, replacing its arrays.
@@ -102,8 +113,9 @@ export async function openScenarioSession(
     // What shows while it runs: nothing (quiet: K processes, calibration), vitest's per-test lines
     // (verbose), else one progress line, the perf files' own lines and failures as they happen.
     {
-      plugins: [provideRunConfig(config, projects), tmpDirs.plugin],
-      test: { reporters: options.quiet ? [reporter] : options.verbose ? ['default', reporter] : [new RunProgressReporter({ root }), reporter] },
+      plugins: [provideRunConfig(config, projects, browser), tmpDirs.plugin],
+      // The browser's provider is an instance too (runner/browser.ts): here, where it is not cloned.
+      test: { ...host, reporters: options.quiet ? [reporter] : options.verbose ? ['default', reporter] : [new RunProgressReporter({ root }), reporter] },
     },
     // The workers' stderr reaches the console through this stream: without Dawn's limit notices.
     { stderr: dawnNoticeFilter() },
@@ -135,11 +147,7 @@ function ignoreFilesNotFound(error: unknown): void {
 }
 
 /** Runs scenario files once, in one new vitest worker process (one device), and returns their run record. */
-export async function runScenarios(
-  files: readonly ScenarioFile[],
-  config: RunConfig,
-  options: { quiet?: boolean; verbose?: boolean; root?: string } = {},
-): Promise<RunRecord | null> {
+export async function runScenarios(files: readonly ScenarioFile[], config: RunConfig, options: ScenarioSessionOptions = {}): Promise<RunRecord | null> {
   const session = await openScenarioSession(files, config, options);
   try {
     return await session.run();

@@ -11,7 +11,6 @@ import type { Progress } from '../measure/progress.js';
 import { bytesMetric, qualityMetric, ratioFromPairs, timeMetric, type MetricInput } from '../results/metrics.js';
 import type { Scale } from '../run-config.js';
 import type { TransferStrategy } from '../transfer/strategies/strategies.js';
-import { articleStagedStrategies, measureStages } from './stage-breakdown.js';
 
 /** The article's section 12 sweep: batch sizes 32..512. */
 export const SWEEP_BATCHES = [32, 64, 128, 256, 512] as const;
@@ -90,22 +89,6 @@ export async function measureSweep(
     points.push({ batch: size, pixelsPerBatch: size * h * w * c, samples, bytes });
   }
   return points;
-}
-
-/**
- * Where the time goes at each batch size: both strategies staged (stage-breakdown.ts) on the
- * sweep's batches, grouped as `sweep.b<size>`, with their totals, limits and kernel throughput.
- */
-export async function measureSweepStages(context: BackendContext, data: ImageDataset, sizes: SweepSizes): Promise<MetricInput[]> {
-  const metrics: MetricInput[] = [];
-  const strategies = articleStagedStrategies(context);
-  for (const size of sizes.batches) {
-    const batches = sweepBatches(data, size, sizes.distinctBatches);
-    const inputs = Array.from({ length: sizes.stageRounds }, (_, i) => ({ pixels: batches[i % batches.length]!.images, shape: batches[0]!.shape }));
-    const what = `one [${size},28,28,1] batch`;
-    metrics.push(...(await measureStages(context, `sweep.b${size}`, strategies, inputs, what, { withTotal: true })));
-  }
-  return metrics;
 }
 
 /** Median with a 95% percentile-bootstrap CI (seeded). */

@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import type { BackendContext, BackendName } from '../backend/types.js';
-import type { WebGpuBackendInternals } from '../backend/webgpu.js';
+import type { WebGpuBackendInternals } from '../backend/webgpu-device.js';
 import { hasPackedKernel } from './kernels/normalize-packed-kernel.js';
 import { hasFusedCropMirrorNormalize } from './kernels/crop-mirror-normalize-kernel.js';
 
@@ -16,6 +16,7 @@ const DECODED_BY: Record<BackendName, string> = {
   wasm: 'a host kernel reading the wasm heap (on wasm the "device" is the CPU)',
   cpu: 'a host kernel (on cpu the "device" is the CPU)',
   tensorflow: 'TensorFlow ops (TF_UINT8 tensor, Bitcast, Cast) on its device; written against tfjs-node 4.22, NOT verified in CI',
+  webgl: 'not at all: tfjs-backend-webgl has no uint8 tensor and no packed kernel (pixels go up as 32-bit texels)',
 };
 
 /** Whether the GPUDevice tfjs computes on has the shader-f16 feature enabled (webgpu only). */

@@ -30,7 +30,7 @@ describe("perf's measure phase", () => {
   it('runs the plan in its processes, one value each, says what was skipped and names the record by its profile', async () => {
     const config = defaultRunConfig({ backend: 'cpu', requireBackend: null, scale: 'quick' });
     const skipped = [{ scenario: 'kinetics', reason: 'ffmpeg not found' }];
-    const measured = await measurePerf({ files, config, processes: 2, verbose: false, skipped, out: null });
+    const measured = await measurePerf({ files, config, processes: 2, verbose: false, skipped, out: null, browser: null });
     expect(measured?.record.errors).toEqual([]);
     expect(measured?.record.skipped).toEqual(skipped);
     const pids = measured?.record.metrics.find((m) => m.id.endsWith('phase.pid'))?.processes ?? [];

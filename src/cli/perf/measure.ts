@@ -13,9 +13,11 @@ export interface Measured {
  * The measure phase of `perf`: runs the plan's scenarios in its processes (one after another,
  * one value per process per metric); null when no scenario reached a backend.
  */
-export async function measurePerf(plan: Pick<PerfPlan, 'files' | 'config' | 'processes' | 'verbose' | 'skipped' | 'out'>): Promise<Measured | null> {
+export async function measurePerf(
+  plan: Pick<PerfPlan, 'files' | 'config' | 'processes' | 'verbose' | 'skipped' | 'out' | 'browser'>,
+): Promise<Measured | null> {
   const { measureInProcesses } = await import('../../runner/perf.js');
-  const measured = await measureInProcesses(plan.files, plan.config, plan.processes, plan.verbose);
+  const measured = await measureInProcesses(plan.files, plan.config, plan.processes, plan.verbose, plan.browser);
   if (!measured) return null;
   const record: RunRecord = plan.skipped.length > 0 ? { ...measured, skipped: [...plan.skipped] } : measured;
   return { record, recordPath: plan.out ?? defaultRecordPath(record) };

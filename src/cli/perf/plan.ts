@@ -10,6 +10,8 @@ import { besideRecord, RESULTS_DIR } from '../../results/storage.js';
 import { type Question, type RunConfig, sourceContext } from '../../run-config.js';
 import { gitState } from '../../runner/git.js';
 import type { ScenarioFile } from '../../runner/scenarios.js';
+import { BROWSER_BACKENDS } from '../../backend/browser-start.js';
+import type { BrowserLaunch } from '../../runner/browser.js';
 import { checkBaselinesReadable } from '../baselines-check.js';
 import type { BackendArgs, CompareArgs, DataArgs } from '../command-spec.js';
 import { UsageError } from '../usage-error.js';
@@ -30,6 +32,10 @@ export type PerfArgs = {
   readonly verbose: boolean;
   /** Where ffmpeg and ffprobe are (FFMPEG_PATH / FFPROBE_PATH). */
   readonly videoTools: FfmpegPaths;
+  /** --browser NAME: run the perf files in this browser's page (null: in Node). */
+  readonly browser: string | null;
+  /** --browser-path PATH, else GTP_BROWSER_PATH: the browser's executable (null: the system's). */
+  readonly browserPath: { readonly path: string; readonly from: '--browser-path' | 'GTP_BROWSER_PATH' } | null;
 } & DataArgs &
   BackendArgs &
   CompareArgs;
@@ -46,6 +52,8 @@ export interface PerfPlan {
   readonly skipped: readonly SkippedScenario[];
   readonly processes: number;
   readonly verbose: boolean;
+  /** The browser whose page runs the files (--browser), found and checked; null: Node. */
+  readonly browser: BrowserLaunch | null;
   /** Where the run record goes; null: results/<time>-<profile>.json, named once the profile is known. */
   readonly out: string | null;
   /** The --baseline file (null: the profile's own in `dir`), checked readable. */
@@ -112,7 +120,8 @@ export async function planPerf(args: PerfArgs): Promise<PerfPlan> {
       `--out ${args.out}: the run record must be a file (the HTML report and charts go beside it); name a file, and use --json - for the verdicts on stdout`,
     );
   }
-  const asked = args.question ? [questionFile(args.question)] : scenarioFiles(args.scenarios, args.dir ?? undefined);
+  const browser = await browserOf(args);
+  const asked = args.question ? [questionFile(args.question)] : scenarioFiles(args.scenarios, args.dir ?? (browser ? BROWSER_SCENARIO_DIR : undefined));
   checkBackendChoice(args.backend);
   // A scenario whose tool is missing (ffmpeg) is skipped with its reason unless named (preflight.ts); the rest run.
   const { preflightScenarios } = await import('../../runner/preflight.js');
@@ -129,6 +138,7 @@ export async function planPerf(args: PerfArgs): Promise<PerfPlan> {
     skipped,
     processes: args.processes,
     verbose: args.verbose,
+    browser,
     out: args.out,
     baseline: { file: args.baseline, dir: args.baselines },
     judging: { allowProfileMismatch: args.allowProfileMismatch, gateTiming: args.gateTiming },
@@ -138,6 +148,35 @@ export async function planPerf(args: PerfArgs): Promise<PerfPlan> {
     history: args.history,
     color: process.stdout.isTTY === true,
   };
+}
+
+/** Where --browser runs' perf files are by default: the page's API is gpu-transfer-perf/browser. */
+const BROWSER_SCENARIO_DIR = 'perf/browser';
+
+/**
+ * The browser --browser names, found and its version read before anything starts; its backend
+ * one a page runs. Without --browser, webgl (a browser's backend) and --browser-path are refused.
+ */
+async function browserOf(args: PerfArgs): Promise<BrowserLaunch | null> {
+  if (args.browser === null) {
+    if (args.browserPath?.from === '--browser-path') throw new UsageError('--browser-path goes with --browser chromium');
+    if (args.backend === 'webgl') throw new UsageError('--backend webgl runs in a browser only: add --browser chromium');
+    return null;
+  }
+  if (args.question) throw new UsageError(`--${args.question.kind} runs in Node only: drop --browser`);
+  if (!['auto', ...BROWSER_BACKENDS].includes(args.backend)) {
+    throw new UsageError(`--backend ${args.backend} does not run in a browser: --browser takes --backend ${BROWSER_BACKENDS.join(' or ')}`);
+  }
+  const { findBrowser, loadBrowserProvider, BrowserSetupError } = await import('../../runner/browser.js');
+  const { RunInputError } = await import('../../runner/perf.js');
+  try {
+    const browser = findBrowser(args.browser, args.browserPath);
+    await loadBrowserProvider();
+    return browser;
+  } catch (error) {
+    if (error instanceof BrowserSetupError) throw new RunInputError(error.message);
+    throw error;
+  }
 }
 
 /**

@@ -1,0 +1,40 @@
+/**
+ * `gpu-transfer-perf/browser`: the public API for perf files that run in a browser page
+ * (`gtp perf --browser chromium`, perf/browser/). The same measuring core as `gpu-transfer-perf`
+ * (paired sampling, synced timers, byte counters, strategies, metric builders); the session
+ * (backend, data, recording) is the page's own (suite/browser-session.ts). Nothing reachable from
+ * here imports a host module (.dependency-cruiser.mjs: browser-entry-host-free).
+ */
+
+export type { BackendCapabilities, BackendContext, BackendName } from './backend/types.js';
+export type { ScaleSizes } from './suite/sizes.js';
+export {
+  /** The page's backend (webgpu or webgl, --backend), started once per browser launch; what tfjs runs on is read back. */
+  useBrowserBackend as useBackend,
+  /** The run configuration the command line provided. */
+  useBrowserConfig as useConfig,
+  /** The MNIST images of this run, read by the Node host. */
+  useBrowserMnist as useMnist,
+  /** The sample sizes of this run's scale. */
+  useBrowserSizes as useSizes,
+  /** Adds metrics to the run record from a test in the page. */
+  recordBrowserMetrics as recordMetrics,
+} from './suite/browser-session.js';
+export { BROWSER_BACKENDS, type BrowserBackendName } from './backend/browser-start.js';
+export { WebGlTransferCounter } from './backend/webgl.js';
+export type { TransferCounter, TransferTotals } from './backend/transfer-counter.js';
+export { bytesOfSynced, countSynced, countTransfers } from './backend/synced-transfers.js';
+export { samplePairs, type PairedSamples } from './measure/paired.js';
+export { CLOCK, timeSynced } from './measure/timer.js';
+export { median, maxAbsDiff } from './measure/statistics.js';
+export { LeakCheck, memorySnapshot } from './measure/memory.js';
+export { bytesMetric, qualityMetric, ratioFromPairs, timeMetric, type MetricInput } from './results/metrics.js';
+export { MNIST_SPEEDUP_ID } from './results/metric-ids.js';
+export { BatchLoader, type Batch } from './data/loader.js';
+export { ARTICLE_BATCH } from './suite/sizes.js';
+export { ARTICLE_DEVICE_VS_HOST_BOUND } from './suite/article-bounds.js';
+export { ARTICLE_NORMALIZATION, normalizeOnHost } from './transfer/normalization.js';
+export { cpuNormalize, deviceNormalize, type TransferStrategy } from './transfer/strategies/strategies.js';
+export { int32DeviceNormalize } from './transfer/strategies/int32-pixels.js';
+export { hasPackedKernel } from './transfer/kernels/normalize-packed-kernel.js';
+export { measureSweep, SWEEP_SIZES, sweepMetrics } from './suite/sweep.js';

@@ -1,0 +1,150 @@
+/**
+ * The browser host (issue 43): runs perf files in headless Chromium through vitest's browser mode
+ * (@vitest/browser-playwright, the ecosystem's way), with the system's Chromium, no download. The
+ * Node side of it: which browser, its launch flags, what the page gets from Node (the CPU it
+ * renders on, the MNIST images), and one launch per measuring process.
+ */
+import { accessSync, constants } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import type { BrowserCommand } from 'vitest/node';
+import { nodeProfileHost } from '../backend/hardware-profile.js';
+import type { ProfileHost } from '../backend/profile.js';
+import { mnistSource } from '../data/mnist/source.js';
+import type { RunConfig } from '../run-config.js';
+import type { BrowserMnist } from '../suite/browser-session.js';
+
+/** The browsers `--browser` takes; firefox and webkit have no WebGPU that tfjs can use headless here. */
+export const SUPPORTED_BROWSERS = ['chromium'] as const;
+export type BrowserName = (typeof SUPPORTED_BROWSERS)[number];
+
+/** Where a Chromium is looked for when neither --browser-path nor GTP_BROWSER_PATH names one (Debian's, then others'). */
+export const CHROMIUM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'] as const;
+
+/** A browser the run can launch: what it is and where. */
+export interface BrowserLaunch {
+  readonly name: BrowserName;
+  readonly path: string;
+  /** `chromium --version`'s version, e.g. '156.0.8078.114'. */
+  readonly version: string;
+  readonly major: number;
+}
+
+/** A browser that cannot be used as asked: the user's to fix (exit 2), said with what to do. */
+export class BrowserSetupError extends Error {
+  override readonly name = 'BrowserSetupError';
+}
+
+/**
+ * Launch flags (shared/facts/browser-chromium.md): headless with WebGPU and WebGL both on
+ * SwiftShader where there is no GPU (--use-angle=swiftshader; a real GPU is used where the
+ * browser has one and these are dropped: docs/backends.md), no sandbox (containers), and nothing
+ * that reaches a network (CI is offline).
+ */
+export const CHROMIUM_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--enable-unsafe-webgpu',
+  '--enable-unsafe-swiftshader',
+  '--use-angle=swiftshader',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+] as const;
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The browser `--browser name` asks for, at `--browser-path`, else GTP_BROWSER_PATH, else the
+ * first Chromium found; its version read from `--version`. Throws BrowserSetupError saying what
+ * to install or name.
+ */
+export function findBrowser(name: string, named: { readonly path: string; readonly from: string } | null): BrowserLaunch {
+  if (!(SUPPORTED_BROWSERS as readonly string[]).includes(name)) {
+    throw new BrowserSetupError(
+      `--browser ${name}: not supported; supported: ${SUPPORTED_BROWSERS.join(', ')} (Firefox and WebKit have no WebGPU tfjs can use headless on Linux)`,
+    );
+  }
+  const how = 'install Chromium (Debian: apt-get install chromium; npm run setup:system does) or name one with --browser-path PATH (or GTP_BROWSER_PATH)';
+  const found = named?.path ?? CHROMIUM_CANDIDATES.find(executable) ?? null;
+  if (found === null) throw new BrowserSetupError(`--browser ${name}: no Chromium found at ${CHROMIUM_CANDIDATES.join(', ')}; ${how}`);
+  const from = named?.from ?? 'found';
+  if (!executable(found)) throw new BrowserSetupError(`--browser ${name}: ${found} (${from}) is not an executable file; ${how}`);
+  let output: string;
+  try {
+    output = execFileSync(found, ['--version'], { encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (error) {
+    throw new BrowserSetupError(`--browser ${name}: ${found} --version failed (${(error as Error).message.split('\n')[0]}); ${how}`);
+  }
+  const version = output.match(/(\d+)\.\d+\.\d+\.\d+/);
+  if (!version) throw new BrowserSetupError(`--browser ${name}: ${found} --version printed '${output.trim()}', not a Chromium version; ${how}`);
+  return { name: 'chromium', path: found, version: version[0], major: Number(version[1]) };
+}
+
+/**
+ * Loads vitest's Playwright provider (an optional peer dependency: a project that never runs
+ * --browser does not install it); missing, a BrowserSetupError saying what to install.
+ */
+export async function loadBrowserProvider(): Promise<typeof import('@vitest/browser-playwright')> {
+  try {
+    return await import('@vitest/browser-playwright');
+  } catch (error) {
+    throw new BrowserSetupError(
+      `--browser needs vitest's Playwright provider, an optional peer dependency (${(error as Error).message.split('\n')[0]}): npm install --save-dev @vitest/browser-playwright@4.1.12 playwright@1.65.1 (neither downloads a browser)`,
+    );
+  }
+}
+
+/** What the page's profile says of its host: this Node host's CPU and OS, the browser, the packages the page loads. */
+export function browserProfileHost(browser: BrowserLaunch): ProfileHost {
+  const host = nodeProfileHost();
+  // Dawn (the `webgpu` package) and wasm do not run in the page: the browser's own WebGPU does.
+  const { webgpu: _dawn, 'tfjs-backend-wasm': _wasm, ...versions } = host.versions;
+  return { ...host, versions: { ...versions, [browser.name]: browser.version }, browser: { name: browser.name, major: browser.major } };
+}
+
+function base64(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+}
+
+/** The page's command for the run's MNIST images: read here, where the files are (--mnist-dir or the package). */
+function mnistCommand(config: () => RunConfig): BrowserCommand<[]> {
+  return async (): Promise<BrowserMnist> => {
+    const run = config();
+    const given = (run.data[mnistSource.name] ?? null) as string | null;
+    const data = await mnistSource.load(given);
+    return {
+      images: base64(data.images),
+      labels: base64(data.labels),
+      count: data.count,
+      height: data.height,
+      width: data.width,
+      channels: data.channels,
+      source: data.source,
+      described: run.datasets[mnistSource.name] ?? mnistSource.defaultDescription,
+    };
+  };
+}
+
+/** The vitest test options that run the files in `browser` (one launch per vitest run), with the page's commands reading `config()`. */
+export async function browserTestOptions(browser: BrowserLaunch, config: () => RunConfig) {
+  const { playwright } = await loadBrowserProvider();
+  return {
+    browser: {
+      enabled: true,
+      headless: true,
+      provider: playwright({ launchOptions: { executablePath: browser.path, args: [...CHROMIUM_FLAGS] } }),
+      instances: [{ browser: browser.name }],
+      commands: { gtpMnist: mnistCommand(config) },
+      screenshotFailures: false,
+    },
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * What one browser page (one browser launch: one process) provides to the perf files it runs:
+ * the backend, started once, its profile, the MNIST images, and recording into the run record.
+ * The page's counterpart of session.ts and record.ts; it runs in the browser, so it reaches no
+ * host module: what only the Node host can read (the CPU, the data files) comes through vitest's
+ * `provide` and the browser commands of runner/browser.ts.
+ */
+import { inject, type ProvidedContext } from 'vitest';
+import { commands } from 'vitest/browser';
+import { isBrowserBackend, startBrowserBackend } from '../backend/browser-start.js';
+import { BackendUnavailableError } from '../backend/errors.js';
+import { buildHardwareProfile, type ProfileHost } from '../backend/profile.js';
+import type { BackendContext } from '../backend/types.js';
+import { makeImageDataset, type ImageDataset } from '../data/dataset.js';
+import type { MetricInput } from '../results/metrics.js';
+import type { RunProfile } from '../results/schema.js';
+import { describeCapabilities } from '../transfer/capabilities.js';
+import { type RecordingTask, recordedOf } from './record-meta.js';
+import { SIZES, type ScaleSizes } from './sizes.js';
+
+/** The MNIST images as the Node host hands them to the page (base64: commands carry JSON). */
+export interface BrowserMnist {
+  readonly images: string;
+  readonly labels: string;
+  readonly count: number;
+  readonly height: number;
+  readonly width: number;
+  readonly channels: number;
+  readonly source: string;
+  /** The data set in the run record's words. */
+  readonly described: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The Node host's CPU, OS and package versions, with the browser it launched (runner/browser.ts). */
+    browserHost: ProfileHost;
+  }
+}
+
+declare module 'vitest/browser' {
+  interface BrowserCommands {
+    /** The run's MNIST images, read by the Node host (mnistSource, --mnist-dir or the package). */
+    gtpMnist: () => Promise<BrowserMnist>;
+  }
+}
+
+interface PageSession {
+  backend?: Promise<{ context: BackendContext; profile: RunProfile }>;
+  mnist?: Promise<ImageDataset>;
+  read: Record<string, string>;
+}
+
+const page: PageSession = { read: {} };
+
+/** The run configuration the command line provided. */
+export function useBrowserConfig(): ProvidedContext['runConfig'] {
+  return inject('runConfig');
+}
+
+/** The sample sizes of this run's scale. */
+export function useBrowserSizes(): ScaleSizes {
+  return SIZES[useBrowserConfig().scale];
+}
+
+async function start(): Promise<{ context: BackendContext; profile: RunProfile }> {
+  const config = useBrowserConfig();
+  // auto in a browser: WebGPU, the backend the article's kernels run on.
+  const name = config.backend === 'auto' ? 'webgpu' : config.backend;
+  if (!isBrowserBackend(name)) throw new BackendUnavailableError(`--backend ${name} does not run in a browser: use webgpu or webgl`);
+  const context = await startBrowserBackend(name, config.requireBackend);
+  const profile = buildHardwareProfile(context, describeCapabilities(context), inject('browserHost'));
+  return { context, profile };
+}
+
+/** The backend of this page (webgpu or webgl), started once; a failed start fails every file the same way. */
+export async function useBrowserBackend(): Promise<BackendContext> {
+  page.backend ??= start();
+  return (await page.backend).context;
+}
+
+function bytesOf(base64: string): Uint8Array {
+  const text = atob(base64);
+  const out = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
+  return out;
+}
+
+/** The run's MNIST images (read by the Node host once per page). */
+export function useBrowserMnist(): Promise<ImageDataset> {
+  page.mnist ??= commands.gtpMnist().then((m) => {
+    page.read.mnist = m.described;
+    return makeImageDataset({ ...m, images: bytesOf(m.images), labels: bytesOf(m.labels) });
+  });
+  return page.mnist;
+}
+
+/** Adds metrics to the run record from a test in the page; the scenario is the test's perf file. */
+export async function recordBrowserMetrics(task: RecordingTask, ...metrics: MetricInput[]): Promise<void> {
+  page.backend ??= start();
+  const { profile } = await page.backend;
+  recordedOf(task, profile, { ...page.read }).metrics.push(...metrics);
+}
