@@ -9,6 +9,7 @@ import { runCommand } from './commands.js';
 import { moveConsoleToStderr, OutputPathError } from '../results/output-guard.js';
 import { outputStream } from '../base/regular-file.js';
 import { EXIT } from '../results/exit.js';
+import { handleStandardStreams } from '../base/standard-streams.js';
 
 /** Whether an output of the parsed command line (--json, --markdown, --out, --write-envelope) names stdout (`-`, /dev/stdout). */
 function namesStdout(args: object): boolean {
@@ -54,6 +55,8 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+// A closed pipe or a full stdout ends every command the same way (src/base/standard-streams.ts).
+handleStandardStreams();
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

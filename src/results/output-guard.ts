@@ -2,8 +2,9 @@ import { constants } from 'node:fs';
 import { access, lstat, realpath, rm, stat, statfs, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { BASELINE_DIR } from './baseline.js';
-import { ensureDir, entryKind, FileWriteError, writeTextAtomic } from './storage.js';
+import { ensureDir, entryKind, writeTextAtomic } from './storage.js';
 import { commandName } from '../base/commands.js';
+import { streamFailed } from '../base/standard-streams.js';
 import { NotRegularFileError, type OutputEntry, type OutputStream, outputEntry, outputStream, readRegularFile } from '../base/regular-file.js';
 
 /** An output path that must not or cannot be written: exit 2, found before anything is measured. */
@@ -247,18 +248,22 @@ export function moveConsoleToStderr(): void {
   process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
 }
 
-/** Writes `text` to a stream through its own write (stdout's as it was before moveConsoleToStderr); a failure (EPIPE) is a FileWriteError naming the flag's value. */
-function writeStream(stream: OutputStream, path: string, text: string | Uint8Array): Promise<void> {
+/**
+ * Writes `text` to a stream through its own write (stdout's as it was before moveConsoleToStderr).
+ * A failure ends the process as every stream failure does (streamFailed): quietly when the reader
+ * closed the pipe, else one line and exit 2; it never resolves then, so nothing is written after it.
+ */
+function writeStream(stream: OutputStream, text: string | Uint8Array): Promise<void> {
   const write = stream === 'stdout' ? stdoutWrite : process.stderr.write.bind(process.stderr);
-  return new Promise((done, fail) => {
-    write(text, (error) => (error ? fail(new FileWriteError(path, (error as NodeJS.ErrnoException).code ?? String(error))) : done()));
+  return new Promise((done) => {
+    write(text, (error) => (error ? streamFailed(stream, error) : done()));
   });
 }
 
 /** Writes an output checked by checkOutput: to its stream (`-`, /dev/stdout, /dev/stderr), or to its file atomically (writeTextAtomic). */
 export async function writeOutput(path: string, text: string | Uint8Array): Promise<void> {
   const stream = outputStream(path);
-  if (stream) return writeStream(stream, path, text);
+  if (stream) return writeStream(stream, text);
   return writeTextAtomic(path, text);
 }
 
