@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { constants, fstat, type Stats } from 'node:fs';
 import { access, lstat, realpath, rm, stat, statfs, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { BASELINE_DIR } from './baseline.js';
@@ -272,6 +272,20 @@ export function writeJsonOutput(path: string, data: unknown): Promise<void> {
   return writeOutput(path, `${JSON.stringify(data, null, 2)}\n`);
 }
 
+/** The standard stream whose open file `path` is (same device and inode: stdout redirected to it), or null. */
+async function sameFileAsStream(path: string): Promise<OutputStream | null> {
+  const at = await stat(path).catch(() => null);
+  if (!at) return null;
+  for (const [fd, stream] of [
+    [1, 'stdout'],
+    [2, 'stderr'],
+  ] as const) {
+    const open = await new Promise<Stats | null>((done) => fstat(fd, (error, stats) => done(error ? null : stats)));
+    if (open && open.dev === at.dev && open.ino === at.ino) return stream;
+  }
+  return null;
+}
+
 /** GitHub's name for a step's summary file: <runner temp>/_runner_file_commands/step_summary_<guid> (actions/runner FileCommandManager.cs). */
 const GITHUB_SUMMARY_NAME = /^step_summary_/;
 /** What this tool's Markdown (report/markdown.ts, report/ab.ts) starts with. */
@@ -305,6 +319,14 @@ export async function checkJobSummary(path: string | null, options: Pick<OutputO
   if (path === null) return;
   const what = `GITHUB_STEP_SUMMARY=${path}`;
   const unset = 'unset it to write no job summary';
+  // A summary on a standard stream would be a second output there (after `--json -`'s JSON, which
+  // then no longer parses) or a file named `-`: GitHub Actions always names a file of its own.
+  const stream = outputStream(path) ?? (await sameFileAsStream(path));
+  if (stream) {
+    throw new OutputPathError(
+      `${what} names ${stream}, not a job summary file (GitHub Actions sets it to a file of its own); ${unset}${stream === 'stdout' ? ', or write the Markdown to stdout with --markdown -' : ''}`,
+    );
+  }
   const folder = dirname(resolve(path));
   const folderStats = await stat(folder).catch(() => null);
   if (!folderStats?.isDirectory()) {
