@@ -6,6 +6,7 @@ import { HistoryRefusedError } from '../history/store.js';
 import { RunInputError } from '../runner/perf.js';
 import { commandOf, helpText, parseCommandLine, usageHint, UsageError, withLongValuesCut } from './args.js';
 import { runCommand } from './commands.js';
+import { rerunWithFilteredStderr, stderrUnfiltered } from './filtered-stderr.js';
 import { moveConsoleToStderr, OutputPathError } from '../results/output-guard.js';
 import { outputStream } from '../base/regular-file.js';
 import { EXIT } from '../results/exit.js';
@@ -47,6 +48,8 @@ async function main(argv: readonly string[]): Promise<number> {
       throw new OutputPathError(
         `${onStdout.join(' and ')} ${onStdout.length > 2 ? 'all' : 'both'} name stdout: give each output its own file (one output may go to stdout)`,
       );
+    // A doctor that starts the device in this process: run in a child whose stderr is read without Dawn's notices.
+    if (args.command === 'doctor' && args.from.length === 0 && args.sysfsRoot === null && stderrUnfiltered()) return await rerunWithFilteredStderr(argv);
     // `--json - | jq .`: stdout holds only that output; the lines for a person go to stderr (docs/usage.md, "Where output goes").
     if (onStdout.length > 0) moveConsoleToStderr();
     return await runCommand(args);
