@@ -36,6 +36,12 @@ function stdoutOutputs(args: object): string[] {
 
 /** Runs one command line through the registry (src/cli/commands.ts); `--help` prints that command's help, or the list of commands. */
 async function main(argv: readonly string[]): Promise<number> {
+  // A bare `gtp` lists the commands and measures nothing (it used to start every perf file);
+  // `npm run perf` names perf, the main job (issue 41, item 7).
+  if (argv.length === 0) {
+    console.error(`error: no command given\n${helpText(null)}`);
+    return EXIT.badInput;
+  }
   try {
     const args = parseCommandLine(argv);
     if (args.command === 'help') {
