@@ -81,7 +81,12 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
     ? { datasets: await readQuestion(args.question), files: asked, skipped: [] }
     : await preflightScenarios(data, asked, sourceContext(args), args.scenarios.length > 0);
   for (const s of skipped) console.log(`[gpu-transfer-perf] ${skippedLine(s)}`);
-  if (files.length === 0) throw new RunInputError(`nothing to measure: every scenario was skipped (${skipped.map(skippedLine).join('; ')})`);
+  if (files.length === 0)
+    throw new RunInputError(
+      skipped.length > 0
+        ? `nothing to measure: every scenario was skipped (${skipped.map(skippedLine).join('; ')})`
+        : `nothing to measure: ${args.dir ? `--dir ${args.dir}` : 'perf/'} holds no perf files ([NN-]name.perf.ts or [NN-]name.spec.ts); name the folder that holds them`,
+    );
   // Every file this run will write or read at the end is checked now, before the device starts.
   const out = args.out;
   if (out) {
