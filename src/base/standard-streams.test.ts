@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EXIT_BROKEN_PIPE, streamFailed } from './standard-streams.js';
+import { EXIT_BROKEN_PIPE, stdoutClosedAtStart, streamFailed } from './standard-streams.js';
 
 /** An exit that throws its code instead of ending the test's process. */
 class Exited extends Error {
@@ -47,5 +47,29 @@ describe('streamFailed: a failed write to a standard stream (issue 41, item 2)',
   it('EBADF on stdout: one line, exit 2; a failed stderr prints nothing (there is nowhere to)', () => {
     expect(failed('stdout', errno('EBADF'))).toEqual({ code: 2, stderr: expect.stringMatching(/^error: cannot write to stdout \(EBADF\)[^\n]*\n$/) });
     expect(failed('stderr', errno('EBADF'))).toEqual({ code: 2, stderr: '' });
+  });
+});
+
+describe('stdoutClosedAtStart: /dev/null opened read-write by Node on a closed fd 1', () => {
+  it('reads the link and the access mode of the fd', async () => {
+    const { mkdtemp, rm, symlink, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'gtp-fd-'));
+    try {
+      await symlink('/dev/null', join(dir, 'null'));
+      await symlink('/tmp/out.json', join(dir, 'file'));
+      const info = async (flags: string) => {
+        await writeFile(join(dir, 'fdinfo'), `pos:\t0\nflags:\t${flags}\nmnt_id:\t23\n`);
+        return join(dir, 'fdinfo');
+      };
+      // As Node opens it for a closed fd (O_RDWR | O_CLOEXEC | O_LARGEFILE), and as `> /dev/null` does (O_WRONLY).
+      expect(stdoutClosedAtStart(await info('02100002'), join(dir, 'null'))).toBe(true);
+      expect(stdoutClosedAtStart(await info('0100001'), join(dir, 'null'))).toBe(false);
+      expect(stdoutClosedAtStart(await info('02100002'), join(dir, 'file'))).toBe(false);
+      expect(stdoutClosedAtStart(join(dir, 'missing'), join(dir, 'null'))).toBe(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

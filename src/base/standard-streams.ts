@@ -1,3 +1,5 @@
+import { readFileSync, readlinkSync } from 'node:fs';
+
 /**
  * The standard streams as Unix tools treat them, for every command (issue 41, item 2):
  *   - a reader that stops early (`gtp compare R | head -1`) closes the pipe: the command ends
@@ -38,6 +40,23 @@ export function streamFailed(stream: 'stdout' | 'stderr', error: unknown, exit: 
     }
   }
   exit(EXIT_CANNOT_WRITE);
+}
+
+/**
+ * Whether this process started with stdout closed (`gtp ... >&-`). Node opens /dev/null read-write
+ * on a standard fd that is closed at start (src/node.cc, PlatformInit), so writes to it succeed
+ * and go nowhere; a shell's `> /dev/null` opens it write-only. Read from Linux's /proc (false
+ * elsewhere, and for `1<> /dev/null`, which cannot be told apart and counts as closed).
+ */
+export function stdoutClosedAtStart(fdinfo = '/proc/self/fdinfo/1', fd = '/proc/self/fd/1'): boolean {
+  try {
+    if (readlinkSync(fd) !== '/dev/null') return false;
+    const flags = /^flags:\s+([0-7]+)$/m.exec(readFileSync(fdinfo, 'utf8'));
+    // O_ACCMODE (3) is O_RDWR (2): /dev/null as Node opens it for a closed fd.
+    return flags !== null && (Number.parseInt(flags[1]!, 8) & 3) === 2;
+  } catch {
+    return false;
+  }
 }
 
 let installed = false;

@@ -10,7 +10,7 @@ import { rerunWithFilteredStderr, stderrUnfiltered } from './filtered-stderr.js'
 import { moveConsoleToStderr, OutputPathError } from '../results/output-guard.js';
 import { outputStream } from '../base/regular-file.js';
 import { EXIT } from '../results/exit.js';
-import { handleStandardStreams } from '../base/standard-streams.js';
+import { handleStandardStreams, stdoutClosedAtStart } from '../base/standard-streams.js';
 
 /**
  * The outputs of the parsed command line (--json, --markdown, --out, --write-envelope, the export
@@ -56,6 +56,11 @@ async function main(argv: readonly string[]): Promise<number> {
       );
     // A doctor that starts the device in this process: run in a child whose stderr is read without Dawn's notices.
     if (args.command === 'doctor' && args.from.length === 0 && args.sysfsRoot === null && stderrUnfiltered()) return await rerunWithFilteredStderr(argv);
+    // `--json - >&-`: the output would go nowhere (Node put /dev/null on the closed fd): one line, exit 2, before anything runs.
+    if (onStdout.length > 0 && stdoutClosedAtStart())
+      throw new OutputPathError(
+        `${onStdout[0]}: stdout is closed (EBADF), so the output would go nowhere; send stdout somewhere (e.g. > out.json), or name a file`,
+      );
     // `--json - | jq .`: stdout holds only that output; the lines for a person go to stderr (docs/usage.md, "Where output goes").
     if (onStdout.length > 0) moveConsoleToStderr();
     return await runCommand(args);

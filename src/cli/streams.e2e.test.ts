@@ -75,3 +75,26 @@ describe('a stdout that cannot be written is one line and exit 2', () => {
     }
   });
 });
+
+describe('an output on a stdout that was closed (`>&-`)', () => {
+  it('compare R --json - >&-: one line naming the flag, exit 2 (not 0 with the JSON gone nowhere)', async () => {
+    const child = spawn(
+      'sh',
+      ['-c', `exec "$0" --import tsx src/cli/main.ts compare "$1" --baselines "$2" --json - >&-`, process.execPath, join(dir, 'run.json'), dir],
+      {
+        cwd: ROOT,
+        env: withEnv({ PERF_REQUIRE_BASELINE: '' }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    expect(stderr.split('\n').filter((l) => l.startsWith('error:'))).toEqual([
+      'error: --json -: stdout is closed (EBADF), so the output would go nowhere; send stdout somewhere (e.g. > out.json), or name a file',
+    ]);
+    expect(code, stderr).toBe(2);
+  });
+});
