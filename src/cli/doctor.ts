@@ -9,7 +9,7 @@ import { writeSync } from 'node:fs';
 import { outputStream } from '../base/regular-file.js';
 import type { DoctorReport } from '../doctor/schema.js';
 import { HEALTH_DEADLINE_SECONDS as HEALTH_DEADLINE } from '../doctor/health-check.js';
-import { secondsSinceCommandStart } from './filtered-stderr.js';
+import { rerunWithFilteredStderr, secondsSinceCommandStart, stderrUnfiltered } from './filtered-stderr.js';
 import { availableParallelism } from 'node:os';
 
 /** What `doctor` is asked. */
@@ -167,6 +167,8 @@ export async function runDoctor(args: DoctorArgs): Promise<number> {
     console.error(`error: ${error.message}`);
     return EXIT.badInput;
   }
+  // A doctor that starts the device: once its outputs are checked, run as a child whose stderr is read without Dawn's notices (filtered-stderr.ts).
+  if (args.from.length === 0 && args.sysfsRoot === null && stderrUnfiltered()) return rerunWithFilteredStderr(process.argv.slice(2));
   if (args.healthCheck) return runHealthCheck(args);
   if (args.prometheus && args.from.length > 0) return exportReport(args, args.prometheus);
   const { runDoctorChecks } = await import('../doctor/doctor.js');

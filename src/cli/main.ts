@@ -6,7 +6,6 @@ import { HistoryRefusedError } from '../history/store.js';
 import { RunInputError } from '../runner/perf.js';
 import { commandOf, helpText, parseCommandLine, usageHint, UsageError, withLongValuesCut } from './args.js';
 import { runCommand } from './commands.js';
-import { rerunWithFilteredStderr, stderrUnfiltered } from './filtered-stderr.js';
 import { moveConsoleToStderr, OutputPathError } from '../results/output-guard.js';
 import { outputStream } from '../base/regular-file.js';
 import { EXIT } from '../results/exit.js';
@@ -50,12 +49,10 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     // One stream, one output: two outputs on stdout would make one corrupt stream (issue 41, item 3).
     const onStdout = stdoutOutputs(args);
-    if (onStdout.length > 1)
-      throw new OutputPathError(
-        `${onStdout.join(' and ')} ${onStdout.length > 2 ? 'all' : 'both'} name stdout: give each output its own file (one output may go to stdout)`,
-      );
-    // A doctor that starts the device in this process: run in a child whose stderr is read without Dawn's notices.
-    if (args.command === 'doctor' && args.from.length === 0 && args.sysfsRoot === null && stderrUnfiltered()) return await rerunWithFilteredStderr(argv);
+    if (onStdout.length > 1) {
+      const [first, second] = onStdout as [string, string];
+      throw new OutputPathError(`${second} is also ${first.split(' ')[0]} (both stdout): give each output its own file`);
+    }
     // `--json - >&-`: the output would go nowhere (Node put /dev/null on the closed fd): one line, exit 2, before anything runs.
     if (onStdout.length > 0 && stdoutClosedAtStart())
       throw new OutputPathError(

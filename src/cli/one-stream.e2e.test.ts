@@ -71,7 +71,7 @@ describe('one stream, one output', () => {
 
   it('--json - and --markdown /dev/fd/1: refused, naming both', async () => {
     const { code, stdout, stderr } = await cli(['compare', at('run.json'), '--baselines', dir, '--json', '-', '--markdown', '/dev/fd/1'], dir);
-    expect(stderr).toMatch(/^error: --markdown \/dev\/fd\/1 and --json - both name stdout: give each output its own file/m);
+    expect(stderr).toMatch(/^error: --json - is also --markdown \(both stdout\): give each output its own file$/m);
     expect(stdout).toBe('');
     expect(code).toBe(2);
   });
