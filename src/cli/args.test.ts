@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { envBoolean, parseCommandLine, runConfigFromEnv, UsageError } from './args.js';
+import { envBoolean, parseCommandLine, runConfigFromEnv, shown, UsageError, withLongValuesCut } from './args.js';
 import { perfRunConfig } from './perf.js';
 
 describe('command line', () => {
@@ -159,5 +159,28 @@ describe('command line', () => {
     for (const argv of [['perf'], ['compare'], ['report'], ['doctor'], ['ab', '--base', 'HEAD']]) {
       expect(parseCommandLine([...argv, '--force'], {})).toMatchObject({ force: true });
     }
+  });
+
+  it('refuses a one-value flag given twice, naming it and both values (issue 41, item 3); repeatable flags stay lists', () => {
+    expect(() => parseCommandLine(['compare', 'r.json', '--json', 'a.json', '--json', 'b.json'], {})).toThrow(
+      /^compare: --json is given 2 times \(a\.json, b\.json\); it takes one value: give it once$/,
+    );
+    expect(() => parseCommandLine(['perf', '--out', 'a.json', '--out=b.json'], {})).toThrow(/^perf: --out is given 2 times \(a\.json, b\.json\)/);
+    expect(() => parseCommandLine(['compare', '--force', '--force'], {})).toThrow(/^compare: --force is given 2 times; it takes one value: give it once$/);
+    expect(parseCommandLine(['perf', '--scenario', '1', '--scenario', '6'], {})).toMatchObject({ scenarios: ['1', '6'] });
+  });
+
+  it('cuts a long value in a message: its start and its length, not 120,000 characters (issue 41, item 7)', () => {
+    const long = 'x'.repeat(120_000);
+    expect(shown('short')).toBe('short');
+    expect(shown(long)).toBe(`${'x'.repeat(200)}... (120000 characters)`);
+    expect(withLongValuesCut(`unknown scenario '${long}'. Known: a, b`)).toBe(`unknown scenario '${'x'.repeat(200)}... (120000 characters)'. Known: a, b`);
+    let message = '';
+    try {
+      parseCommandLine(['perf', '--backend', long], {});
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^--backend must be one of .*, got 'x{200}\.\.\. \(120000 characters\)'$/);
   });
 });

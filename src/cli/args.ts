@@ -147,7 +147,7 @@ function envBackendArgs(env: NodeJS.ProcessEnv, flags: { backend: string | null;
 function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
   if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw new UsageError(`${flag} must be one of ${allowed.join('|')}, got '${value}'`);
+  throw new UsageError(`${flag} must be one of ${allowed.join('|')}, got '${shown(value)}'`);
 }
 
 /** A value from its flag, else from its environment variable; a bad value is blamed on whichever gave it. */
@@ -259,6 +259,34 @@ export function folderProblem(path: string): string | null {
   }
 }
 
+/** Longest value quoted whole in a message; a longer one is cut (a 120,000-character value would fill the terminal). */
+const MAX_SHOWN = 200;
+/** `value` as a message shows it: whole up to MAX_SHOWN characters, else its start and how long it is. */
+export const shown = (value: string): string => (value.length <= MAX_SHOWN ? value : `${value.slice(0, MAX_SHOWN)}... (${value.length} characters)`);
+/** A message with every run of more than MAX_SHOWN non-blank characters (quotes excepted) (a value echoed by any layer) cut as shown() cuts it. */
+export const withLongValuesCut = (message: string): string => message.replace(new RegExp(`[^\\s'"]{${MAX_SHOWN + 1},}`, 'g'), shown);
+
+/**
+ * A flag that takes one value, given twice, is refused naming it: parseArgs keeps the last
+ * (`--json a --json b` wrote b only, silently). Repeatable flags (`--scenario`) say so in their help.
+ */
+function refuseRepeats(
+  command: GtpCommand,
+  tokens: ReadonlyArray<{ kind: string; name?: string; value?: string | undefined }>,
+  options: ParseArgsConfig['options'],
+): void {
+  const given = new Map<string, string[]>();
+  for (const t of tokens) {
+    if (t.kind !== 'option' || !t.name || options?.[t.name]?.multiple) continue;
+    given.set(t.name, [...(given.get(t.name) ?? []), t.value ?? '']);
+  }
+  for (const [name, values] of given) {
+    if (values.length < 2) continue;
+    const which = values.every((v) => v === '') ? '' : ` (${values.map((v) => shown(v)).join(', ')})`;
+    throw new UsageError(`${command}: --${name} is given ${values.length} times${which}; it takes one value: give it once`);
+  }
+}
+
 /** The flags of `rest` parsed against `spec`'s, with the shared parse steps bound to `env`. */
 function parsedLine(spec: AnyCommandSpec, rest: readonly string[], env: NodeJS.ProcessEnv, sources: readonly AnyDatasetSource[]): ParsedLine {
   const command = spec.name;
@@ -267,7 +295,7 @@ function parsedLine(spec: AnyCommandSpec, rest: readonly string[], env: NodeJS.P
   );
   const parsed = (() => {
     try {
-      return parseArgs({ args: [...rest], allowPositionals: true, strict: true, options });
+      return parseArgs({ args: [...rest], allowPositionals: true, strict: true, options, tokens: true });
     } catch (error) {
       // Node's message for a value starting with '-' runs to three lines; one is enough.
       const ambiguous = /^Option '(--[a-z-]+)[^']*' argument is ambiguous/.exec((error as Error).message);
@@ -275,6 +303,7 @@ function parsedLine(spec: AnyCommandSpec, rest: readonly string[], env: NodeJS.P
       throw new UsageError(`${command}: ${(error as Error).message.split('\n')[0]}`);
     }
   })();
+  refuseRepeats(command, parsed.tokens, options);
   const values = parsed.values as Record<string, string | string[] | boolean | undefined>;
   const str = (name: string): string | null => {
     const v = values[name];

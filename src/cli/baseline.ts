@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { lstat, readFile, rm, stat } from 'node:fs/promises';
 import { outputStream } from '../base/regular-file.js';
-import { checkOutputEntry } from '../results/output-guard.js';
-import { join } from 'node:path';
+import { checkOutputEntry, checkWritableDir, OutputPathError } from '../results/output-guard.js';
+import { dirname, join } from 'node:path';
 import {
   BASELINE_DIR,
   baselineSchema,
@@ -16,8 +16,9 @@ import {
   refusalReason,
   type Baseline,
 } from '../results/baseline.js';
-import { FileWriteError, readRunRecord, RecordFileError, writeJsonAtomic, writeTextAtomic } from '../results/storage.js';
-import { appendedLine, appendToHistory, HISTORY_DIR, historyRefusal } from '../history/store.js';
+import { entryKind, FileWriteError, readRunRecord, RecordFileError, writeJsonAtomic, writeTextAtomic } from '../results/storage.js';
+import type { RunRecord } from '../results/schema.js';
+import { appendedLine, appendToHistory, HISTORY_DIR, historyPath, historyRefusal } from '../history/store.js';
 import { defaultRunConfig } from '../run-config.js';
 import type { CommandSpec } from './command-spec.js';
 import { UsageError } from './usage-error.js';
@@ -53,6 +54,42 @@ export async function valueDiff(existing: Baseline | null, next: Baseline): Prom
 }
 
 /**
+ * Checks, before the baseline is written, that the run's record can go to the history: its
+ * profile's folder is a folder (made if missing) where a file can be written, the disk takes the
+ * record (written once to a probe file and removed: ENOSPC is seen now, not after the baseline
+ * changed), and the slot `<history>/<profile>/<commit>-<time>.json` is free or holds a regular
+ * file that reads as a run record (then it is "already there"). A FIFO, socket, device, link
+ * or a file that is no record at the slot is refused, as at `.prev`. Errors name the user's paths.
+ */
+async function checkHistorySlot(history: string, run: RunRecord): Promise<void> {
+  const slot = historyPath(history, run);
+  const folder = dirname(slot);
+  await checkWritableDir(folder, `--history ${history}`);
+  const probe = join(folder, `.gtp-history-probe-${process.pid}-${Date.now()}`);
+  try {
+    await writeJsonAtomic(probe, run);
+  } catch (error) {
+    const code = error instanceof FileWriteError ? error.code : ((error as NodeJS.ErrnoException).code ?? String(error));
+    throw new OutputPathError(
+      `--history ${history}: cannot write the run's record to ${slot} (${code}); free some space or choose another --history; nothing written`,
+    );
+  } finally {
+    await rm(probe, { force: true });
+  }
+  const there = await lstat(slot).catch(() => null);
+  if (!there) return;
+  const what = `--history ${history}: ${slot}`;
+  if (there.isSymbolicLink()) throw new OutputPathError(`${what} is a symbolic link, not a history record; remove it (nothing written)`);
+  if (!there.isFile()) throw new OutputPathError(`${what} is ${entryKind(there)}, not a history record; remove it (nothing written)`);
+  try {
+    await readRunRecord(slot);
+  } catch (error) {
+    if (!(error instanceof RecordFileError)) throw error;
+    throw new OutputPathError(`${what} is there and is not a run record (${error.message}); remove it (nothing written)`);
+  }
+}
+
+/**
  * `npm run perf:baseline`: accepts a run as its profile's baseline, less the scenarios it lacks
  * (skipped for a missing tool, or with failed checks: named, and kept from the baseline where it has
  * them). Refuses runs from a dirty tree or with no commit, of another profile or scale, of only
@@ -65,6 +102,10 @@ export async function baselineCommand(args: Omit<BaselineArgs, 'command'>): Prom
   if (!runPath) throw new UsageError(`no run record given and none in results/: run ${commandLine('perf')} first`);
   const run = await readRunRecord(runPath);
   const target = args.target ?? baselinePathFor(run.profile.id, run.scale, args.baselines);
+  // Named by the flag: a FIFO or file there otherwise surfaced as a bare ENOTDIR at the write.
+  const folder = args.target ? null : await stat(args.baselines).catch(() => null);
+  if (folder && !folder.isDirectory())
+    throw new UsageError(`--baselines ${args.baselines}: ${entryKind(folder)}, not a folder; name a folder (it is made if missing)`);
   if (outputStream(target))
     throw new UsageError(`--baseline ${target}: a baseline is a file (later runs are judged against it and it keeps a .prev); name a file`);
   // From lstat/stat alone: a folder, FIFO or device is refused before anything opens it (copyFile to .prev would block on a FIFO).
@@ -115,6 +156,9 @@ export async function baselineCommand(args: Omit<BaselineArgs, 'command'>): Prom
     throw new RecordFileError(
       `${target}: not written, the accepted baseline would not be valid (${checked.error.issues[0]?.message}); the previous file is unchanged`,
     );
+  // The whole plan before any write: the history's folder and slot can take the record (issue 41, item 6).
+  const noHistory = historyRefusal(run);
+  if (!noHistory) await checkHistorySlot(args.history, run);
   try {
     // Read and written anew (temp + rename), never copied into what is at .prev: a link there is replaced, not written through.
     if (hadFile) await writeTextAtomic(`${target}.prev`, await readFile(target));
@@ -126,7 +170,6 @@ export async function baselineCommand(args: Omit<BaselineArgs, 'command'>): Prom
   }
   console.log(`Wrote ${target}${hadFile ? ` (previous kept as ${target}.prev)` : ''}.`);
   // --allow-dirty accepted a run with no commit: a baseline, but no place in the commit-ordered history.
-  const noHistory = historyRefusal(run);
   if (noHistory) {
     console.log(`History: not appended to ${args.history}: ${noHistory}.`);
     return EXIT.pass;
@@ -136,7 +179,8 @@ export async function baselineCommand(args: Omit<BaselineArgs, 'command'>): Prom
     console.log(appendedLine(appended));
   } catch (error) {
     if (!(error instanceof FileWriteError)) throw error;
-    throw new FileWriteError(`${error.path} (the baseline ${target} is written; the history is not)`, error.code);
+    // The slot, not appendToHistory's temp file beside it: the user's path.
+    throw new FileWriteError(`${historyPath(args.history, run)} (the baseline ${target} is written; the history is not)`, error.code);
   }
   return EXIT.pass;
 }

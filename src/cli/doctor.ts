@@ -9,6 +9,8 @@ import { writeSync } from 'node:fs';
 import { outputStream } from '../base/regular-file.js';
 import type { DoctorReport } from '../doctor/schema.js';
 import { HEALTH_DEADLINE_SECONDS as HEALTH_DEADLINE } from '../doctor/health-check.js';
+import { rerunWithFilteredStderr, secondsSinceCommandStart, stderrUnfiltered } from './filtered-stderr.js';
+import { availableParallelism } from 'node:os';
 
 /** What `doctor` is asked. */
 export type DoctorArgs = {
@@ -30,6 +32,8 @@ export type DoctorArgs = {
   readonly healthCheck: boolean;
   /** --deadline S: with --health-check, seconds from start to a verdict (else exit 2). */
   readonly deadline: number;
+  /** --from-other-machine: with --health-check --from, judge a report of another machine (else UNKNOWN). */
+  readonly fromOtherMachine: boolean;
 } & BackendArgs;
 
 /**
@@ -90,13 +94,20 @@ async function reportFrom(args: DoctorArgs): Promise<DoctorReport | null> {
  * the deadline ends the process even when a device call never returns).
  */
 async function runHealthCheck(args: DoctorArgs): Promise<number> {
-  const { armDeadline, healthVerdict, unknownLine, HEALTH_EXIT } = await import('../doctor/health-check.js');
-  const cancel = armDeadline(args.deadline, process.uptime(), () => {
+  const { armDeadline, healthVerdict, otherMachineReason, unknownLine, HEALTH_EXIT } = await import('../doctor/health-check.js');
+  const cancel = armDeadline(args.deadline, secondsSinceCommandStart(), () => {
     writeSync(1, `${unknownLine('this node', `no verdict within ${args.deadline} s, the --deadline; Slurm kills its HealthCheckProgram at 60 s`)}\n`);
     process.exit(HEALTH_EXIT.unknown);
   });
   try {
     let report = await reportFrom(args);
+    // This machine as a profile names its host (backend/hardware-profile.ts; loaded only here: it loads tfjs).
+    const here = async () => ({ cpu: (await import('../backend/hardware-profile.js')).hostCpuModel(), cores: Math.max(1, availableParallelism()) });
+    const other = report && !args.fromOtherMachine ? otherMachineReason(report, await here()) : null;
+    if (report && other) {
+      console.log(unknownLine(report.profile?.id ?? 'this node', other));
+      return HEALTH_EXIT.unknown;
+    }
     if (!report) {
       const { runDoctorChecks } = await import('../doctor/doctor.js');
       report = await runDoctorChecks({ ...args, quick: true }, { check: () => undefined, note: () => undefined });
@@ -156,6 +167,8 @@ export async function runDoctor(args: DoctorArgs): Promise<number> {
     console.error(`error: ${error.message}`);
     return EXIT.badInput;
   }
+  // A doctor that starts the device: once its outputs are checked, run as a child whose stderr is read without Dawn's notices (filtered-stderr.ts).
+  if (args.from.length === 0 && args.sysfsRoot === null && stderrUnfiltered()) return rerunWithFilteredStderr(process.argv.slice(2));
   if (args.healthCheck) return runHealthCheck(args);
   if (args.prometheus && args.from.length > 0) return exportReport(args, args.prometheus);
   const { runDoctorChecks } = await import('../doctor/doctor.js');
@@ -228,6 +241,12 @@ export const doctorSpec: CommandSpec<DoctorArgs> = {
                           check, exit 2 when it could not measure`,
     },
     {
+      name: 'from-other-machine',
+      type: 'boolean',
+      usage: `  --from-other-machine    with --health-check --from: judge a report made on another machine
+                          (else UNKNOWN, exit 2, naming both)`,
+    },
+    {
       name: 'deadline',
       type: 'string',
       usage: `  --deadline S            with --health-check: seconds to a verdict, else exit 2 (default ${HEALTH_DEADLINE})`,
@@ -260,6 +279,8 @@ export const doctorSpec: CommandSpec<DoctorArgs> = {
       throw new UsageError(`doctor: --prometheus ${prometheus}: node exporter's textfile collector reads only files named *.prom; name it so`);
     }
     if (line.str('deadline') !== null && !healthCheck) throw new UsageError('doctor: --deadline goes with --health-check');
+    const fromOtherMachine = line.flag('from-other-machine');
+    if (fromOtherMachine && !(healthCheck && from.length > 0)) throw new UsageError('doctor: --from-other-machine goes with --health-check --from REPORT');
     // The health check's stdout is its verdict alone (silent, or one line): a report there would be read as the verdict.
     const json = line.str('json');
     if (healthCheck && json !== null && outputStream(json) === 'stdout')
@@ -279,6 +300,7 @@ export const doctorSpec: CommandSpec<DoctorArgs> = {
       prometheus,
       healthCheck,
       deadline: line.count('deadline', HEALTH_DEADLINE),
+      fromOtherMachine,
     };
   },
   run: runDoctor,

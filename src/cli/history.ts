@@ -162,11 +162,11 @@ export async function calibrateHistory(
 export async function historyCommand(args: HistoryArgs, cwd = process.cwd()): Promise<number> {
   if (args.calibrate) return calibrateHistory(args.profile);
   const profile = await chooseProfile(args.history, args.profile);
+  // Nothing to analyse and no page written: bad input, exit 2, as the exit table says (issue 41, item 7).
   if (profile === null) {
-    console.log(
-      `${args.history} holds no records yet: ${commandName('baseline')} appends each accepted run there, and ${commandName('perf')} --history ${args.history} each run.`,
+    throw new RecordFileError(
+      `--history ${args.history} holds no records yet, so no page is written: ${commandName('baseline')} appends each accepted run there, and ${commandName('perf')} --history ${args.history} each run`,
     );
-    return EXIT.pass;
   }
   const out = args.out ?? join(RESULTS_DIR, `history-${profile}.html`);
   await checkOutput({ path: out, kind: 'HTML report', flag: '--out' }, args);

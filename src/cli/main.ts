@@ -4,33 +4,67 @@ import { BaselineRefusedError } from '../results/baseline.js';
 import { FileWriteError, RecordFileError } from '../results/storage.js';
 import { HistoryRefusedError } from '../history/store.js';
 import { RunInputError } from '../runner/perf.js';
-import { commandOf, helpText, parseCommandLine, usageHint, UsageError } from './args.js';
+import { commandOf, helpText, parseCommandLine, usageHint, UsageError, withLongValuesCut } from './args.js';
 import { runCommand } from './commands.js';
 import { moveConsoleToStderr, OutputPathError } from '../results/output-guard.js';
 import { outputStream } from '../base/regular-file.js';
 import { EXIT } from '../results/exit.js';
+import { handleStandardStreams, stdoutClosedAtStart } from '../base/standard-streams.js';
 
-/** Whether an output of the parsed command line (--json, --markdown, --out, --write-envelope) names stdout (`-`, /dev/stdout). */
-function namesStdout(args: object): boolean {
+/**
+ * The outputs of the parsed command line (--json, --markdown, --out, --write-envelope, the export
+ * flags) that name stdout (`-`, /dev/stdout, /dev/fd/1): each as `--flag value`.
+ */
+function stdoutOutputs(args: object): string[] {
   const a = args as { json?: unknown; markdown?: unknown; out?: unknown; writeEnvelope?: unknown; exports?: Readonly<Record<string, unknown>> };
-  return [a.json, a.markdown, a.out, a.writeEnvelope, ...Object.values(a.exports ?? {})].some((v) => typeof v === 'string' && outputStream(v) === 'stdout');
+  const named: Array<[string, unknown]> = [
+    ['--json', a.json],
+    ['--markdown', a.markdown],
+    ['--out', a.out],
+    ['--write-envelope', a.writeEnvelope],
+    ...Object.entries(a.exports ?? {}).map(([flag, v]): [string, unknown] => [`--${flag}`, v]),
+  ];
+  // An export flag shares its name with --json/--markdown on some commands: each flag once.
+  const seen = new Set<string>();
+  return named.flatMap(([flag, v]) => {
+    if (typeof v !== 'string' || outputStream(v) !== 'stdout' || seen.has(flag)) return [];
+    seen.add(flag);
+    return [`${flag} ${v}`];
+  });
 }
 
 /** Runs one command line through the registry (src/cli/commands.ts); `--help` prints that command's help, or the list of commands. */
 async function main(argv: readonly string[]): Promise<number> {
+  // A bare `gtp` lists the commands and measures nothing (it used to start every perf file);
+  // `npm run perf` names perf, the main job (issue 41, item 7).
+  if (argv.length === 0) {
+    console.error(`error: no command given\n${helpText(null)}`);
+    return EXIT.badInput;
+  }
   try {
     const args = parseCommandLine(argv);
     if (args.command === 'help') {
       console.log(helpText(args.topic));
       return EXIT.pass;
     }
+    // One stream, one output: two outputs on stdout would make one corrupt stream (issue 41, item 3).
+    const onStdout = stdoutOutputs(args);
+    if (onStdout.length > 1) {
+      const [first, second] = onStdout as [string, string];
+      throw new OutputPathError(`${second} is also ${first.split(' ')[0]} (both stdout): give each output its own file`);
+    }
+    // `--json - >&-`: the output would go nowhere (Node put /dev/null on the closed fd): one line, exit 2, before anything runs.
+    if (onStdout.length > 0 && stdoutClosedAtStart())
+      throw new OutputPathError(
+        `${onStdout[0]}: stdout is closed (EBADF), so the output would go nowhere; send stdout somewhere (e.g. > out.json), or name a file`,
+      );
     // `--json - | jq .`: stdout holds only that output; the lines for a person go to stderr (docs/usage.md, "Where output goes").
-    if (namesStdout(args)) moveConsoleToStderr();
+    if (onStdout.length > 0) moveConsoleToStderr();
     return await runCommand(args);
   } catch (error) {
     // The cause in one line and where that command's flags are listed (as typed where it runs); the help only on --help.
     if (error instanceof UsageError) {
-      console.error(`error: ${error.message}\n${usageHint(commandOf(argv))}`);
+      console.error(`error: ${withLongValuesCut(error.message)}\n${usageHint(commandOf(argv))}`);
       return EXIT.badInput;
     }
     // Bad files and refused baselines are the user's input to fix: exit 2, nothing written.
@@ -43,7 +77,7 @@ async function main(argv: readonly string[]): Promise<number> {
       error instanceof FileWriteError ||
       error instanceof HistoryRefusedError
     ) {
-      console.error(`error: ${error.message}`);
+      console.error(`error: ${withLongValuesCut(error.message)}`);
       return EXIT.badInput;
     }
     if (error instanceof BackendUnavailableError) {
@@ -54,6 +88,8 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+// A closed pipe or a full stdout ends every command the same way (src/base/standard-streams.ts).
+handleStandardStreams();
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

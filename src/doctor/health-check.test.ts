@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runDoctorChecks } from './doctor.js';
 import { readDoctorReport } from './files.js';
-import { armDeadline, HEALTH_DEADLINE_SECONDS, healthVerdict, TOOL_CHECKS } from './health-check.js';
+import { armDeadline, HEALTH_DEADLINE_SECONDS, healthVerdict, otherMachineReason, TOOL_CHECKS } from './health-check.js';
 import type { Check, DoctorReport } from './schema.js';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -83,5 +83,22 @@ describe('the deadline', () => {
     cancel();
     await new Promise((done) => setTimeout(done, 100));
     expect(fired).toBe(1);
+  });
+});
+
+describe('otherMachineReason: a --from report of another machine is not this node (issue 41, item 5)', () => {
+  const of = (cpu: string, cores: number) =>
+    ({ profile: { id: 'webgpu-nvidia-h200-x64', backend: 'webgpu', adapter: 'NVIDIA', isSoftware: false, cpu, cores } }) as unknown as DoctorReport;
+
+  it("is null for this machine's own report, and for one with no profile (no backend started)", () => {
+    expect(otherMachineReason(of('AMD EPYC', 2), { cpu: 'AMD EPYC', cores: 2 })).toBeNull();
+    expect(otherMachineReason({ profile: null } as unknown as DoctorReport, { cpu: 'AMD EPYC', cores: 2 })).toBeNull();
+  });
+
+  it('names both machines and the flag when the CPU model or the core count differs', () => {
+    expect(otherMachineReason(of('Intel(R) Xeon(R) Processor', 16), { cpu: 'AMD EPYC', cores: 2 })).toBe(
+      'the --from report is of another machine: profile webgpu-nvidia-h200-x64 (Intel(R) Xeon(R) Processor, 16 cores), and this machine has AMD EPYC, 2 cores; pass --from-other-machine to judge it anyway',
+    );
+    expect(otherMachineReason(of('AMD EPYC', 16), { cpu: 'AMD EPYC', cores: 2 })).toMatch(/another machine/);
   });
 });

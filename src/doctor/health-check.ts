@@ -124,6 +124,24 @@ export function healthVerdict(report: DoctorReport): HealthVerdict {
   return { exitCode: HEALTH_EXIT.unknown, line: unknownLine(deviceOf(report, null), `${first.id} failed: ${first.reason}${more}`) };
 }
 
+/** The machine a health check runs on, as a doctor report's profile names its host. */
+export interface ThisMachine {
+  readonly cpu: string;
+  readonly cores: number;
+}
+
+/**
+ * Why a report (`--from`) cannot stand for this machine's health, or null: it was made on another
+ * one (another CPU model or core count than this machine's, as its profile records them), so its
+ * verdict says nothing of this node: the health check is UNKNOWN, not healthy (issue 41, item 5).
+ * A report with no profile (no backend started) names no machine: judged as it is.
+ */
+export function otherMachineReason(report: DoctorReport, here: ThisMachine): string | null {
+  const p = report.profile;
+  if (!p || (p.cpu === here.cpu && p.cores === here.cores)) return null;
+  return `the --from report is of another machine: profile ${p.id} (${p.cpu}, ${p.cores} cores), and this machine has ${here.cpu}, ${here.cores} cores; pass --from-other-machine to judge it anyway`;
+}
+
 /**
  * Calls `expire` when `deadlineSeconds` from process start have passed (`elapsedSeconds` already
  * have); returns the function that cancels it. The timer keeps the process alive until then: a

@@ -2,7 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { acceptOver, baselinePathFor, findBaseline, makeBaseline, mergeBaselines, readToleranceOverrides, refusalReason } from './baseline.js';
+import {
+  acceptOver,
+  baselinePathFor,
+  findBaseline,
+  lacksDisagreement,
+  makeBaseline,
+  mergeBaselines,
+  noBaselineMessage,
+  readBaseline,
+  readToleranceOverrides,
+  refusalReason,
+} from './baseline.js';
+import { RecordFileError } from './storage.js';
 import { compareWithBaseline } from './compare.js';
 import { EXIT } from './exit.js';
 import { lavapipeProfile, testRunRecord } from '../../test/support/run-record.js';
@@ -218,5 +230,71 @@ describe('a baseline of what a run measured (issue 35 item 2)', () => {
         gateTiming: false,
       }).exitCode,
     ).toBe(EXIT.pass);
+  });
+});
+
+describe('a baseline is consistent or refused (issue 41, item 4)', () => {
+  const of = (scenario: string, id: string): Metric => ({ id, scenario, kind: 'exact', value: 1, unit: 'B' });
+  const good = makeBaseline(run({ metrics: [of('memory', 'memory.raw'), of('speedup', 'speedup.ratio')] }), 'run.json', {});
+  const withFile = async (content: unknown, test: (path: string, dir: string) => Promise<void>) => {
+    const dir = await mkdtemp(join(tmpdir(), 'gtp-consistent-'));
+    const path = join(dir, `${good.profile.id}.json`);
+    try {
+      await writeFile(path, JSON.stringify(content));
+      await test(path, dir);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  };
+
+  it('says where lacks and metrics disagree: a scenario in both, or lacked twice', () => {
+    expect(lacksDisagreement(good)).toBeNull();
+    expect(lacksDisagreement({ ...good, lacks: [{ scenario: 'kinetics', reason: 'skipped' }] })).toBeNull();
+    expect(lacksDisagreement({ ...good, lacks: [{ scenario: 'speedup', reason: 'hand edit' }] })).toBe(
+      'it lacks speedup and yet holds metrics of it (a scenario is in `lacks` or in `metrics`, not both)',
+    );
+    expect(
+      lacksDisagreement({
+        ...good,
+        lacks: [
+          { scenario: 'kinetics', reason: 'a' },
+          { scenario: 'kinetics', reason: 'b' },
+        ],
+      }),
+    ).toBe('`lacks` names kinetics more than once');
+  });
+
+  it('refuses a baseline that lacks a scenario it holds metrics of, wherever it is read, in one line naming the file', async () => {
+    await withFile({ ...good, lacks: [{ scenario: 'speedup', reason: 'hand edit' }] }, async (path, dir) => {
+      const error = (await readBaseline(path).catch((e: unknown) => e)) as Error;
+      expect(error).toBeInstanceOf(RecordFileError);
+      expect(error.message).toMatch(
+        new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: an inconsistent baseline: it lacks speedup and yet holds metrics of it`),
+      );
+      expect(error.message.split('\n')).toHaveLength(1);
+      // findBaseline (compare, perf, report, baseline) reads through readBaseline.
+      await expect(findBaseline(run(), null, dir)).rejects.toThrow(/an inconsistent baseline/);
+    });
+  });
+
+  it('takes a baseline with no metric (every scenario lacked) as no baseline: nothing judged, never "N new" and a pass', async () => {
+    const empty = {
+      ...good,
+      metrics: [],
+      lacks: [
+        { scenario: 'memory', reason: 'a' },
+        { scenario: 'speedup', reason: 'b' },
+      ],
+    };
+    await withFile(empty, async (path, dir) => {
+      const found = await findBaseline(run(), null, dir);
+      expect(found).toMatchObject({ path, baseline: null });
+      expect(noBaselineMessage(run(), path, 'r.json')).toMatch(
+        new RegExp(`^The baseline .*${good.profile.id}\\.json holds no metric \\(it lacks every scenario\\): nothing compared`),
+      );
+      // By path too (--baseline).
+      expect((await findBaseline(run(), path)).baseline).toBeNull();
+    });
+    expect(noBaselineMessage(run(), '/no/such/baseline.json', 'r.json')).toMatch(/^No baseline for profile/);
   });
 });

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -49,10 +50,31 @@ export function baselinePathFor(profileId: string, scale: RunRecord['scale'], di
  */
 export async function readBaseline(path: string): Promise<Baseline> {
   const baseline = await readJsonFile(path, baselineSchema, 'gpu-transfer-perf baseline');
+  const disagreement = lacksDisagreement(baseline);
+  if (disagreement)
+    throw new RecordFileError(
+      `${path}: an inconsistent baseline: ${disagreement}; restore it from git, or accept a run again with ${commandLine('baseline', '<run.json>')}`,
+    );
   const profile = withCurrentId(baseline.profile);
   if (profile === baseline.profile) return baseline;
   const note = `Read from ${path}, recorded as profile ${baseline.profile.id} (before the CPU was part of the id): judged as ${profile.id}, the id of the machine it records`;
   return { ...baseline, profile, notes: [...baseline.notes, note] };
+}
+
+/**
+ * Where a baseline's `lacks` and `metrics` disagree, in words, or null: a scenario is in one or
+ * the other, once. `gtp baseline` never writes otherwise; a hand edit or a bad merge can, and
+ * then compare said "not judged, the baseline lacks it" and "pass" of the same metric.
+ */
+export function lacksDisagreement(baseline: Pick<Baseline, 'metrics' | 'lacks'>): string | null {
+  const held = new Set(baseline.metrics.map((m) => m.scenario));
+  const lacked = (baseline.lacks ?? []).map((l) => l.scenario);
+  const both = [...new Set(lacked.filter((s) => held.has(s)))];
+  if (both.length > 0)
+    return `it lacks ${both.join(', ')} and yet holds metrics of ${both.length === 1 ? 'it' : 'them'} (a scenario is in \`lacks\` or in \`metrics\`, not both)`;
+  const twice = [...new Set(lacked.filter((s, i) => lacked.indexOf(s) !== i))];
+  if (twice.length > 0) return `\`lacks\` names ${twice.join(', ')} more than once`;
+  return null;
 }
 
 /** Reads the tolerance overrides; none when the file does not exist. */
@@ -150,6 +172,9 @@ export async function findBaseline(
   const read = async (path: string, lookup: ProfileFileLookup | null) => {
     try {
       const baseline = await readBaseline(path);
+      // A baseline with no metric (it lacks every scenario) judges nothing: as no baseline at all
+      // (exit 3 under PERF_REQUIRE_BASELINE=1, and compare's 3), never a pass of "N new" metrics.
+      if (baseline.metrics.length === 0) return { path, baseline: null, lookup };
       // The lookup found the legacy file's profile and CPU to be this run's: it is this profile's baseline.
       const own = lookup?.found === 'legacy' && baseline.profile.id !== run.profile.id;
       return { path, baseline: own ? { ...baseline, profile: { ...baseline.profile, id: run.profile.id } } : baseline, lookup };
@@ -167,6 +192,9 @@ export async function findBaseline(
 
 /** What to say when a profile has no baseline yet. */
 export function noBaselineMessage(run: RunRecord, path: string, runPath: string): string {
+  // The file is there and was read (findBaseline throws on a bad one): it holds no metric.
+  if (existsSync(path))
+    return `The baseline ${path} holds no metric (it lacks every scenario): nothing compared, as with no baseline. Accept this run with: ${commandLine('baseline', runPath)}`;
   return `No baseline for profile ${run.profile.id} (${run.scale} scale) at ${path}: nothing compared. Accept this run with: ${commandLine('baseline', runPath)}`;
 }
 

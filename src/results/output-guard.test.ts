@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { lstat, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -167,5 +168,23 @@ describe('checkJobSummary', () => {
     for (const path of [at('summary-dir'), at('no-such-folder/summary.md'), at('summary-fifo')]) {
       expect((await message(path)).message.split('\n')).toHaveLength(1);
     }
+  });
+
+  it('refuses a summary that names a standard stream, by name or as the file stdout is (issue 41, item 3): never a file named -', async () => {
+    for (const [path, stream] of [
+      ['-', 'stdout'],
+      ['/dev/stdout', 'stdout'],
+      ['/dev/fd/1', 'stdout'],
+      ['/dev/stderr', 'stderr'],
+    ] as const) {
+      const error = await message(path);
+      expect(error).toBeInstanceOf(OutputPathError);
+      expect(error.message).toMatch(new RegExp(`^GITHUB_STEP_SUMMARY=${path.replace(/\//g, '\\/')} names ${stream}, not a job summary file`));
+    }
+    expect((await message('-')).message).toBe(
+      'GITHUB_STEP_SUMMARY=- names stdout, not a job summary file (GitHub Actions sets it to a file of its own); unset it to write no job summary, or write the Markdown to stdout with --markdown -',
+    );
+    // The file stdout is (`> out.txt` with GITHUB_STEP_SUMMARY=out.txt) is found by device and inode: src/cli/one-stream.e2e.test.ts.
+    expect(existsSync('-')).toBe(false);
   });
 });

@@ -1,9 +1,10 @@
-import { constants } from 'node:fs';
+import { constants, fstat, type Stats } from 'node:fs';
 import { access, lstat, realpath, rm, stat, statfs, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { BASELINE_DIR } from './baseline.js';
-import { ensureDir, entryKind, FileWriteError, writeTextAtomic } from './storage.js';
+import { ensureDir, entryKind, writeTextAtomic } from './storage.js';
 import { commandName } from '../base/commands.js';
+import { streamFailed } from '../base/standard-streams.js';
 import { NotRegularFileError, type OutputEntry, type OutputStream, outputEntry, outputStream, readRegularFile } from '../base/regular-file.js';
 
 /** An output path that must not or cannot be written: exit 2, found before anything is measured. */
@@ -247,24 +248,42 @@ export function moveConsoleToStderr(): void {
   process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
 }
 
-/** Writes `text` to a stream through its own write (stdout's as it was before moveConsoleToStderr); a failure (EPIPE) is a FileWriteError naming the flag's value. */
-function writeStream(stream: OutputStream, path: string, text: string | Uint8Array): Promise<void> {
+/**
+ * Writes `text` to a stream through its own write (stdout's as it was before moveConsoleToStderr).
+ * A failure ends the process as every stream failure does (streamFailed): quietly when the reader
+ * closed the pipe, else one line and exit 2; it never resolves then, so nothing is written after it.
+ */
+function writeStream(stream: OutputStream, text: string | Uint8Array): Promise<void> {
   const write = stream === 'stdout' ? stdoutWrite : process.stderr.write.bind(process.stderr);
-  return new Promise((done, fail) => {
-    write(text, (error) => (error ? fail(new FileWriteError(path, (error as NodeJS.ErrnoException).code ?? String(error))) : done()));
+  return new Promise((done) => {
+    write(text, (error) => (error ? streamFailed(stream, error) : done()));
   });
 }
 
 /** Writes an output checked by checkOutput: to its stream (`-`, /dev/stdout, /dev/stderr), or to its file atomically (writeTextAtomic). */
 export async function writeOutput(path: string, text: string | Uint8Array): Promise<void> {
   const stream = outputStream(path);
-  if (stream) return writeStream(stream, path, text);
+  if (stream) return writeStream(stream, text);
   return writeTextAtomic(path, text);
 }
 
 /** Writes JSON to an output (see writeOutput), as writeJsonAtomic does to a file. */
 export function writeJsonOutput(path: string, data: unknown): Promise<void> {
   return writeOutput(path, `${JSON.stringify(data, null, 2)}\n`);
+}
+
+/** The standard stream whose open file `path` is (same device and inode: stdout redirected to it), or null. */
+async function sameFileAsStream(path: string): Promise<OutputStream | null> {
+  const at = await stat(path).catch(() => null);
+  if (!at) return null;
+  for (const [fd, stream] of [
+    [1, 'stdout'],
+    [2, 'stderr'],
+  ] as const) {
+    const open = await new Promise<Stats | null>((done) => fstat(fd, (error, stats) => done(error ? null : stats)));
+    if (open && open.dev === at.dev && open.ino === at.ino) return stream;
+  }
+  return null;
 }
 
 /** GitHub's name for a step's summary file: <runner temp>/_runner_file_commands/step_summary_<guid> (actions/runner FileCommandManager.cs). */
@@ -300,6 +319,14 @@ export async function checkJobSummary(path: string | null, options: Pick<OutputO
   if (path === null) return;
   const what = `GITHUB_STEP_SUMMARY=${path}`;
   const unset = 'unset it to write no job summary';
+  // A summary on a standard stream would be a second output there (after `--json -`'s JSON, which
+  // then no longer parses) or a file named `-`: GitHub Actions always names a file of its own.
+  const stream = outputStream(path) ?? (await sameFileAsStream(path));
+  if (stream) {
+    throw new OutputPathError(
+      `${what} names ${stream}, not a job summary file (GitHub Actions sets it to a file of its own); ${unset}${stream === 'stdout' ? ', or write the Markdown to stdout with --markdown -' : ''}`,
+    );
+  }
   const folder = dirname(resolve(path));
   const folderStats = await stat(folder).catch(() => null);
   if (!folderStats?.isDirectory()) {

@@ -129,7 +129,12 @@ export async function planPerf(args: PerfArgs): Promise<PerfPlan> {
     ? { datasets: await readQuestion(args.question), files: asked, skipped: [] }
     : await preflightScenarios(args.data, asked, sourceContext(args), args.scenarios.length > 0);
   for (const s of skipped) console.log(`[gpu-transfer-perf] ${skippedLine(s)}`);
-  if (files.length === 0) throw new RunInputError(`nothing to measure: every scenario was skipped (${skipped.map(skippedLine).join('; ')})`);
+  if (files.length === 0)
+    throw new RunInputError(
+      skipped.length > 0
+        ? `nothing to measure: every scenario was skipped (${skipped.map(skippedLine).join('; ')})`
+        : `nothing to measure: ${args.dir ? `--dir ${args.dir}` : 'perf/'} holds no perf files ([NN-]name.perf.ts or [NN-]name.spec.ts); name the folder that holds them`,
+    );
   await checkRunOutputs(args);
   return {
     files,
