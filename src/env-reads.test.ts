@@ -24,6 +24,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   'backend/webgpu.ts': ['XDG_RUNTIME_DIR'],
   // Likewise fontconfig prints an error line on a machine with no fonts.conf while sharp draws a chart.
   'report/fontconfig.ts': ['FONTCONFIG_FILE', 'FONTCONFIG_PATH', 'FONTCONFIG_SYSROOT'],
+  // The doctor's filtered child learns from its parent that its stderr is filtered and when the command started: the harness's own hand-over.
+  'cli/filtered-stderr.ts': ['GTP_STDERR_FILTERED', 'GTP_STARTED_AT_MS'],
 };
 
 /** One read: where, and the variable it names ('*': the whole environment, e.g. passed as an argument). */

@@ -16,11 +16,17 @@ const FILTERED = 'GTP_STDERR_FILTERED';
 /** When the outermost process started (ms since the epoch), so that a deadline counts from there. */
 const STARTED_AT = 'GTP_STARTED_AT_MS';
 
+/**
+ * The two variables of this parent-to-child protocol as this process has them: the harness's own
+ * hand-over between its two processes, not a user setting, so read here (src/env-reads.test.ts allows them).
+ */
+const handedOver = (): Record<string, string | undefined> => ({ [FILTERED]: process.env.GTP_STDERR_FILTERED, [STARTED_AT]: process.env.GTP_STARTED_AT_MS });
+
 /** Whether this process's stderr still needs the filter (it is not the filtered child). */
-export const stderrUnfiltered = (env: NodeJS.ProcessEnv = process.env): boolean => env[FILTERED] !== '1';
+export const stderrUnfiltered = (env: Record<string, string | undefined> = handedOver()): boolean => env[FILTERED] !== '1';
 
 /** Seconds since the command started: in the filtered child, since its parent started. */
-export function secondsSinceCommandStart(env: NodeJS.ProcessEnv = process.env, now = Date.now()): number {
+export function secondsSinceCommandStart(env: Record<string, string | undefined> = handedOver(), now = Date.now()): number {
   const started = Number(env[STARTED_AT]);
   return Number.isFinite(started) && started > 0 ? Math.max(0, (now - started) / 1000) : process.uptime();
 }
