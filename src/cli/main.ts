@@ -10,6 +10,7 @@ import { moveConsoleToStderr, OutputPathError } from '../results/output-guard.js
 import { outputStream } from '../base/regular-file.js';
 import { EXIT } from '../results/exit.js';
 import { handleStandardStreams, stdoutClosedAtStart } from '../base/standard-streams.js';
+import { passSignalsToChildren } from './signal-children.js';
 
 /**
  * The outputs of the parsed command line (--json, --markdown, --out, --write-envelope, the export
@@ -90,6 +91,8 @@ async function main(argv: readonly string[]): Promise<number> {
 
 // A closed pipe or a full stdout ends every command the same way (src/base/standard-streams.ts).
 handleStandardStreams();
+// A signal to this process ends its children too: nothing measures or writes after it (src/cli/signal-children.ts).
+passSignalsToChildren();
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

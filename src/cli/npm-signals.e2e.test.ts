@@ -99,10 +99,11 @@ function signalledThroughNpm(args: readonly string[], after: string, delayMs: nu
 }
 
 const CASES = [
-  // One quick scenario: the progress line shows vitest has started its worker.
+  // One scenario that measures for tens of seconds (training), so the signal lands mid-run on any
+  // machine (mnist-loader's 3 s ended before it on a quiet one); the progress line shows vitest has started its worker.
   {
     command: 'perf',
-    args: (d: string) => ['perf', '--scenario', '1', '--out', join(d, 'run.json'), '--history', join(d, 'history')],
+    args: (d: string) => ['perf', '--scenario', '10', '--out', join(d, 'run.json'), '--history', join(d, 'history')],
     after: 'perf files 0/1',
     delayMs: 1_500,
   },
