@@ -55,7 +55,12 @@ describe('mikepenz/action-junit-report 5.3.0 on our JUnit', () => {
     // The failure is annotated at the scenario's perf file (its `file`), line 1, with the verdict's change as its message.
     expect(shown.annotations).toHaveLength(1);
     const [failure] = shown.annotations;
-    expect(failure).toMatchObject({ path: 'perf/10-training.spec.ts', line: 1, level: 'failure', title: 'perf/10-training.spec.ts.training.step-time-vs-resident.cpu-normalize' });
+    expect(failure).toMatchObject({
+      path: 'perf/10-training.spec.ts',
+      line: 1,
+      level: 'failure',
+      title: 'perf/10-training.spec.ts.training.step-time-vs-resident.cpu-normalize',
+    });
     expect(failure!.message).toMatch(/^baseline 0\.94x, now 2\.82x \(\+200\.0%\): /);
     expect(shown.details).toEqual([['perf/10-training.spec.ts.training.step-time-vs-resident.cpu-normalize', '❌ failure']]);
     expect(shown.stepFails).toEqual({ requireTests: false, failOnFailure: true });
@@ -79,7 +84,9 @@ describe('mikepenz/action-junit-report 5.3.0 on our JUnit', () => {
   it("a compared run's counts add up; a failed check points at its scenario's perf file, not at the baseline its classname names", async () => {
     const record = reportTestRecord();
     const comparison = reportTestComparison(record);
-    const counted = await readJunitAsJunitReport(await junitExporter.render({ record, recordPath: null, comparison }, { color: false }), 'perf', { files: FILES });
+    const counted = await readJunitAsJunitReport(await junitExporter.render({ record, recordPath: null, comparison }, { color: false }), 'perf', {
+      files: FILES,
+    });
     expect([counted.total, counted.failed]).toEqual([comparison.verdicts.length + record.errors.length, 3]);
     expect(counted.passed + counted.skipped + counted.failed).toBe(counted.total);
     const failedCheck = testRunRecord([], {
