@@ -5,6 +5,12 @@ import { parseStringPromise } from 'xml2js';
  * actions, not npm packages, so neither can be a dependency; their code is not copied here). Each
  * function names the file and commit it re-states; anything the action does that does not decide
  * what a person sees (git pushes, API calls, logging) is left out and said so.
+ *
+ * Checked once against the actions' own released JS (2026-12-06, not kept here: neither is an npm
+ * package): github-action-benchmark's dist/src/index.js at a60cea5b with external-data-json-path,
+ * and action-junit-report's dist/index.js at v5.3.0 with annotate_only, on the files
+ * src/report/readers.test.ts makes: the same summary rows (126 for two history records), alerts,
+ * failures, counts, annotations (path, line, message) and detailed-summary rows as these functions.
  */
 
 // ---------------------------------------------------------------------------------------------
