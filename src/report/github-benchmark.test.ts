@@ -4,20 +4,21 @@ import { describe, expect, it } from 'vitest';
 import { testAbResult } from '../../test/support/ab-result.js';
 import { ROOT } from '../../test/support/cli.js';
 import { gabFileSchema } from '../../test/support/export-validators.js';
+import { gabRatio } from '../../test/support/readers.js';
 import { testRatio, testRunRecord } from '../../test/support/run-record.js';
 import type { Metric } from '../results/schema.js';
 import { gabBiggerExporter, gabDirection, gabSmallerExporter, type GabBenchmark } from './github-benchmark.js';
 
 /**
- * github-action-benchmark 1.22.0's alert (src/write.ts, findAlerts): for each benchmark of the new
- * run with one of the same name before it, ratio = biggerIsBetter ? prev / curr : curr / prev,
- * an alert where ratio > threshold (alert-threshold 150% in docs/ci.md).
+ * github-action-benchmark 1.22.0's alert (src/write.ts, findAlerts; its ratio re-stated in
+ * test/support/readers.ts): for each benchmark of the new run with one of the same name before
+ * it, an alert where ratio > threshold (alert-threshold 150% in docs/ci.md).
  */
 function alerts(prev: readonly GabBenchmark[], curr: readonly GabBenchmark[], biggerIsBetter: boolean, threshold = 1.5): string[] {
   return curr.flatMap((c) => {
     const p = prev.find((x) => x.name === c.name);
     if (!p) return [];
-    const ratio = biggerIsBetter ? p.value / c.value : c.value / p.value;
+    const ratio = gabRatio(biggerIsBetter ? 'customBiggerIsBetter' : 'customSmallerIsBetter', p, c);
     return ratio > threshold ? [`${c.name} ${ratio.toFixed(2)}x worse`] : [];
   });
 }

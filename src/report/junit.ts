@@ -106,18 +106,32 @@ export function junitXml(suite: JunitSuite): string {
 /** The classname of a profile's cases: Jenkins shows 'gpu-transfer-perf' as the package and the profile as the class. */
 export const junitClassname = (profile: string): string => `gpu-transfer-perf.${profile}`;
 
+/** A scenario's perf file as a case's `file`, where known: without it action-junit-report points at whatever the classname's last part globs (a baseline). */
+type ScenarioFile = (scenario: string) => string | undefined;
+const fileOf = (file: ScenarioFile, scenario: string): { file?: string } => {
+  const at = file(scenario);
+  return at ? { file: at } : {};
+};
+
 /** One case per failed check of the run (a scenario whose test failed). */
-const errorCases = (classname: string, errors: readonly RunError[]): JunitCase[] =>
+const errorCases = (classname: string, errors: readonly RunError[], file: ScenarioFile): JunitCase[] =>
   errors.map((e) => ({
     classname,
     name: `check ${e.scenario}: ${e.test}`,
     outcome: { kind: 'failure', type: 'failed check', message: e.message.split('\n')[0] ?? '' },
     out: e.message,
+    ...fileOf(file, e.scenario),
   }));
 
 /** One skipped case per scenario the run did not measure (a tool it needs missing), with why. */
-const skippedScenarioCases = (classname: string, skipped: readonly SkippedScenario[]): JunitCase[] =>
-  skipped.map((s) => ({ classname, name: `scenario ${s.scenario}`, outcome: { kind: 'skipped', message: `not measured: ${s.reason}` }, out: skippedLine(s) }));
+const skippedScenarioCases = (classname: string, skipped: readonly SkippedScenario[], file: ScenarioFile): JunitCase[] =>
+  skipped.map((s) => ({
+    classname,
+    name: `scenario ${s.scenario}`,
+    outcome: { kind: 'skipped', message: `not measured: ${s.reason}` },
+    out: skippedLine(s),
+    ...fileOf(file, s.scenario),
+  }));
 
 /**
  * A verdict's case: failing ones fail; an inconclusive one is skipped with 'needs a look' (both
@@ -125,10 +139,9 @@ const skippedScenarioCases = (classname: string, skipped: readonly SkippedScenar
  * skipped and success, action-junit-report counts skipped on its own); what was not judged
  * (information, new, not measured) is skipped; the rest pass.
  */
-function verdictCase(classname: string, v: Verdict, failing: ReadonlySet<Verdict>, file: (scenario: string) => string | undefined): JunitCase {
+function verdictCase(classname: string, v: Verdict, failing: ReadonlySet<Verdict>, file: ScenarioFile): JunitCase {
   const reason = [changeLine(v), v.reason].filter(Boolean).join(': ');
-  const at = file((v.current ?? v.baseline)?.scenario ?? '');
-  const base = { classname, name: v.id, out: `${verdictLabel(v)}: ${reason}`, ...(at ? { file: at } : {}) };
+  const base = { classname, name: v.id, out: `${verdictLabel(v)}: ${reason}`, ...fileOf(file, (v.current ?? v.baseline)?.scenario ?? '') };
   if (failing.has(v)) return { ...base, outcome: { kind: 'failure', type: v.verdict, message: reason } };
   if (v.verdict === 'inconclusive' && !informational(v)) return { ...base, outcome: { kind: 'skipped', message: `needs a look (inconclusive): ${reason}` } };
   if (informational(v)) return { ...base, outcome: { kind: 'skipped', message: `not judged: ${v.reason}` } };
@@ -169,7 +182,7 @@ export function recordSuite({ record, comparison }: ReportInput): JunitSuite {
             name: m.id,
             outcome: { kind: 'skipped', message: `not judged: ${unjudged}` },
             out: formatValue(m),
-            ...(file(m.scenario) ? { file: file(m.scenario)! } : {}),
+            ...fileOf(file, m.scenario),
           }),
         )
       : verdicts.filter((v) => !unselected(v)).map((v) => verdictCase(classname, v, failing, file));
@@ -199,8 +212,8 @@ export function recordSuite({ record, comparison }: ReportInput): JunitSuite {
       ...refusedCase(classname, comparison),
       ...cases,
       ...notSelected,
-      ...skippedScenarioCases(classname, record.skipped ?? []),
-      ...errorCases(classname, record.errors),
+      ...skippedScenarioCases(classname, record.skipped ?? [], file),
+      ...errorCases(classname, record.errors, file),
     ],
   };
 }
@@ -235,7 +248,7 @@ const BUILT_IN_FILES: ReadonlyMap<string, string> = new Map([
  * perf/ and the built-in file's name where the scenario is one of the harness's (BUILT_IN_FILES);
  * undefined when unknown (a user's own scenario in a full run).
  */
-function scenarioFiles(record: ReportInput['record']): (scenario: string) => string | undefined {
+function scenarioFiles(record: ReportInput['record']): ScenarioFile {
   return (scenario) => record.selection?.find((path) => ranScenario([path], scenario)) ?? BUILT_IN_FILES.get(scenario);
 }
 
