@@ -26,6 +26,8 @@ import { exportFlagSpecs, exportPaths } from '../report/exporters.js';
 import { UsageError } from './usage-error.js';
 import { commandLine, FROM_SOURCES, type GtpCommand } from '../base/commands.js';
 import { COMMANDS, type AnyCommandSpec, type CommandArgs } from './commands.js';
+import { lostBytes, type ProcessArgvs, processArgvs } from './raw-argv.js';
+import { displayName } from '../data/image-folder/names.js';
 
 // What parseCommandLine throws, in a module of its own: the command files throw it too.
 export { UsageError } from './usage-error.js';
@@ -287,6 +289,39 @@ function refuseRepeats(
   }
 }
 
+/** A parsed token as refuseLostBytes reads it (node:util parseArgs's tokens). */
+type ArgToken = { kind: string; name?: string; value?: string | undefined; index: number; inlineValue?: boolean | undefined };
+
+/**
+ * A flag value or an argument given as bytes that are not valid UTF-8 is refused, naming the
+ * flag and showing the bytes (src/cli/raw-argv.ts): Node read it with U+FFFD in their place, so
+ * it would name another file (`--out $'x\xff'` wrote `x\uFFFD`; an existing `$'\xff.json'` was ENOENT).
+ * `argvs`: the command lines as bytes (a test passes its own); read only when a value holds U+FFFD.
+ */
+export function refuseLostBytes(
+  command: GtpCommand,
+  rest: readonly string[],
+  tokens: readonly ArgToken[],
+  argvs: () => ProcessArgvs | null = processArgvs,
+): void {
+  let read: ProcessArgvs | null | undefined;
+  for (const t of tokens) {
+    if ((t.kind !== 'option' && t.kind !== 'positional') || typeof t.value !== 'string' || !t.value.includes('\uFFFD')) continue;
+    // The argument that held the value: `--out=V` is one, `--out V` two.
+    const arg = rest[t.kind === 'option' && t.inlineValue === false ? t.index + 1 : t.index] ?? t.value;
+    if (read === undefined) read = argvs();
+    const lost = lostBytes(arg, read);
+    if (lost === null) continue;
+    const which = t.kind === 'option' ? `--${t.name}` : 'the argument';
+    const given = 'bytes' in lost ? shown(displayName(lost.bytes).replace(/^--[a-z-]+=/, '')) : shown(t.value);
+    const why =
+      'bytes' in lost
+        ? 'not valid UTF-8 (each \\xNN is a byte); Node reads the command line as UTF-8, with U+FFFD for such bytes, so it would name another file'
+        : `holds U+FFFD, which is what Node puts for bytes that are not valid UTF-8, and ${lost.unknown}`;
+    throw new UsageError(`${command}: ${which} ${given}: ${why}; rename the file, or link to it, under a valid UTF-8 name (nothing was read or written)`);
+  }
+}
+
 /** The flags of `rest` parsed against `spec`'s, with the shared parse steps bound to `env`. */
 function parsedLine(spec: AnyCommandSpec, rest: readonly string[], env: NodeJS.ProcessEnv, sources: readonly AnyDatasetSource[]): ParsedLine {
   const command = spec.name;
@@ -304,6 +339,7 @@ function parsedLine(spec: AnyCommandSpec, rest: readonly string[], env: NodeJS.P
     }
   })();
   refuseRepeats(command, parsed.tokens, options);
+  refuseLostBytes(command, rest, parsed.tokens);
   const values = parsed.values as Record<string, string | string[] | boolean | undefined>;
   const str = (name: string): string | null => {
     const v = values[name];

@@ -127,13 +127,17 @@ describe('the H200 quick run rebuilt as a report with the doctor reports beside 
     expect(withDoctorReferences(shown, (await h200())!).metrics).toHaveLength(shown.metrics.length);
   });
 
-  it('leaves the record as it is without doctor reports of its profile beside it, and names a broken one', async () => {
+  it("leaves the record as it is without doctor reports of its profile beside it, and names a broken one and another machine's", async () => {
     await copyFile(join(H200, 'run.json'), temp.at('run.json'));
     await copyFile(join(RUNS, 'lavapipe-2026-12-04', 'doctor-1.json'), temp.at('doctor-1.json'));
     await writeFile(temp.at('doctor-2.json'), '{"kind": "not a report"');
     const record = await readRunRecord(temp.at('run.json'));
     const beside = await withReferencesBeside(temp.at('run.json'), record);
     expect(beside.record).toBe(record);
-    expect(beside.notes).toEqual([expect.stringMatching(/^left out doctor-2\.json beside the record: /)]);
+    // Another machine's report was ignored without a word (issue 41, item 7): now one line names its machine and says it was not used.
+    expect(beside.notes).toEqual([
+      expect.stringMatching(/^left out doctor-2\.json beside the record: /),
+      "left out doctor-1.json beside the record: a doctor report of another machine (webgpu-lavapipe-intel-xeon-2c-x64; this run's is webgpu-nvidia-h200-x64), not used for its upload references",
+    ]);
   });
 });

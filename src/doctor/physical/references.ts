@@ -148,8 +148,13 @@ export async function withReferencesBeside(runPath: string, record: RunRecord): 
       notes.push(`left out ${name} beside the record: ${error.message}`);
     }
   }
-  // Only reports of the record's own profile describe its machine.
+  // Only reports of the record's own profile describe its machine; another machine's is named, not used (issue 41, item 7).
   const same = read.filter((r) => r.report.profile?.id === record.profile.id);
+  for (const { name, report } of read)
+    if (report.profile && report.profile.id !== record.profile.id)
+      notes.push(
+        `left out ${name} beside the record: a doctor report of another machine (${report.profile.id}; this run's is ${record.profile.id}), not used for its upload references`,
+      );
   const doctor = reportReferences(
     same.map((r) => r.report),
     same.map((r) => r.name),
