@@ -1,6 +1,7 @@
 import type { BisectProbe, BisectResult } from '../results/ab-result.js';
 import { DEFAULT_PROCESS_ALPHA, judgeProcesses, type ProcessSamples, type ProcessVerdict } from '../results/process-verdict.js';
 import { readToleranceOverrides } from '../results/baseline.js';
+import { directionOf } from '../results/direction.js';
 import { join } from 'node:path';
 import { AB_TOLERANCE, type AbOptions, type Arm, armErrors, git, measureArms, openArm, openWorkspace, perProcessValues, removeWorktree } from './ab.js';
 import { commandName } from '../base/commands.js';
@@ -51,16 +52,13 @@ export async function bisectRange(good: string, bad: string): Promise<BisectRang
 export type Direction = 'bigger' | 'smaller';
 
 /**
- * A metric's better direction: the one its samples carry where they carry one (issue 40 gives
- * every metric a `direction`; this is the seam to swap for it), else derived here: a time is
- * better smaller; a ratio is a speedup (time A / time B, better bigger), except the training's
- * step time against the resident run (time fed / time resident: above 1 the input pipeline costs
- * time, so better smaller).
+ * A metric's better direction: the one its samples carry (issue 40: every metric declares one),
+ * else what results/direction.ts derives from its id and kind for a record that predates it (a
+ * time better smaller, a speedup bigger, the training's step time over the resident run's smaller).
  */
 export function bisectDirection(metric: Pick<ProcessSamples, 'id' | 'kind'> & { readonly direction?: Direction }): Direction {
   if (metric.direction) return metric.direction;
-  if (metric.kind === 'time') return 'smaller';
-  return metric.id.includes('.step-time-vs-resident.') ? 'smaller' : 'bigger';
+  return directionOf({ id: metric.id, kind: metric.kind, unit: '' }) === 'smaller' ? 'smaller' : 'bigger';
 }
 
 /**
