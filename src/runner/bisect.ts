@@ -58,7 +58,10 @@ export type Direction = 'bigger' | 'smaller';
  */
 export function bisectDirection(metric: Pick<ProcessSamples, 'id' | 'kind'> & { readonly direction?: Direction }): Direction {
   if (metric.direction) return metric.direction;
-  return directionOf({ id: metric.id, kind: metric.kind, unit: '' }) === 'smaller' ? 'smaller' : 'bigger';
+  const derived = directionOf({ id: metric.id, kind: metric.kind, unit: '' });
+  if (derived === 'bigger' || derived === 'smaller') return derived;
+  // Information (a host probe, a sync floor) never reaches a bisect (ab.ts leaves it out); by its kind if it did.
+  return metric.kind === 'time' ? 'smaller' : 'bigger';
 }
 
 /**
