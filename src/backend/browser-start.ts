@@ -8,14 +8,9 @@ import { startWebGl, type WebGlGlobals } from './webgl.js';
 import { startWebGpuOn } from './webgpu-device.js';
 import type { WebGpuGlobals } from './webgpu-transfer-counter.js';
 
-/** The backends a browser page runs. */
-export const BROWSER_BACKENDS = ['webgpu', 'webgl'] as const;
-export type BrowserBackendName = (typeof BROWSER_BACKENDS)[number];
+import type { BrowserBackendName } from './browser-backends.js';
 
-/** Whether a backend name is one a browser page runs. */
-export function isBrowserBackend(name: string): name is BrowserBackendName {
-  return (BROWSER_BACKENDS as readonly string[]).includes(name);
-}
+export { BROWSER_BACKENDS, type BrowserBackendName, isBrowserBackend } from './browser-backends.js';
 
 /** The page's globals the backends need: navigator.gpu and the WebGPU and WebGL classes. */
 type PageGlobals = WebGlGlobals & Partial<WebGpuGlobals> & { navigator: { gpu?: GPU } };

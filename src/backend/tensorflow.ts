@@ -4,18 +4,9 @@ import { BackendUnavailableError } from './errors.js';
 import type { TfNodeBackend } from './tensorflow-binding.js';
 import { installTensorflowTransferCounter } from './tensorflow-transfer-counter.js';
 import type { BackendContext } from './types.js';
+import { isTensorflowInstalled, TFJS_NODE_GPU } from './tensorflow-installed.js';
 
-const TFJS_NODE_GPU = '@tensorflow/tfjs-node-gpu';
-
-/** True when the optional peer @tensorflow/tfjs-node-gpu can be resolved. */
-export function isTensorflowInstalled(): boolean {
-  try {
-    import.meta.resolve(TFJS_NODE_GPU);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { isTensorflowInstalled } from './tensorflow-installed.js';
 
 /**
  * Starts @tensorflow/tfjs-node-gpu (TensorFlow C library, CUDA). An optional peer dependency:

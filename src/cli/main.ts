@@ -3,7 +3,7 @@ import { BackendUnavailableError } from '../backend/errors.js';
 import { BaselineRefusedError } from '../results/baseline.js';
 import { FileWriteError, RecordFileError } from '../results/storage.js';
 import { HistoryRefusedError } from '../history/store.js';
-import { RunInputError } from '../runner/perf.js';
+import { RunInputError } from '../runner/run-input-error.js';
 import { commandOf, helpText, parseCommandLine, usageHint, UsageError, withLongValuesCut } from './args.js';
 import { runCommand } from './commands.js';
 import { moveConsoleToStderr, OutputPathError } from '../results/output-guard.js';

@@ -1,7 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { isTensorflowInstalled } from '../backend/host-backends.js';
+import { isTensorflowInstalled } from '../backend/tensorflow-installed.js';
 import type { BackendChoice } from '../backend/types.js';
 import type { AnyDatasetSource, SourceContext } from '../data/source.js';
 import { DATASET_SOURCES, sourcesOf } from '../data/sources.js';
@@ -11,13 +11,12 @@ import { FileWriteError, writeJsonAtomic } from '../results/storage.js';
 import { canonicalData, type DataSources, type RunConfig } from '../run-config.js';
 import type { BrowserLaunch } from './browser.js';
 import type { Remeasure } from './remeasure.js';
-import { openScenarioSession } from './run-scenarios.js';
 import { DEFAULT_SCENARIO_DIR, listScenarios, selectScenarios, type ScenarioFile } from './scenarios.js';
 
+import { RunInputError } from './run-input-error.js';
+
 /** Input the user must fix (unknown scenario, bad data folder, bad --out): exit 2, nothing started. */
-export class RunInputError extends Error {
-  override readonly name = 'RunInputError';
-}
+export { RunInputError };
 
 /** What to do when perf/ is not here, said by a command that takes --dir (perf). */
 const PERF_DIR_HINT = "run gtp perf from your project's root, or name the folder with --dir DIR";
@@ -114,6 +113,8 @@ export async function measureInProcesses(
   browser: BrowserLaunch | null = null,
 ): Promise<RunRecord | null> {
   const records: RunRecord[] = [];
+  // Loaded here, not at the top: the plan's checks above (scenarioFiles, checkBackendChoice) run without vitest or tfjs.
+  const { openScenarioSession } = await import('./run-scenarios.js');
   const options = { quiet: processes > 1, verbose, browser };
   // One vitest for all K; each run is a new forked process with its own device (openScenarioSession).
   // In a browser one process is one launch: vitest keeps its browser for the session, so a session each.

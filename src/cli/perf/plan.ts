@@ -10,7 +10,7 @@ import { besideRecord, RESULTS_DIR } from '../../results/storage.js';
 import { type Question, type RunConfig, sourceContext } from '../../run-config.js';
 import { gitState } from '../../runner/git.js';
 import type { ScenarioFile } from '../../runner/scenarios.js';
-import { BROWSER_BACKENDS } from '../../backend/browser-start.js';
+import { BROWSER_BACKENDS } from '../../backend/browser-backends.js';
 import type { BrowserLaunch } from '../../runner/browser.js';
 import { checkBaselinesReadable } from '../baselines-check.js';
 import type { BackendArgs, CompareArgs, DataArgs } from '../command-spec.js';
