@@ -7,7 +7,8 @@
  * decoders differ in the last bit (libjpeg-turbo versions, IDCT choice): compare pixels only
  * with the same decoder.
  */
-import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import type { Metadata, OutputInfo } from 'sharp';
+import { loadSharp } from '../load-sharp.js';
 
 /** Thrown for a file that is not a decodable 8-bit image; the reader skips it with this reason. */
 export class ImageDecodeError extends Error {
@@ -38,7 +39,7 @@ export interface ImageHeader {
 export async function readImageHeader(bytes: Uint8Array): Promise<ImageHeader> {
   let meta: Metadata;
   try {
-    meta = await sharp(bytes, { failOn: 'warning' }).metadata();
+    meta = await (await loadSharp())(bytes, { failOn: 'warning' }).metadata();
   } catch (error) {
     throw new ImageDecodeError(`not a readable image (${firstLine(error)})`);
   }
@@ -82,7 +83,7 @@ export function cmykToRgb(cmyk: Uint8Array): Uint8Array {
 
 /** The decoded CMYK channels as libvips reads them, no colour conversion at all (the CMYK pipeline). */
 async function decodeCmyk(bytes: Uint8Array): Promise<{ data: Buffer; info: OutputInfo }> {
-  return sharp(bytes, { failOn: 'warning', ignoreIcc: true })
+  return (await loadSharp())(bytes, { failOn: 'warning', ignoreIcc: true })
     .pipelineColourspace('cmyk')
     .toColourspace('cmyk')
     .raw({ depth: 'uchar' })
@@ -100,7 +101,7 @@ export async function decodeRgb(bytes: Uint8Array): Promise<RgbImage> {
     }
     // failOn 'warning': a truncated JPEG decodes with grey blocks and a warning in libjpeg;
     // here it is an error, so that a damaged file is reported rather than trained on.
-    const { data, info } = await sharp(bytes, { failOn: 'warning', ignoreIcc: true })
+    const { data, info } = await (await loadSharp())(bytes, { failOn: 'warning', ignoreIcc: true })
       .removeAlpha()
       .toColourspace('srgb')
       .raw({ depth: 'uchar' })

@@ -13,7 +13,8 @@
  * Before any pixel is decoded the header's size is checked against a pixel budget: PIL's own
  * decompression-bomb limit by default (options.ts PIL_MAX_IMAGE_PIXELS).
  */
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
+import { loadSharp } from '../load-sharp.js';
 import { decodeRgb, ImageDecodeError, type RgbImage } from '../coco/decode-image.js';
 import { errorMessage } from '../media-errors.js';
 import { BmpError, decodeBmp, isBmp, readBmpHeader } from './bmp.js';
@@ -40,7 +41,7 @@ const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 /** 16-bit samples from sharp (as stored, no colour change) to RGB by PIL's mode conversion. */
 async function decodeSixteenBit(bytes: Uint8Array, space: string): Promise<RgbImage> {
-  const { data, info } = await sharp(bytes, { failOn: 'warning', ignoreIcc: true, limitInputPixels: false })
+  const { data, info } = await (await loadSharp())(bytes, { failOn: 'warning', ignoreIcc: true, limitInputPixels: false })
     .toColourspace(space as 'grey16' | 'rgb16')
     .raw({ depth: 'ushort' })
     .toBuffer({ resolveWithObject: true });
@@ -76,7 +77,7 @@ async function probe(bytes: Uint8Array): Promise<Probe> {
   }
   let meta: Metadata;
   try {
-    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+    meta = await (await loadSharp())(bytes, { limitInputPixels: false }).metadata();
   } catch (error) {
     throw new ImageDecodeError(`not a readable image (${errorMessage(error).split('\n')[0]})`);
   }
