@@ -16,6 +16,7 @@ export const SIDE_BY_SIDE_E2E = [
   'src/cli/overwrite.e2e.test.ts',
   'src/cli/questions.e2e.test.ts',
   'src/cli/report-kit-folder.e2e.test.ts',
+  'src/cli/light-start.e2e.test.ts',
 ];
 
 const SETUP = './test/support/built-cli.setup.ts';
