@@ -3,12 +3,12 @@ import base from './vitest.config.js';
 
 /**
  * The end-to-end files that time nothing: each checks refusals, exit codes, files written or
- * kept, or exact metrics (bytes, counts) of what it measured, never a time or a verdict that a
- * time decides. They run side by side, two at a time; every other e2e file (those that time a
- * step, gate on a ratio or hold a deadline: the pack test, doctor, the A/B and interrupt files...)
- * runs after them, one at a time, alone on the machine as before. special-files times nothing
- * either, but already starts its cases side by side, each with a 30 s limit: beside another file,
- * on a loaded 2-core machine, its CLI starts ran past that limit, so it runs with the serial ones.
+ * kept, streams, or exact metrics (bytes, counts) of what it measured, never a time or a verdict
+ * that a time decides. They run side by side, two at a time; every other e2e file (those that time
+ * a step, gate on a ratio or hold a deadline: the pack test, doctor, the A/B and interrupt files...)
+ * runs after them, one at a time, alone on the machine as before. special-files gives each case
+ * 30 s: it ran with the serial ones while a refused CLI start cost 1.2-2 s (the entry loaded tfjs
+ * and vitest); a refusal now loads neither (light-start.e2e.test.ts), about 0.3 s of CPU a start.
  */
 export const SIDE_BY_SIDE_E2E = [
   'src/cli/bad-input.e2e.test.ts',
@@ -17,6 +17,14 @@ export const SIDE_BY_SIDE_E2E = [
   'src/cli/questions.e2e.test.ts',
   'src/cli/report-kit-folder.e2e.test.ts',
   'src/cli/light-start.e2e.test.ts',
+  'src/cli/special-files.e2e.test.ts',
+  'src/cli/one-stream.e2e.test.ts',
+  'src/cli/raw-argv.e2e.test.ts',
+  'src/cli/full-disk.e2e.test.ts',
+  'src/cli/bare-gtp.e2e.test.ts',
+  'src/cli/history.e2e.test.ts',
+  'src/cli/exports.e2e.test.ts',
+  'src/cli/streams.e2e.test.ts',
 ];
 
 const SETUP = './test/support/built-cli.setup.ts';
