@@ -4,6 +4,7 @@ import { BaselineRefusedError } from '../results/baseline.js';
 import { FileWriteError, RecordFileError } from '../results/storage.js';
 import { HistoryRefusedError } from '../history/store.js';
 import { RunInputError } from '../runner/run-input-error.js';
+import { ProcessLostError } from '../runner/process-lost.js';
 import { commandOf, helpText, parseCommandLine, usageHint, UsageError, withLongValuesCut } from './args.js';
 import { runCommand } from './commands.js';
 import { moveConsoleToStderr, OutputPathError } from '../results/output-guard.js';
@@ -80,6 +81,11 @@ async function main(argv: readonly string[]): Promise<number> {
     ) {
       console.error(`error: ${withLongValuesCut(error.message)}`);
       return EXIT.badInput;
+    }
+    // A measuring process that ended without its values (a browser that crashed, a page that hung): said, nothing written.
+    if (error instanceof ProcessLostError) {
+      console.error(`error: ${error.message}`);
+      return EXIT.regression;
     }
     if (error instanceof BackendUnavailableError) {
       console.error(`error: the backend did not start: ${error.message}`);

@@ -1,6 +1,7 @@
 import { IMAGE_RESAMPLES, PIL_MAX_IMAGE_PIXELS } from '../data/image-folder/options.js';
 import { parseShape, parseSize, ShapeParseError } from '../data/shape.js';
 import { EXIT } from '../results/exit.js';
+import { DEFAULT_BROWSER_TIMEOUT_S } from '../runner/browser-timeout.js';
 import type { Question, QuestionNormalization } from '../run-config.js';
 import { isIdentityChannels } from '../transfer/normalization.js';
 import { WIRE_DTYPES, type WireDtype } from '../transfer/wire-dtypes.js';
@@ -28,6 +29,14 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
   const { remeasure } = await import('../runner/perf.js');
   const judged = await judgePerf(plan, measured, (asked) => remeasure(asked, plan.files, plan.config, plan.browser));
   return writePerf(plan, judged);
+}
+
+/** --browser-timeout S: whole seconds from 1 to a day; null when not given (the default applies). */
+function browserTimeoutOf(text: string | null): number | null {
+  if (text === null) return null;
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 86_400)
+    throw new UsageError(`--browser-timeout ${text}: expected whole seconds from 1 to 86400 (default ${DEFAULT_BROWSER_TIMEOUT_S})`);
+  return Number(text);
 }
 
 /** A comma-separated list: '8,16,32' -> ['8', '16', '32'], with no empty items. */
@@ -217,6 +226,12 @@ export const perfSpec: CommandSpec<PerfArgs> = {
       type: 'string',
       usage: '  --browser-path PATH     the Chromium to launch (default: GTP_BROWSER_PATH, else /usr/bin/chromium)',
     },
+    {
+      name: 'browser-timeout',
+      type: 'string',
+      usage: `  --browser-timeout S     stop a browser process whose page gave no result after S seconds
+                          (default ${DEFAULT_BROWSER_TIMEOUT_S}: a hung page); its values are lost, nothing is written, exit 1`,
+    },
     'compare',
     'force',
   ],
@@ -278,7 +293,8 @@ export const perfSpec: CommandSpec<PerfArgs> = {
   ],
   exits: [
     '0 every scenario ran and nothing gating regressed (or no baseline for this profile: a note)',
-    '1 a scenario failed, a gating metric regressed, or the run record or report could not be written',
+    '1 a scenario failed, a gating metric regressed, a browser process was lost (crashed, or hung past',
+    '  --browser-timeout), or the run record or report could not be written',
     '2 bad usage or bad input (unknown flag, bad value, unreadable data, a --baselines folder that',
     '  does not exist, an output path that holds another kind of file), found before anything is measured',
     '3 no baseline for this profile with PERF_REQUIRE_BASELINE=1, or a profile, scale or data mismatch',
@@ -299,6 +315,7 @@ export const perfSpec: CommandSpec<PerfArgs> = {
     videoTools: line.videoTools(),
     browser: line.str('browser'),
     browserPath: line.browserPath(),
+    browserTimeout: browserTimeoutOf(line.str('browser-timeout')),
   }),
   run: perfCommand,
 };

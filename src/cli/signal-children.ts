@@ -1,22 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { childPids } from '../base/process-tree.js';
 import { signalExitCode } from '../results/exit.js';
 
-/** This process's direct children, read from /proc (Linux); [] where /proc does not list them. */
-export function childPids(pid: number = process.pid): number[] {
-  let tasks: string[];
-  try {
-    tasks = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return [];
-  }
-  return tasks.flatMap((task) => {
-    try {
-      return readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
-    } catch {
-      return [];
-    }
-  });
-}
+export { childPids };
 
 /**
  * A SIGINT or SIGTERM to the CLI reaches its children too (issue 41, item 1). vitest's own handler

@@ -27,6 +27,8 @@ export interface BrowserLaunch {
   /** `chromium --version`'s version, e.g. '156.0.8078.114'. */
   readonly version: string;
   readonly major: number;
+  /** --browser-timeout: seconds after which a process whose page gave no result is stopped (default DEFAULT_BROWSER_TIMEOUT_S). */
+  readonly timeoutS?: number;
 }
 
 /** A browser that cannot be used as asked: the user's to fix (exit 2), said with what to do. */

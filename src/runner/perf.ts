@@ -10,6 +10,7 @@ import type { RunRecord } from '../results/schema.js';
 import { FileWriteError, writeJsonAtomic } from '../results/storage.js';
 import { canonicalData, type DataSources, type RunConfig } from '../run-config.js';
 import type { BrowserLaunch } from './browser.js';
+import { runBrowserProcess } from './browser-process.js';
 import type { Remeasure } from './remeasure.js';
 import { DEFAULT_SCENARIO_DIR, listScenarios, selectScenarios, type ScenarioFile } from './scenarios.js';
 
@@ -126,7 +127,8 @@ export async function measureInProcesses(
         await session.close();
         session = await openScenarioSession(files, config, options);
       }
-      const record = await session.run();
+      const label = `process ${k + 1} of ${processes}`;
+      const record = browser ? await runBrowserProcess(session, browser, label) : await session.run();
       if (!record) return null;
       records.push(record);
     }

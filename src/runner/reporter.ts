@@ -82,6 +82,8 @@ export function recordedDatasets(
  */
 export class RunRecordReporter implements Reporter {
   record: RunRecord | null = null;
+  /** The last run's errors outside any test (also in its record, when it has one). */
+  unhandledErrors: readonly string[] = [];
   private start = { ticks: cpuTicks(), at: performance.now() };
 
   /** `config`: the run's; a session sets the next run's before it starts. */
@@ -90,10 +92,12 @@ export class RunRecordReporter implements Reporter {
   /** A session runs more than once: each run's record and diagnostics are its own. */
   onTestRunStart(): void {
     this.record = null;
+    this.unhandledErrors = [];
     this.start = { ticks: cpuTicks(), at: performance.now() };
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
+    this.unhandledErrors = unhandledErrors.map((e) => e.message);
     this.record = assembleRunRecord(collect(modules), {
       createdAt: new Date().toISOString(),
       scale: this.config.scale,

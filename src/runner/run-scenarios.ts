@@ -75,6 +75,8 @@ export interface ScenarioSession {
    * Null when no file ran.
    */
   run(config?: RunConfig): Promise<RunRecord | null>;
+  /** The errors of the last run that no test caught (in a browser: a page or browser that closed). */
+  unhandledErrors(): readonly string[];
   /** Stops vitest and removes its temp folders. */
   close(): Promise<void>;
 }
@@ -134,6 +136,7 @@ export async function openScenarioSession(files: readonly ScenarioFile[], config
         );
       return reporter.record;
     },
+    unhandledErrors: () => reporter.unhandledErrors,
     async close() {
       await vitest.close(); // removes the temp folders itself
       tmpDirs.dispose();

@@ -53,6 +53,11 @@ describe("perf's plan phase", () => {
       '--shape asks its own question: it does not go with --scenario or --dir',
     );
     await expect(planPerf(perfArgs(['--out', '-']))).rejects.toThrow(/^--out -: the run record must be a file/);
+    // A browser's deadline without a browser, and one that is not whole seconds (issue 43, item 7).
+    await expect(planPerf(perfArgs(['--browser-timeout', '30']))).rejects.toThrow('--browser-timeout goes with --browser chromium');
+    expect(() => perfArgs(['--browser', 'chromium', '--browser-timeout', '0'])).toThrow(/--browser-timeout 0: expected whole seconds from 1 to 86400/);
+    expect(() => perfArgs(['--browser', 'chromium', '--browser-timeout', '1.5'])).toThrow(UsageError);
+    expect(perfArgs(['--browser', 'chromium', '--browser-timeout', '45']).browserTimeout).toBe(45);
   });
 
   it('checks the outputs and the baselines it will read: a foreign file at --out and a corrupt baseline stop it', async () => {

@@ -36,6 +36,8 @@ export type PerfArgs = {
   readonly browser: string | null;
   /** --browser-path PATH, else GTP_BROWSER_PATH: the browser's executable (null: the system's). */
   readonly browserPath: { readonly path: string; readonly from: '--browser-path' | 'GTP_BROWSER_PATH' } | null;
+  /** --browser-timeout S: a browser process's deadline in seconds (null: DEFAULT_BROWSER_TIMEOUT_S). */
+  readonly browserTimeout: number | null;
 } & DataArgs &
   BackendArgs &
   CompareArgs;
@@ -166,6 +168,7 @@ async function browserOf(args: PerfArgs): Promise<BrowserLaunch | null> {
   if (args.browser === null) {
     if (args.browserPath?.from === '--browser-path') throw new UsageError('--browser-path goes with --browser chromium');
     if (args.backend === 'webgl') throw new UsageError('--backend webgl runs in a browser only: add --browser chromium');
+    if (args.browserTimeout !== null) throw new UsageError('--browser-timeout goes with --browser chromium');
     return null;
   }
   if (args.question) throw new UsageError(`--${args.question.kind} runs in Node only: drop --browser`);
@@ -177,7 +180,7 @@ async function browserOf(args: PerfArgs): Promise<BrowserLaunch | null> {
   try {
     const browser = findBrowser(args.browser, args.browserPath);
     await loadBrowserProvider();
-    return browser;
+    return args.browserTimeout === null ? browser : { ...browser, timeoutS: args.browserTimeout };
   } catch (error) {
     if (error instanceof BrowserSetupError) throw new RunInputError(error.message);
     throw error;
