@@ -19,6 +19,8 @@ export {
   useBrowserSizes as useSizes,
   /** Adds metrics to the run record from a test in the page. */
   recordBrowserMetrics as recordMetrics,
+  /** The last test of a scenario: no tensor it created is still alive (records memory.leaked-tensors.<scenario>). */
+  itLeavesNoTensorsInPage as itLeavesNoTensors,
 } from './suite/browser-session.js';
 export { BROWSER_BACKENDS, type BrowserBackendName } from './backend/browser-start.js';
 export { WebGlTransferCounter } from './backend/webgl.js';
@@ -28,7 +30,19 @@ export { samplePairs, type PairedSamples } from './measure/paired.js';
 export { CLOCK, timeSynced } from './measure/timer.js';
 export { median, maxAbsDiff } from './measure/statistics.js';
 export { LeakCheck, memorySnapshot } from './measure/memory.js';
-export { bytesMetric, qualityMetric, ratioFromPairs, timeMetric, type MetricInput } from './results/metrics.js';
+export { bytesMetric, exactMetric, hostProbeMetric, qualityMetric, ratioFromPairs, timeMetric, type MetricInput } from './results/metrics.js';
+// What a user's Node perf file also uses (examples/own-pipeline), so that it can import them from
+// here: the page's session and these are host-free (.dependency-cruiser.mjs).
+export { countAndRead, type Readback } from './suite/readback.js';
+export { hostProbe } from './measure/host-probe.js';
+export { seededRng, type Rng } from './base/random.js';
+export {
+  deviceChannelNormalize,
+  stagedToDevice,
+  type ChannelNormalization,
+  type HostPayload,
+  type StagedTransfer,
+} from './transfer/strategies/staged-transfer.js';
 export { MNIST_SPEEDUP_ID } from './results/metric-ids.js';
 export { BatchLoader, type Batch } from './data/loader.js';
 export { ARTICLE_BATCH } from './suite/sizes.js';

@@ -30,11 +30,9 @@ export {
   recordKernelTable,
   /** Adds metrics to the run record from inside a test; the scenario is the perf file's name. */
   recordMetrics,
-} from '../suite/record.js';
-export {
   /** The last test of a scenario: no tensor it created is still alive (records memory.leaked-tensors.<scenario>). */
   itLeavesNoTensors,
-} from '../suite/leak-spec.js';
+} from '../suite/record.js';
 export {
   /** A console progress bar for long scenarios. */
   Progress,

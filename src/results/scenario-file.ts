@@ -1,4 +1,7 @@
 import { join } from 'node:path';
+import { FILE_PATTERN } from './scenario-id.js';
+
+export { scenarioOfPath } from './scenario-id.js';
 
 /**
  * One scenario file of a perf folder (perf/ by default), run by `gtp perf`: 'name.spec.ts'
@@ -19,10 +22,6 @@ export interface ScenarioFile {
   readonly path: string;
 }
 
-// Optional two-digit order prefix, then the id in the alphabet of metric ids (lower-case
-// letters, digits, '-'): scenario ids become parts of metric ids (memory.leaked-tensors.<id>).
-const FILE_PATTERN = /^(?:(\d{2})-)?([a-z0-9][a-z0-9-]*)\.(spec|perf)\.ts$/;
-
 /** The folder `gtp perf` reads scenario files from when none is named. */
 export const DEFAULT_SCENARIO_DIR = 'perf';
 
@@ -31,9 +30,4 @@ export function parseScenarioFile(fileName: string, dir = DEFAULT_SCENARIO_DIR):
   const m = FILE_PATTERN.exec(fileName);
   if (!m) return null;
   return { number: m[1] ?? null, id: m[2]!, kind: m[3] as ScenarioFile['kind'], path: join(dir, fileName) };
-}
-
-/** The scenario id of a perf/ file path, or the path itself when it is not a scenario. */
-export function scenarioOfPath(path: string): string {
-  return parseScenarioFile(path.split(/[\\/]/).pop() ?? path)?.id ?? path;
 }

@@ -16,6 +16,8 @@ import type { MetricInput } from '../results/metrics.js';
 import type { RunProfile } from '../results/schema.js';
 import { describeCapabilities } from '../transfer/capabilities.js';
 import { type RecordingTask, recordedOf } from './record-meta.js';
+import { itLeavesNoTensorsRecorded } from './leak-spec.js';
+import type { LeakCheck } from '../measure/memory.js';
 import { SIZES, type ScaleSizes } from './sizes.js';
 
 /** The MNIST images as the Node host hands them to the page (base64: commands carry JSON). */
@@ -100,4 +102,9 @@ export async function recordBrowserMetrics(task: RecordingTask, ...metrics: Metr
   page.backend ??= start();
   const { profile } = await page.backend;
   recordedOf(task, profile, { ...page.read }).metrics.push(...metrics);
+}
+
+/** The last test of a scenario in the page: no tensor it created is still alive (leak-spec.ts), recorded in this run. */
+export function itLeavesNoTensorsInPage(leaks: () => LeakCheck): void {
+  itLeavesNoTensorsRecorded(leaks, recordBrowserMetrics);
 }

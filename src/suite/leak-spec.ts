@@ -1,14 +1,18 @@
 import { expect, it } from 'vitest';
 import type { LeakCheck } from '../measure/memory.js';
 import { exactMetric } from '../results/metrics.js';
-import { scenarioOfPath } from '../results/scenario-file.js';
-import { recordMetrics } from './record.js';
+import { scenarioOfPath } from '../results/scenario-id.js';
+import type { MetricInput } from '../results/metrics.js';
+import type { RecordingTask } from './record-meta.js';
+
+/** How a host adds metrics to the run record: Node's session (suite/record.ts) or the page's (suite/browser-session.ts). */
+export type RecordMetrics = (task: RecordingTask, ...metrics: MetricInput[]) => Promise<void>;
 
 /**
  * The last test of a scenario: no tensor it created is still alive. Records
- * memory.leaked-tensors.<scenario of this perf file> (exact, must stay 0).
+ * memory.leaked-tensors.<scenario of this perf file> (exact, must stay 0) through `recordMetrics`.
  */
-export function itLeavesNoTensors(leaks: () => LeakCheck): void {
+export function itLeavesNoTensorsRecorded(leaks: () => LeakCheck, recordMetrics: RecordMetrics): void {
   it('leaves no tensors behind', async ({ task }) => {
     const leaked = leaks().leakedTensors();
     expect(leaked).toBe(0);

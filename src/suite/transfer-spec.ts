@@ -6,7 +6,7 @@ import { LeakCheck } from '../measure/memory.js';
 import { bytesMetric, qualityMetric } from '../results/metrics.js';
 import { ARTICLE_NORMALIZATION, normalizeOnHost } from '../transfer/normalization.js';
 import { cpuNormalize, deviceNormalize, type StrategyId, type TransferStrategy } from '../transfer/strategies/strategies.js';
-import { itLeavesNoTensors } from './leak-spec.js';
+import { itLeavesNoTensors } from './record.js';
 import { countAndRead, type Readback } from './readback.js';
 import { recordMetrics } from './record.js';
 import { useBackend, useMnist } from './session.js';
