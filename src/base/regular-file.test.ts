@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,17 +13,17 @@ import {
   readRegularFile,
   readRegularFileSync,
 } from './regular-file.js';
+import { tempFolder } from '../../test/support/temp-folder.js';
 
 // Every entry is a real one (mkfifo, mknod c 1 3: the numbers of /dev/null, made in a temp folder;
 // a listening Unix socket): a FIFO opened for reading blocks, so each test has a time limit and
 // a regression fails instead of hanging.
-let dir: string;
+const temp = tempFolder('gtp-regular-file-');
 let server: Server;
-const at = (name: string) => join(dir, name);
+const at = (name: string) => temp.at(name);
 const LIMIT_MS = 10_000;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'gtp-regular-file-'));
   await writeFile(at('file.json'), '{}');
   execFileSync('mkfifo', [at('fifo')]);
   execFileSync('mknod', [at('null'), 'c', '1', '3']);
@@ -37,7 +36,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await new Promise((closed) => server?.close(closed));
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe('outputStream', () => {

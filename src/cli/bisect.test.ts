@@ -1,15 +1,14 @@
 // The phases of `gtp bisect` on plain values: the plan (range resolved, refusals before anything
 // is checked out), the judge (exit code and table) and the write (console, --json, exit code).
 // The search between them is unit-tested in src/runner/bisect.test.ts.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
 import { testProcessVerdict } from '../../test/support/ab-result.js';
 import type { BisectProbe, BisectResult } from '../results/ab-result.js';
 import { git } from '../runner/ab.js';
 import { RunInputError } from '../runner/perf.js';
 import { type BisectArgs, judgeBisect, planBisect, writeBisect } from './bisect.js';
+import { tempFolder } from '../../test/support/temp-folder.js';
 
 const args = (over: Partial<BisectArgs> = {}): BisectArgs => ({
   command: 'bisect',
@@ -74,11 +73,7 @@ describe('planBisect: every input checked before anything is checked out', () =>
 });
 
 describe('judgeBisect and writeBisect', () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'gtp-bisect-phases-'));
-  });
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  const temp = tempFolder('gtp-bisect-phases-');
 
   it('a culprit is exit 0; the table says what decides, the looks, and the information apart', async () => {
     const verdict = await judgeBisect(result());
@@ -96,7 +91,7 @@ describe('judgeBisect and writeBisect', () => {
     const verdict = await judgeBisect(none);
     expect(verdict.exitCode).toBe(1);
     expect(verdict.text).toMatch(/Not found: b000 could not be judged/);
-    const json = join(dir, 'bisect.json');
+    const json = temp.at('bisect.json');
     expect(await writeBisect({ json }, none, verdict)).toBe(1);
     expect(JSON.parse(await readFile(json, 'utf8'))).toEqual(none);
     expect(await writeBisect({ json: null }, result(), await judgeBisect(result()))).toBe(0);

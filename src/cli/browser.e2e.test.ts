@@ -1,12 +1,11 @@
 // The browser host (issue 43) from the real CLI: what it refuses up front (exit 2, no browser
 // started), and one lean run in headless Chromium (one launch, webgpu, the bytes scenario only):
 // the bytes exact, what tfjs runs on read back into the profile, and no Chromium left behind.
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readdir, readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
 import { cli, withEnv } from '../../test/support/cli.js';
 import { runRecordSchema } from '../results/schema.js';
+import { tempFolder } from '../../test/support/temp-folder.js';
 
 const env = withEnv({ PERF_REQUIRE_BASELINE: '', PERF_GATE_TIMING: '', GTP_BROWSER_PATH: '' });
 
@@ -21,21 +20,17 @@ async function harnessChromiums(): Promise<Set<number>> {
   return found;
 }
 
-let dir = '';
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'gtp-browser-'));
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
+const temp = tempFolder('gtp-browser-');
 
 describe('gtp perf --browser', () => {
   it('refuses what it cannot run before anything starts (exit 2, saying what to do)', async () => {
-    const firefox = await cli(['perf', '--browser', 'firefox', '--out', join(dir, 'never.json')], undefined, { env });
+    const firefox = await cli(['perf', '--browser', 'firefox', '--out', temp.at('never.json')], undefined, { env });
     expect(firefox.code, firefox.stderr).toBe(2);
     expect(firefox.stderr).toMatch(/--browser firefox: not supported; supported: chromium/);
-    const missing = await cli(['perf', '--browser', 'chromium', '--browser-path', join(dir, 'no-chromium')], undefined, { env });
+    const missing = await cli(['perf', '--browser', 'chromium', '--browser-path', temp.at('no-chromium')], undefined, { env });
     expect(missing.code, missing.stderr).toBe(2);
     expect(missing.stderr).toMatch(/no-chromium \(--browser-path\) is not an executable file; install Chromium .* or name one with --browser-path/);
-    const webgl = await cli(['perf', '--backend', 'webgl', '--out', join(dir, 'never.json')], undefined, { env });
+    const webgl = await cli(['perf', '--backend', 'webgl', '--out', temp.at('never.json')], undefined, { env });
     expect(webgl.code, webgl.stderr).toBe(2);
     expect(webgl.stderr).toMatch(/--backend webgl runs in a browser only: add --browser chromium/);
   });
@@ -43,7 +38,7 @@ describe('gtp perf --browser', () => {
   // setup:system installs Debian's Chromium: a machine without it fails here, not skips.
   it('runs the bytes scenario in Chromium on webgpu: the article bytes exact, webgpu read back, no browser left behind', async () => {
     const before = await harnessChromiums();
-    const out = join(dir, 'run.json');
+    const out = temp.at('run.json');
     const run = await cli(['perf', '--browser', 'chromium', '--backend', 'webgpu', '--scenario', 'memory', '--out', out], undefined, {
       env,
       timeoutMs: 240_000,

@@ -1,29 +1,21 @@
 // What `npm run perf` prints, from the real CLI on a small real selection (issue 18): one screen
 // by default (while it runs and after), every table with --verbose.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cli } from '../../test/support/cli.js';
+import { tempFolder } from '../../test/support/temp-folder.js';
 
-let dir = '';
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'gtp-console-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const temp = tempFolder('gtp-console-');
 
 const lines = (text: string) => text.split('\n').filter((l, i, all) => l !== '' || i < all.length - 1);
 
 describe('npm run perf on the console', () => {
   it('prints one screen by default: a line per scenario, the verdicts, the exit code, the record and the report', async () => {
-    const out = join(dir, 'brief.json');
+    const out = temp.at('brief.json');
     const { code, stdout, stderr } = await cli(['perf', '--scenario', '9', '--scenario', 'speedup', '--out', out]);
     const all = [...lines(stdout), ...lines(stderr)];
     expect(all.length, `${stdout}\n${stderr}`).toBeLessThanOrEqual(60);
     expect(stdout).toContain(`Run record: ${out}`);
-    expect(stdout).toContain(`Report: ${join(dir, 'brief.html')}`);
+    expect(stdout).toContain(`Report: ${temp.at('brief.html')}`);
     // The exit code, in the verdict line (a baseline judged the run) or on its own (none did).
     const stated = /^Verdicts: .*; exit (\d)\.|^Exit (\d)\.$/m.exec(stdout);
     expect(stated, stdout).not.toBeNull();
@@ -41,7 +33,7 @@ describe('npm run perf on the console', () => {
   }, 120_000);
 
   it('--verbose prints every table and vitest per-test lines', async () => {
-    const out = join(dir, 'verbose.json');
+    const out = temp.at('verbose.json');
     const { code, stdout } = await cli(['perf', '--scenario', '9', '--scenario', 'speedup', '--out', out, '--verbose']);
     expect(code, stdout).not.toBe(2);
     expect(stdout).toContain('[memory]');

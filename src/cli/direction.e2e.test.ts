@@ -3,12 +3,12 @@
 // github-action-benchmark's alert in the smaller-is-better file; 3x better does none of these.
 // The run records are the committed baseline's own figures (schema 4, so direction comes from the
 // migration), one ratio changed: no measuring.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cli, ROOT } from '../../test/support/cli.js';
 import { gabFileSchema, readJunitAsTestReporter } from '../../test/support/export-validators.js';
+import { tempFolder } from '../../test/support/temp-folder.js';
 
 const PROFILE = 'webgpu-lavapipe-amd-epyc-2c-x64';
 const STEP = 'training.step-time-vs-resident.cpu-normalize';
@@ -17,14 +17,8 @@ const STEP = 'training.step-time-vs-resident.cpu-normalize';
 const alertRatio = (prev: number, curr: number, biggerIsBetter: boolean) => (biggerIsBetter ? prev / curr : curr / prev);
 
 describe('a smaller-is-better ratio made 3x worse, through gtp compare', () => {
-  let dir = '';
-  const at = (name: string) => join(dir, name);
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'gtp-direction-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const temp = tempFolder('gtp-direction-');
+  const at = (name: string) => temp.at(name);
 
   /** The baseline's figures as a run record with the step-time ratio (and its CI) times `factor`. */
   async function runWith(factor: number, name: string): Promise<string> {

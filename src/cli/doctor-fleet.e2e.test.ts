@@ -3,14 +3,14 @@
 // scraped by a real Prometheus server, read back over Prometheus' HTTP API. One doctor
 // measurement serves every case that needs one.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, ROOT } from '../../test/support/cli.js';
 import { readDoctorReport } from '../doctor/files.js';
 import { sizeOfFigure } from '../doctor/prometheus.js';
+import { tempFolder } from '../../test/support/temp-folder.js';
 
 const H200_REPORT = join(ROOT, 'fixtures/runs/h200-2026-12-04/doctor-1.json');
 /** The contract, not a benchmark: Slurm kills its HealthCheckProgram at 60 s (slurm.conf). */
@@ -23,7 +23,7 @@ async function timed(args: string[]) {
   return { ...result, ms: performance.now() - start };
 }
 
-let dir: string;
+const temp = tempFolder('gtp-fleet-');
 let textfiles: string;
 let live: Awaited<ReturnType<typeof timed>>;
 let degraded: typeof live;
@@ -31,8 +31,7 @@ let late: typeof live;
 let fromOther: typeof live;
 let fromReport: typeof live;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'gtp-fleet-'));
-  textfiles = join(dir, 'textfile');
+  textfiles = temp.at('textfile');
   // The one measurement: a health check on this machine that also writes the textfile node exporter serves below.
   live = await timed(['--health-check', '--prometheus', join(textfiles, 'gtp-doctor.prom')]);
   // Then the runs that measure nothing (or are cut short at 1 s), side by side.
@@ -44,7 +43,6 @@ beforeAll(async () => {
     timed(['--health-check', '--from', H200_REPORT, '--from-other-machine']),
   ]);
 }, 180_000);
-afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('gtp doctor --health-check', () => {
   it('on this machine: exit 0 and silent exactly when no check failed (as its own textfile says), within 60 s', async () => {
@@ -181,16 +179,12 @@ describe('gtp doctor --prometheus through node exporter into Prometheus', () => 
       '--collector.textfile',
       `--collector.textfile.directory=${textfiles}`,
     ]);
-    const config = join(dir, 'prometheus.yml');
+    const config = temp.at('prometheus.yml');
     await writeFile(
       config,
       `global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nscrape_configs:\n  - job_name: node\n    static_configs:\n      - targets: ['127.0.0.1:${exporterPort}']\n`,
     );
-    prometheus = serve('prometheus', [
-      `--config.file=${config}`,
-      `--storage.tsdb.path=${join(dir, 'tsdb')}`,
-      `--web.listen-address=127.0.0.1:${prometheusPort}`,
-    ]);
+    prometheus = serve('prometheus', [`--config.file=${config}`, `--storage.tsdb.path=${temp.at('tsdb')}`, `--web.listen-address=127.0.0.1:${prometheusPort}`]);
     api = `http://127.0.0.1:${prometheusPort}`;
     // Until the first scrape is stored (about 2-6 s after start here).
     const until = Date.now() + 30_000;

@@ -4,10 +4,9 @@
 // it: every doctor here runs with the CPU read as the committed envelope's own (a crafted
 // /proc/cpuinfo in a mount namespace, test/support/other-cpu.ts), so the same envelope judges it
 // on any runner; one case reads it as another CPU, where that envelope must not be applied.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readEnvelope } from '../doctor/envelope.js';
 import { readDoctorReport } from '../doctor/files.js';
 import { cpuPart, legacyIdOf } from '../backend/fingerprint.js';
@@ -15,6 +14,7 @@ import { envelopeMachineAt } from '../results/profile-files.js';
 import type { DoctorReport } from '../doctor/schema.js';
 import { cli, ROOT } from '../../test/support/cli.js';
 import { asOtherCpu, OTHER_CPU_LAVAPIPE_ID, OTHER_CPU_MODEL, type OtherCpu } from '../../test/support/other-cpu.js';
+import { tempFolder } from '../../test/support/temp-folder.js';
 
 /** The committed envelope of CI's device, named by the id of before the CPU was part of it. */
 const ENVELOPE = join('baselines', 'webgpu-lavapipe-x64.doctor.json');
@@ -25,7 +25,7 @@ const XEON = OTHER_CPU_MODEL;
 /** The CPU the envelope records (its derivation.machine, read as the envelope lookup reads it). */
 const ENVELOPE_CPU = envelopeMachineAt(join(ROOT, ENVELOPE))?.cpu ?? { model: 'the envelope records no CPU', cores: 0 };
 
-let dir: string;
+const temp = tempFolder('gtp-doctor-');
 /** The CPU read as the envelope's, and as the Xeon: each a command prefix, or why this machine cannot. */
 let asEnvelopeCpu: OtherCpu;
 let asXeon: OtherCpu;
@@ -37,11 +37,10 @@ const doctor = (args: string[], cwd = ROOT, as: OtherCpu = asEnvelopeCpu) =>
 let first: { code: number; stdout: string };
 let report: DoctorReport;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'gtp-doctor-'));
-  asEnvelopeCpu = await asOtherCpu(dir, 'cpuinfo-envelope', ENVELOPE_CPU.model, ENVELOPE_CPU.cores);
-  asXeon = await asOtherCpu(dir, 'cpuinfo-xeon', XEON, ENVELOPE_CPU.cores);
-  first = await doctor(['--quick', '--json', join(dir, 'doctor.json')]);
-  report = await readDoctorReport(join(dir, 'doctor.json'));
+  asEnvelopeCpu = await asOtherCpu(temp.path, 'cpuinfo-envelope', ENVELOPE_CPU.model, ENVELOPE_CPU.cores);
+  asXeon = await asOtherCpu(temp.path, 'cpuinfo-xeon', XEON, ENVELOPE_CPU.cores);
+  first = await doctor(['--quick', '--json', temp.at('doctor.json')]);
+  report = await readDoctorReport(temp.at('doctor.json'));
 }, 120_000);
 
 /** Why the committed envelope's device is not this machine's (a GPU, another architecture), or null: then the envelope cases do not apply here. */
@@ -49,7 +48,6 @@ function notEnvelopeDevice(id: string): string | null {
   const kind = legacyIdOf(id)?.legacyId;
   return kind === ENVELOPE_PROFILE ? null : `this machine's device (${id}) is not the committed envelope's kind (${ENVELOPE_PROFILE})`;
 }
-afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('npm run doctor', () => {
   it('passes every setup check here, measures every figure, and exits as its report says', () => {
@@ -112,7 +110,7 @@ describe('npm run doctor', () => {
     const other = notEnvelopeDevice(report.profile!.id);
     if (other) context.skip(other);
     if (asXeon.unavailable) context.skip(asXeon.unavailable);
-    const json = join(dir, 'xeon.json');
+    const json = temp.at('xeon.json');
     const { code, stdout } = await doctor(['--quick', '--json', json], ROOT, asXeon);
     const xeon = await readDoctorReport(json);
     const id = OTHER_CPU_LAVAPIPE_ID;
@@ -153,7 +151,7 @@ describe('npm run doctor', () => {
     // The same CPU reading as the first run's, so this run's profile is report.profile.
     expect(report.profile).not.toBeNull();
     const id = report.profile!.id;
-    const cwd = join(dir, 'corrupt');
+    const cwd = temp.at('corrupt');
     await mkdir(join(cwd, 'baselines'), { recursive: true });
     await writeFile(join(cwd, 'baselines', `${id}.doctor.json`), '{"schemaVersion": 1, "kind": "gpu-tr');
     const result = await doctor(['--quick'], cwd);
@@ -164,7 +162,7 @@ describe('npm run doctor', () => {
   }, 120_000);
 
   it('refuses a --json that cannot be written, before measuring anything (exit 2)', async () => {
-    const result = await doctor(['--json', dir]);
+    const result = await doctor(['--json', temp.path]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--json .* is a directory; name a file/);
     expect(result.stdout).not.toMatch(/measuring/);

@@ -3,14 +3,14 @@
 // measuring), each valid as its engine reads it; a path of another kind is refused before
 // anything runs (compare, and ab before it checks anything out); every judging command's help
 // lists them. An A/B that writes them is in src/package/pack.e2e.test.ts (the user project's A/A).
-import { copyFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cli, ROOT } from '../../test/support/cli.js';
 import { bmfFindings, gabFileSchema, junitXsdFindings, readJunitAsTestReporter } from '../../test/support/export-validators.js';
 import { bmfMeasureOf } from '../report/bmf.js';
 import type { Metric } from '../results/schema.js';
+import { tempFolder } from '../../test/support/temp-folder.js';
 
 const PROFILE = 'webgpu-lavapipe-amd-epyc-2c-x64';
 /** A committed run of the CI profile (history/), judged against the committed baseline of its profile. */
@@ -18,14 +18,8 @@ const RUN = join(ROOT, 'history', PROFILE, 'f34850386a11100aea0c60d329010fc38e13
 const FLAGS = ['--bmf', '--junit', '--gab-bigger', '--gab-smaller'] as const;
 
 describe('the exports for other engines, written by the real CLI', () => {
-  let dir = '';
-  const at = (name: string) => join(dir, name);
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'gtp-exports-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const temp = tempFolder('gtp-exports-');
+  const at = (name: string) => temp.at(name);
   const exportArgs = () => ['--bmf', at('run.bmf.json'), '--junit', at('run.xml'), '--gab-bigger', at('bigger.json'), '--gab-smaller', at('smaller.json')];
 
   it('gtp compare writes BMF, JUnit and the github-action-benchmark pair of a committed run, each valid for its engine, and replaces them on a second run', async () => {

@@ -5,30 +5,25 @@
 // GITHUB_STEP_SUMMARY=- wrote a file named `-`.
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, ROOT, withEnv } from '../../test/support/cli.js';
 import { testRunRecord } from '../../test/support/run-record.js';
 import { makeBaseline } from '../results/baseline.js';
 import { writeJsonAtomic } from '../results/storage.js';
+import { tempFolder } from '../../test/support/temp-folder.js';
 
-let dir: string;
-const at = (name: string) => join(dir, name);
+const temp = tempFolder('gtp-one-stream-');
+const at = (name: string) => temp.at(name);
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'gtp-one-stream-'));
   const record = testRunRecord([{ id: 'x.bytes', scenario: 'device-normalize', kind: 'exact', value: 1, unit: 'B' }]);
   await writeJsonAtomic(at('run.json'), record);
   await writeJsonAtomic(at(`${record.profile.id}.json`), makeBaseline(record, 'run.json', {}));
 });
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
 
 describe('one stream, one output', () => {
   it('GITHUB_STEP_SUMMARY=/dev/stdout with --json -: refused up front, exit 2, nothing on stdout', async () => {
-    const { code, stdout, stderr } = await cli(['compare', at('run.json'), '--baselines', dir, '--json', '-'], dir, {
+    const { code, stdout, stderr } = await cli(['compare', at('run.json'), '--baselines', temp.path, '--json', '-'], temp.path, {
       env: withEnv({ GITHUB_STEP_SUMMARY: '/dev/stdout' }),
     });
     expect(stderr).toMatch(/^error: GITHUB_STEP_SUMMARY=\/dev\/stdout names stdout, not a job summary file/m);
@@ -37,7 +32,7 @@ describe('one stream, one output', () => {
   });
 
   it('GITHUB_STEP_SUMMARY=- is refused, and no file named - is made', async () => {
-    const { code, stderr } = await cli(['compare', at('run.json'), '--baselines', dir], dir, { env: withEnv({ GITHUB_STEP_SUMMARY: '-' }) });
+    const { code, stderr } = await cli(['compare', at('run.json'), '--baselines', temp.path], temp.path, { env: withEnv({ GITHUB_STEP_SUMMARY: '-' }) });
     expect(stderr).toMatch(/^error: GITHUB_STEP_SUMMARY=- names stdout/m);
     expect(code).toBe(2);
     expect(existsSync(at('-'))).toBe(false);
@@ -49,7 +44,7 @@ describe('one stream, one output', () => {
     try {
       const child = spawn(
         process.execPath,
-        ['--import', 'tsx', join(import.meta.dirname, 'main.ts'), 'compare', at('run.json'), '--baselines', dir, '--json', '-'],
+        ['--import', 'tsx', join(import.meta.dirname, 'main.ts'), 'compare', at('run.json'), '--baselines', temp.path, '--json', '-'],
         {
           cwd: ROOT,
           env: withEnv({ GITHUB_STEP_SUMMARY: out }),
@@ -70,7 +65,7 @@ describe('one stream, one output', () => {
   });
 
   it('--json - and --markdown /dev/fd/1: refused, naming both', async () => {
-    const { code, stdout, stderr } = await cli(['compare', at('run.json'), '--baselines', dir, '--json', '-', '--markdown', '/dev/fd/1'], dir);
+    const { code, stdout, stderr } = await cli(['compare', at('run.json'), '--baselines', temp.path, '--json', '-', '--markdown', '/dev/fd/1'], temp.path);
     expect(stderr).toMatch(/^error: --json - is also --markdown \(both stdout\): give each output its own file$/m);
     expect(stdout).toBe('');
     expect(code).toBe(2);

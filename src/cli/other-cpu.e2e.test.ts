@@ -3,17 +3,16 @@
 // which is what Node's os.cpus() reads, and so what the profile id is made of
 // (backend/hardware-profile.ts hostCpuModel). The committed baseline was recorded on an AMD EPYC.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, withEnv } from '../../test/support/cli.js';
 import { asOtherCpu, OTHER_CPU_LAVAPIPE_ID, OTHER_CPU_MODEL as XEON, type OtherCpu } from '../../test/support/other-cpu.js';
+import { tempFolder } from '../../test/support/temp-folder.js';
 
 const EPYC_ID = 'webgpu-lavapipe-amd-epyc-2c-x64';
 
-let dir = '';
+const temp = tempFolder('gtp-other-cpu-');
 /**
  * Runs a command as the Xeon, on 2 cores, the committed baseline's core count, so that only the
  * CPU model differs; where this machine cannot, `unavailable` says why (no unshare, not root).
@@ -21,11 +20,7 @@ let dir = '';
 let xeon: OtherCpu;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'gtp-other-cpu-'));
-  xeon = await asOtherCpu(dir, 'cpuinfo', XEON, 2);
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  xeon = await asOtherCpu(temp.path, 'cpuinfo', XEON, 2);
 });
 
 describe('a runner whose CPU differs from the committed baseline', () => {
@@ -45,8 +40,8 @@ describe('a runner whose CPU differs from the committed baseline', () => {
 
   it(`judges gtp perf against ${EPYC_ID} with the measured allowance, in every report, and PERF_REQUIRE_BASELINE=1 is satisfied`, async (context) => {
     if (xeon.unavailable !== null) context.skip(xeon.unavailable);
-    const out = join(dir, 'run.json');
-    const [json, markdown] = [join(dir, 'verdicts.json'), join(dir, 'summary.md')];
+    const out = temp.at('run.json');
+    const [json, markdown] = [temp.at('verdicts.json'), temp.at('summary.md')];
     const env = withEnv({ PERF_REQUIRE_BACKEND: 'webgpu', PERF_REQUIRE_BASELINE: '1' });
     const args = ['perf', '--scenario', 'memory', '--scenario', 'speedup', '--out', out, '--json', json, '--markdown', markdown];
     const { code, stdout, stderr } = await cli(args, undefined, { env, wrap: xeon.wrap ?? [], timeoutMs: 120_000 });
@@ -84,7 +79,7 @@ describe('a runner whose CPU differs from the committed baseline', () => {
 
   it('still exits 3 under PERF_REQUIRE_BASELINE=1 for a device with no baseline at all (wasm, on the Xeon where this machine can pose as one)', async () => {
     const env = withEnv({ PERF_REQUIRE_BASELINE: '1' });
-    const args = ['perf', '--backend', 'wasm', '--scenario', 'memory', '--out', join(dir, 'wasm.json')];
+    const args = ['perf', '--backend', 'wasm', '--scenario', 'memory', '--out', temp.at('wasm.json')];
     const { code, stdout, stderr } = await cli(args, undefined, { env, wrap: xeon.wrap ?? [], timeoutMs: 120_000 });
     // wasm computes on one thread: its id names the CPU model alone, and no committed baseline is a wasm one.
     expect(stdout, stderr).toMatch(new RegExp(`^No baseline for profile wasm-${xeon.wrap ? 'intel-xeon-platinum' : '\\S+'}-x64 \\(quick scale\\)`, 'm'));

@@ -2,22 +2,20 @@
 // its three doctor reports beside it (fixtures/runs/h200-2026-12-04/, as results/<time>/ holds
 // them). The page renders, and its limit answer and stage headlines set WebGPU's upload rate
 // against the Gen5 x16 link and the host memory copy from the doctor reports, saying which binds.
-import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, ROOT } from '../../test/support/cli.js';
+import { tempFolder } from '../../test/support/temp-folder.js';
 
 const FOLDER = join(ROOT, 'fixtures/runs/h200-2026-12-04');
-let dir: string;
+const temp = tempFolder('gtp-kit-folder-');
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'gtp-kit-folder-'));
-  await mkdir(join(dir, 'results/2026-12-04T17-45-00-000Z'), { recursive: true });
-  await mkdir(join(dir, 'baselines'));
+  await mkdir(temp.at('results/2026-12-04T17-45-00-000Z'), { recursive: true });
+  await mkdir(temp.at('baselines'));
   for (const f of ['run.json', 'doctor-1.json', 'doctor-2.json', 'doctor-3.json'])
-    await copyFile(join(FOLDER, f), join(dir, 'results/2026-12-04T17-45-00-000Z', f));
+    await copyFile(join(FOLDER, f), temp.at('results/2026-12-04T17-45-00-000Z', f));
 });
-afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** The page's text, tags dropped and entities undone (enough for the few this page uses). */
 const text = (html: string) =>
@@ -35,7 +33,7 @@ describe('gtp report of the H200 kit folder', () => {
   it("renders the page with the three references and which binds; exit 1 for the run's three errors", async () => {
     const run = 'results/2026-12-04T17-45-00-000Z/run.json';
     // An empty baselines folder: the page is judged against nothing, whatever baselines/ holds.
-    const result = await cli(['report', run, '--baselines', 'baselines'], dir);
+    const result = await cli(['report', run, '--baselines', 'baselines'], temp.path);
     expect(result.stdout).toContain(
       "the machine's upload references (host memory copy, PCIe link) from doctor-1.json, doctor-2.json, doctor-3.json beside the record",
     );
@@ -44,7 +42,7 @@ describe('gtp report of the H200 kit folder', () => {
     );
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^exit 1: 3 errors in the run \(alternatives, training\)/m);
-    const html = await readFile(join(dir, 'results/2026-12-04T17-45-00-000Z/run.html'), 'utf8');
+    const html = await readFile(temp.at('results/2026-12-04T17-45-00-000Z/run.html'), 'utf8');
     expect(html).toMatch(/^<!doctype html>/);
     expect(html.trimEnd()).toMatch(/<\/html>$/);
     const page = text(html);

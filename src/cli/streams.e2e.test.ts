@@ -5,25 +5,19 @@
 // event: a stack trace and exit 1 ("regressed" for compare).
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, withEnv } from '../../test/support/cli.js';
 import { testRunRecord } from '../../test/support/run-record.js';
 import { makeBaseline } from '../results/baseline.js';
 import { writeJsonAtomic } from '../results/storage.js';
+import { tempFolder } from '../../test/support/temp-folder.js';
 
-let dir: string;
+const temp = tempFolder('gtp-streams-');
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'gtp-streams-'));
   const record = testRunRecord([{ id: 'x.bytes', scenario: 'device-normalize', kind: 'exact', value: 1, unit: 'B' }]);
-  await writeJsonAtomic(join(dir, 'run.json'), record);
+  await writeJsonAtomic(temp.at('run.json'), record);
   // Its own baseline, so that compare judges it and writes its verdicts (a run without one exits 3 before any).
-  await writeJsonAtomic(join(dir, `${record.profile.id}.json`), makeBaseline(record, 'run.json', {}));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  await writeJsonAtomic(temp.at(`${record.profile.id}.json`), makeBaseline(record, 'run.json', {}));
 });
 
 /** Runs the CLI (sources, as `npm run gtp` does) with stdout closed at the reader's end, or sent to a file descriptor. */
@@ -46,8 +40,8 @@ const STACK = /^\s+at .+:\d+:\d+\)?$/m;
 
 describe('a closed pipe ends the command quietly (exit 141, as SIGPIPE)', () => {
   it.each([
-    ['compare R (its lines)', () => ['compare', join(dir, 'run.json'), '--baselines', dir]],
-    ['compare R --json -', () => ['compare', join(dir, 'run.json'), '--baselines', dir, '--json', '-']],
+    ['compare R (its lines)', () => ['compare', temp.at('run.json'), '--baselines', temp.path]],
+    ['compare R --json -', () => ['compare', temp.at('run.json'), '--baselines', temp.path, '--json', '-']],
     ['doctor --quick', () => ['doctor', '--quick']],
   ])('%s', async (_name, args) => {
     const { code, stderr } = await run(args(), 'closed-pipe');
@@ -59,8 +53,8 @@ describe('a closed pipe ends the command quietly (exit 141, as SIGPIPE)', () => 
 
 describe('a stdout that cannot be written is one line and exit 2', () => {
   it.each([
-    ['compare R > /dev/full', () => ['compare', join(dir, 'run.json'), '--baselines', dir]],
-    ['compare R --json - > /dev/full', () => ['compare', join(dir, 'run.json'), '--baselines', dir, '--json', '-']],
+    ['compare R > /dev/full', () => ['compare', temp.at('run.json'), '--baselines', temp.path]],
+    ['compare R --json - > /dev/full', () => ['compare', temp.at('run.json'), '--baselines', temp.path, '--json', '-']],
   ])('%s', async (_name, args) => {
     const full = openSync('/dev/full', 'w');
     try {
@@ -80,7 +74,7 @@ describe('an output on a stdout that was closed (`>&-`)', () => {
   it('compare R --json - >&-: one line naming the flag, exit 2 (not 0 with the JSON gone nowhere)', async () => {
     const child = spawn(
       'sh',
-      ['-c', `exec "$0" --import tsx src/cli/main.ts compare "$1" --baselines "$2" --json - >&-`, process.execPath, join(dir, 'run.json'), dir],
+      ['-c', `exec "$0" --import tsx src/cli/main.ts compare "$1" --baselines "$2" --json - >&-`, process.execPath, temp.at('run.json'), temp.path],
       {
         cwd: ROOT,
         env: withEnv({ PERF_REQUIRE_BASELINE: '' }),

@@ -1,9 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempFolder } from '../../test/support/temp-folder.js';
 import type { ImageDataset } from './dataset.js';
 import { encodeIdx, IdxFormatError } from './idx.js';
 import { loadMnistDir, MnistDirError } from './mnist-dir.js';
@@ -49,10 +50,7 @@ describe('loadMnistDir on the fixtures', () => {
 });
 
 describe('loadMnistDir errors name the file', () => {
-  const dirs: string[] = [];
-  afterAll(async () => {
-    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-  });
+  const temp = tempFolder('mnist-dir-test-');
 
   const images = encodeIdx(
     [3, 2, 2],
@@ -60,10 +58,9 @@ describe('loadMnistDir errors name the file', () => {
   );
   const labels = encodeIdx([3], Uint8Array.of(0, 5, 9));
 
-  /** A fresh temp dir holding `files`. */
+  /** A fresh folder in the temp folder holding `files`. */
   async function dirWith(files: Record<string, Uint8Array>): Promise<string> {
-    const dir = await mkdtemp(join(tmpdir(), 'mnist-dir-test-'));
-    dirs.push(dir);
+    const dir = await mkdtemp(temp.at('set-'));
     for (const [name, bytes] of Object.entries(files)) await writeFile(join(dir, name), bytes);
     return dir;
   }

@@ -146,8 +146,11 @@ export function fromReports(files: readonly string[], reports: readonly DoctorRe
   return `reports given with --from: ${files.map((f) => basename(f)).join(', ')}, made ${when}`;
 }
 
-/** Makes the envelope and writes it to `out`; prints each figure's spread between processes. */
-export async function writeEnvelope(o: EnvelopeWriteOptions): Promise<{ envelope: Envelope; path: string }> {
+/**
+ * Makes the envelope (its output checked and the --from reports read before any doctor runs) and
+ * the path it goes to, checked writable; prints each figure's spread between processes. Writes nothing.
+ */
+export async function makeEnvelope(o: EnvelopeWriteOptions): Promise<{ envelope: Envelope; path: string }> {
   if (o.out !== null) await checkEnvelopeOutput(o.out, o.force);
   const fromFiles = o.from.length > 0;
   const files = fromFiles ? reportFiles(o.from) : [];
@@ -174,6 +177,12 @@ export async function writeEnvelope(o: EnvelopeWriteOptions): Promise<{ envelope
   for (const line of ['', ...spread(envelope), '', `${reports.length} processes, margin ${envelope.derivation.margin}`]) o.say(line);
   const path = o.out ?? envelopePathFor(envelope.profile);
   if (o.out === null) await checkEnvelopeOutput(path, o.force);
-  await writeJsonOutput(path, envelope);
   return { envelope, path };
+}
+
+/** Makes the envelope (makeEnvelope) and writes it to its path. */
+export async function writeEnvelope(o: EnvelopeWriteOptions): Promise<{ envelope: Envelope; path: string }> {
+  const made = await makeEnvelope(o);
+  await writeJsonOutput(made.path, made.envelope);
+  return made;
 }

@@ -87,6 +87,11 @@ export function unknownLine(device: string, why: string): string {
   return oneLine(`UNKNOWN gtp doctor: ${device} could not measure (${why})`);
 }
 
+/** Why the tool could not measure, from what it threw: `<name>: <message>` for the UNKNOWN line. */
+export function unknownWhy(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
 /**
  * Whether a failed check says the tool could not measure rather than that the node is unwell: the
  * tool's own setup, or a backend that did not start unless --expect-gpu said a GPU must be there

@@ -3,19 +3,19 @@
 // not even dirname), run on this machine's device to a run record that the repository accepts.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, symlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readDoctorReport } from '../doctor/files.js';
 import { readRunRecord } from '../results/storage.js';
 import { buildKit, type KitBuild } from './build.js';
+import { tempFolder } from '../../test/support/temp-folder.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const sh = promisify(execFile);
 
-let work: string;
+const temp = tempFolder('gtp-kit-test-');
 let kit: KitBuild;
 let kitDir: string;
 let bin: string;
@@ -25,7 +25,7 @@ let run: { code: number; output: string; seconds: number };
 function runKit(args: string[]): Promise<{ code: number; output: string; seconds: number }> {
   const started = performance.now();
   // A clean environment, as on a fresh machine; CI's choice of backend is kept.
-  const env: NodeJS.ProcessEnv = { PATH: bin, HOME: work };
+  const env: NodeJS.ProcessEnv = { PATH: bin, HOME: temp.path };
   if (process.env.PERF_REQUIRE_BACKEND) env.PERF_REQUIRE_BACKEND = process.env.PERF_REQUIRE_BACKEND;
   return new Promise((done) => {
     const child = spawn('./run', args, { cwd: kitDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -41,21 +41,16 @@ function runKit(args: string[]): Promise<{ code: number; output: string; seconds
 }
 
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'gtp-kit-test-'));
-  kit = await buildKit(ROOT, join(work, 'dist'));
-  const unpacked = join(work, 'machine');
+  kit = await buildKit(ROOT, temp.at('dist'));
+  const unpacked = temp.at('machine');
   await mkdir(unpacked);
   await sh('tar', ['-xzf', kit.archive, '-C', unpacked]);
   kitDir = join(unpacked, kit.name);
-  bin = join(work, 'bin');
+  bin = temp.at('bin');
   await mkdir(bin);
   await symlink(process.execPath, join(bin, 'node'));
   run = await runKit(['--doctor-runs', '1', '--scenario', '1', '--scenario', '4']);
 }, 300_000);
-
-afterAll(async () => {
-  if (work) await rm(work, { recursive: true, force: true });
-});
 
 describe('the run kit', () => {
   it('is one archive of the harness and its runtime modules, without dev-only packages', async () => {
@@ -107,7 +102,7 @@ describe('the run kit', () => {
   it('writes a run record the repository accepts as a baseline (perf:baseline)', async () => {
     const [stamp] = await readdir(join(kitDir, 'results'));
     const kitDirty = (JSON.parse(await readFile(join(kitDir, 'KIT.json'), 'utf8')) as { git: { dirty: boolean | null } }).git.dirty === true;
-    const target = join(work, 'accepted.json');
+    const target = temp.at('accepted.json');
     const tsx = join(ROOT, 'node_modules/.bin/tsx');
     await sh(
       tsx,
@@ -121,7 +116,7 @@ describe('the run kit', () => {
         '--baseline',
         target,
         '--history',
-        join(work, 'history'),
+        temp.at('history'),
       ],
       {
         cwd: ROOT,

@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fontconfigCandidates, lacksFontconfig, MINIMAL_FONTS_CONF } from './fontconfig.js';
+import { tempFolder } from '../../test/support/temp-folder.js';
 
 // Issue 34, item 6: on a machine with no fontconfig config, drawing the charts printed
 // "Fontconfig error: Cannot load default config file" in every perf run.
@@ -23,11 +24,10 @@ describe('where fontconfig looks for its config', () => {
 });
 
 describe('charts on a machine without a fontconfig config (real sharp, real fontconfig, in a child process)', () => {
-  let dir: string;
+  const temp = tempFolder('gtp-fontconfig-test-');
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'gtp-fontconfig-test-'));
     await writeFile(
-      join(dir, 'draw.mts'),
+      temp.at('draw.mts'),
       [
         `import { writeCharts } from ${JSON.stringify(join(ROOT, 'src/report/charts.ts'))};`,
         `import { reportTestRecord } from ${JSON.stringify(join(ROOT, 'test/support/report.ts'))};`,
@@ -37,7 +37,7 @@ describe('charts on a machine without a fontconfig config (real sharp, real font
     );
     // The control: sharp alone, as charts.ts drew before, in the same environment.
     await writeFile(
-      join(dir, 'plain.mts'),
+      temp.at('plain.mts'),
       [
         "import { createRequire } from 'node:module';",
         `const sharp = createRequire(${JSON.stringify(join(ROOT, 'package.json'))})('sharp');`,
@@ -46,30 +46,27 @@ describe('charts on a machine without a fontconfig config (real sharp, real font
       ].join('\n'),
     );
   });
-  afterAll(async () => {
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
 
   // A bare machine as fontconfig sees it: a sysroot with no etc/fonts (one child each: a start costs
   // seconds; a FONTCONFIG_FILE that does not exist is the pure check's case above).
-  const bare = () => [{ FONTCONFIG_SYSROOT: join(dir, 'empty-root') }];
+  const bare = () => [{ FONTCONFIG_SYSROOT: temp.at('empty-root') }];
 
   it('the environment reproduces the error with sharp alone (so the test below can fail)', async () => {
     for (const vars of bare()) {
-      const { stderr } = await run(join(ROOT, 'node_modules/.bin/tsx'), [join(dir, 'plain.mts')], { cwd: ROOT, env: { ...process.env, ...vars } });
+      const { stderr } = await run(join(ROOT, 'node_modules/.bin/tsx'), [temp.at('plain.mts')], { cwd: ROOT, env: { ...process.env, ...vars } });
       expect(stderr, JSON.stringify(vars)).toMatch(/Fontconfig error: Cannot load default config file/);
     }
   }, 60_000);
 
   it('writeCharts draws every PNG with nothing on stderr, and leaves no temp config behind', async () => {
     for (const [i, vars] of bare().entries()) {
-      const out = join(dir, `run-${i}`, 'run.json');
-      await run('mkdir', ['-p', join(dir, `run-${i}`)]);
-      const before = (await readdir(tmpdir())).filter((n) => n.startsWith('gtp-fontconfig-') && !dir.endsWith(n));
-      const { stdout, stderr } = await run(join(ROOT, 'node_modules/.bin/tsx'), [join(dir, 'draw.mts'), out], { cwd: ROOT, env: { ...process.env, ...vars } });
+      const out = temp.at(`run-${i}`, 'run.json');
+      await run('mkdir', ['-p', temp.at(`run-${i}`)]);
+      const before = (await readdir(tmpdir())).filter((n) => n.startsWith('gtp-fontconfig-') && !temp.path.endsWith(n));
+      const { stdout, stderr } = await run(join(ROOT, 'node_modules/.bin/tsx'), [temp.at('draw.mts'), out], { cwd: ROOT, env: { ...process.env, ...vars } });
       expect(stderr, JSON.stringify(vars)).toBe('');
       expect(Number(stdout.trim())).toBe(8);
-      const after = (await readdir(tmpdir())).filter((n) => n.startsWith('gtp-fontconfig-') && !dir.endsWith(n));
+      const after = (await readdir(tmpdir())).filter((n) => n.startsWith('gtp-fontconfig-') && !temp.path.endsWith(n));
       expect(after.sort()).toEqual(before.sort());
     }
   }, 120_000);

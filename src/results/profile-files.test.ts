@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lavapipeProfile, testRunRecord } from '../../test/support/run-record.js';
 import {
   deviceCalibrationFiles,
@@ -12,6 +12,7 @@ import {
   profileFilePath,
   withCurrentId,
 } from './profile-files.js';
+import { tempFolder } from '../../test/support/temp-folder.js';
 
 // The machine this repository's CI measures on (lscpu: AMD EPYC, 2 cores), as the committed files record it.
 const CI_ID = 'webgpu-lavapipe-amd-epyc-2c-x64';
@@ -49,25 +50,21 @@ describe('profile files: the one lookup, with the legacy id as fallback', () => 
   });
 
   describe('in a folder of its own', () => {
-    let dir: string;
-    beforeAll(async () => {
-      dir = await mkdtemp(join(tmpdir(), 'gtp-profile-files-'));
-    });
-    afterAll(() => rm(dir, { recursive: true, force: true }));
+    const temp = tempFolder('gtp-profile-files-');
 
     it('takes the file of the id itself first, and never a legacy file that says no machine', async () => {
-      await writeFile(profileFilePath(dir, 'webgpu-lavapipe-x64', 'calibration'), JSON.stringify({ pools: {} }));
+      await writeFile(profileFilePath(temp.path, 'webgpu-lavapipe-x64', 'calibration'), JSON.stringify({ pools: {} }));
       // No legacy baseline beside the calibration: nothing says whose it is.
-      const alone = lookupProfileFile(dir, CI_ID, 'calibration');
+      const alone = lookupProfileFile(temp.path, CI_ID, 'calibration');
       expect(alone.found === 'other-machine' && alone.reason).toMatch(
         /a calibration records no machine, and no webgpu-lavapipe-x64 baseline beside it says whose it is/,
       );
-      await writeFile(profileFilePath(dir, 'webgpu-lavapipe-x64', 'baseline'), JSON.stringify(testRunRecord([], { profile: lavapipeProfile(EPYC) })));
-      expect(lookupProfileFile(dir, CI_ID, 'calibration').found).toBe('legacy');
-      await writeFile(profileFilePath(dir, CI_ID, 'calibration'), JSON.stringify({ pools: {} }));
-      expect(lookupProfileFile(dir, CI_ID, 'calibration')).toEqual({ found: 'own', path: join(dir, `${CI_ID}.calibration.json`) });
+      await writeFile(profileFilePath(temp.path, 'webgpu-lavapipe-x64', 'baseline'), JSON.stringify(testRunRecord([], { profile: lavapipeProfile(EPYC) })));
+      expect(lookupProfileFile(temp.path, CI_ID, 'calibration').found).toBe('legacy');
+      await writeFile(profileFilePath(temp.path, CI_ID, 'calibration'), JSON.stringify({ pools: {} }));
+      expect(lookupProfileFile(temp.path, CI_ID, 'calibration')).toEqual({ found: 'own', path: temp.at(`${CI_ID}.calibration.json`) });
       // GPU ids did not change: only their own file.
-      expect(lookupProfileFile(dir, 'webgpu-nvidia-h200-x64', 'baseline').found).toBe('none');
+      expect(lookupProfileFile(temp.path, 'webgpu-nvidia-h200-x64', 'baseline').found).toBe('none');
     });
   });
 

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readBaseline } from './baseline.js';
 import { testRunRecord } from '../../test/support/run-record.js';
 import {
@@ -17,17 +17,12 @@ import {
   writeJsonAtomic,
   writeTextAtomic,
 } from './storage.js';
+import { tempFolder } from '../../test/support/temp-folder.js';
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'gtp-storage-'));
-});
-afterAll(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+const temp = tempFolder('gtp-storage-');
 
 async function file(name: string, text: string): Promise<string> {
-  const path = join(dir, name);
+  const path = temp.at(name);
   await writeFile(path, text);
   return path;
 }
@@ -44,7 +39,7 @@ describe('reading run records and baselines', () => {
     await expect(readBaseline(future)).rejects.toThrow(/schemaVersion 7 was written by a newer gpu-transfer-perf/);
     const older = await file('older.json', JSON.stringify({ schemaVersion: 1 }));
     await expect(readRunRecord(older)).rejects.toThrow(/schemaVersion 1 was written by an older gpu-transfer-perf/);
-    await expect(readRunRecord(join(dir, 'absent.json'))).rejects.toThrow(/cannot read it \(ENOENT\)/);
+    await expect(readRunRecord(temp.at('absent.json'))).rejects.toThrow(/cannot read it \(ENOENT\)/);
     await expect(readRunRecord(foreign)).rejects.toBeInstanceOf(RecordFileError);
   });
 
@@ -90,19 +85,19 @@ describe('reading run records and baselines', () => {
   });
 
   it('leaves the old file byte-identical, and no temp file, when a write fails', async () => {
-    const path = join(dir, 'keep.json');
+    const path = temp.at('keep.json');
     await writeJsonAtomic(path, { good: true });
     const before = await readFile(path);
     await expect(writeJsonAtomic(path, { bad: 1n })).rejects.toThrow(/BigInt/); // fails while serializing
     expect(await readFile(path)).toEqual(before);
-    const target = join(dir, 'occupied');
+    const target = temp.at('occupied');
     await mkdir(join(target, 'child'), { recursive: true }); // rename onto a non-empty folder fails
     await expect(writeTextAtomic(target, 'x')).rejects.toThrow(FileWriteError);
-    expect((await readdir(dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    expect((await readdir(temp.path)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   });
 
   it('writes atomically: the target holds the whole new content', async () => {
-    const path = join(dir, 'nested', 'out.json');
+    const path = temp.at('nested', 'out.json');
     await writeJsonAtomic(path, { a: 1 });
     await writeJsonAtomic(path, { a: 2, b: [1, 2, 3] });
     expect(JSON.parse(await readFile(path, 'utf8'))).toEqual({ a: 2, b: [1, 2, 3] });

@@ -1,7 +1,6 @@
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCoco } from '../data/coco/reader.js';
 import { datasetMismatch, makeBaseline } from '../results/baseline.js';
 import { compareWithBaseline, EXIT } from '../results/compare.js';
@@ -16,6 +15,7 @@ import { defaultRunConfig, type DataSources, type Question, type RunConfig } fro
 import { describeDatasets, RunInputError, scenarioFiles } from './perf.js';
 import { describeQuestion } from './questions.js';
 import { recordedDatasets } from './reporter.js';
+import { tempFolder } from '../../test/support/temp-folder.js';
 
 const NO_DATA: DataSources = { mnist: null, coco: null, kinetics: null };
 const ODD = { root: 'fixtures/coco-odd/images', annotations: 'fixtures/coco-odd/annotations/instances.json' };
@@ -46,20 +46,14 @@ describe('describeDatasets: COCO', () => {
 });
 
 describe('describeDatasets: MNIST idx files', () => {
-  let dir = '';
+  const temp = tempFolder('gtp-describe-');
   const training = scenarioFiles(['training']);
   const train = ['train-images-idx3-ubyte', 'train-labels-idx1-ubyte'];
   const copyInto = async (sub: string, names: readonly string[]) => {
-    const at = await mkdtemp(join(dir, `${sub}-`));
+    const at = await mkdtemp(temp.at(`${sub}-`));
     for (const name of names) await copyFile(join('fixtures/mnist-idx', name), join(at, name));
     return at;
   };
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'gtp-describe-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
 
   it('refuses up front, naming the file, a folder without the t10k files when training is selected', async () => {
     const only = await copyInto('train-only', train);
@@ -102,7 +96,7 @@ describe('describeDatasets: MNIST idx files', () => {
 });
 
 describe("a run record's datasets: only what the run read", () => {
-  let dir = '';
+  const temp = tempFolder('gtp-question-data-');
   /** A 2x2 binary PPM (P6) of one grey level: a real image the reader decodes. */
   const ppm = (level: number) => Buffer.concat([Buffer.from('P6\n2 2\n255\n'), Buffer.alloc(12, level)]);
   const question = (root: string): Question => ({ kind: 'image-folder', root, size: { height: 4, width: 4 }, fit: 'resize', batchSize: 2 });
@@ -116,37 +110,33 @@ describe("a run record's datasets: only what the run read", () => {
     compareWithBaseline(run(now), makeBaseline(run(before), 'before.json', {}), { allowProfileMismatch: false, gateTiming: false, spread: null });
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'gtp-question-data-'));
     for (const [file, level] of [
       ['cats/a.ppm', 10],
       ['dogs/b.ppm', 20],
     ] as const) {
-      await mkdir(join(dir, file, '..'), { recursive: true });
-      await writeFile(join(dir, file), ppm(level));
+      await mkdir(temp.at(file, '..'), { recursive: true });
+      await writeFile(temp.at(file), ppm(level));
     }
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
   });
 
   it('an --image-folder question lists its folder alone: path, file and class counts, fingerprint', async () => {
-    const datasets = await describeQuestion(question(dir));
-    const fingerprint = await fingerprintImageFolder(await scanImageFolder(dir));
-    expect(datasets).toEqual({ 'image-folder': `ImageFolder ${dir} (2 image files in 2 classes, sha256 ${fingerprint}), resize to 4x4, batch 2` });
+    const datasets = await describeQuestion(question(temp.path));
+    const fingerprint = await fingerprintImageFolder(await scanImageFolder(temp.path));
+    expect(datasets).toEqual({ 'image-folder': `ImageFolder ${temp.path} (2 image files in 2 classes, sha256 ${fingerprint}), resize to 4x4, batch 2` });
     // The record keeps it alone, whatever else the test process had loaded.
-    const config = { question: question(dir), datasets };
+    const config = { question: question(temp.path), datasets };
     expect(recordedDatasets(config, [{ mnist: embedded.mnist! }, undefined])).toEqual(datasets);
   });
 
   it('an unchanged folder compares as the same data; one file added or edited is different data, nothing judged', async () => {
-    const before = await describeQuestion(question(dir));
-    expect(await describeQuestion(question(dir))).toEqual(before);
-    const same = judge(await describeQuestion(question(dir)), before);
+    const before = await describeQuestion(question(temp.path));
+    expect(await describeQuestion(question(temp.path))).toEqual(before);
+    const same = judge(await describeQuestion(question(temp.path)), before);
     expect(same).toMatchObject({ refused: null, exitCode: EXIT.pass });
     expect(same.verdicts.map((v) => [v.id, v.verdict])).toEqual([['image-folder.upload-bytes.device-normalize', 'pass']]);
 
-    await writeFile(join(dir, 'dogs/b.ppm'), ppm(21)); // same size, same names: only the contents differ
-    const edited = await describeQuestion(question(dir));
+    await writeFile(temp.at('dogs/b.ppm'), ppm(21)); // same size, same names: only the contents differ
+    const edited = await describeQuestion(question(temp.path));
     expect(edited['image-folder']).toContain('(2 image files in 2 classes, sha256 ');
     expect(edited).not.toEqual(before);
     const refused = judge(edited, before);
@@ -155,8 +145,8 @@ describe("a run record's datasets: only what the run read", () => {
       `different data: the baseline read ${before['image-folder']} as image-folder data and this run ${edited['image-folder']}; its metrics depend on the data, so none is judged against this baseline`,
     );
 
-    await writeFile(join(dir, 'cats/c.ppm'), ppm(30));
-    const added = await describeQuestion(question(dir));
+    await writeFile(temp.at('cats/c.ppm'), ppm(30));
+    const added = await describeQuestion(question(temp.path));
     expect(added['image-folder']).toContain('(3 image files in 2 classes, sha256 ');
     expect(judge(added, edited)).toMatchObject({ refused: expect.stringMatching(/^different data: /), exitCode: EXIT.noBaseline });
   });
@@ -190,7 +180,7 @@ describe("a run record's datasets: only what the run read", () => {
       backend: 'cpu',
       requireBackend: null,
       scale: 'quick',
-      data: { [named]: dir },
+      data: { [named]: temp.path },
       selection: null,
       datasets: { [named]: 'as the command line said' },
     };
@@ -201,7 +191,7 @@ describe("a run record's datasets: only what the run read", () => {
     // here as it would have been; not named: its default's words.
     const given = { ...tiny, name: `${named}-given` };
     const absent = { ...tiny, name: `${named}-default` };
-    const bare: RunConfig = { ...config, data: { [given.name]: dir }, datasets: {} };
+    const bare: RunConfig = { ...config, data: { [given.name]: temp.path }, datasets: {} };
     await useDataset(given, bare);
     await useDataset(absent, bare);
     expect(datasetsRead()).toMatchObject({ [given.name]: 'described up front', [absent.name]: 'the tiny default (no files)' });

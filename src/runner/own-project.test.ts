@@ -1,10 +1,10 @@
 // The pieces of ab, bisect and calibrate in a user's project that need no device: how commands
 // are spelled there, which harness measures a checkout, and the calibration's arithmetic.
 // The whole path (packed harness, real git, real processes) is src/package/pack.e2e.test.ts.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempFolder } from '../../test/support/temp-folder.js';
 import { commandLine, commandName, FROM_SOURCES } from '../base/commands.js';
 import { commandsHelp } from '../cli/args.js';
 import { armHarness, dependsOnHarness, HARNESS_SOURCE } from './arm-harness.js';
@@ -38,13 +38,10 @@ describe('commands as typed where the harness runs', () => {
 });
 
 describe("the harness of a checkout in a user's project", () => {
-  let dir: string | null = null;
-  afterEach(async () => {
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  const temp = tempFolder('gtp-arm-');
 
   it('is its own node_modules/gpu-transfer-perf: the built measure host with node, or none', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'gtp-arm-'));
+    const dir = temp.path;
     expect(armHarness(dir, 'installed')).toBeNull();
     const pkg = join(dir, 'node_modules/gpu-transfer-perf');
     await mkdir(join(pkg, 'dist/cli'), { recursive: true });

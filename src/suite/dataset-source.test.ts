@@ -1,7 +1,5 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readdir, writeFile } from 'node:fs/promises';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseCommandLine, UsageError } from '../cli/args.js';
 import type { DatasetSource } from '../data/source.js';
 import { DATASET_SOURCES } from '../data/sources.js';
@@ -9,6 +7,7 @@ import { canonicalData, defaultRunConfig, type RunConfig, sourceContext } from '
 import { datasetsOf, describeDatasets } from '../runner/perf.js';
 import type { ScenarioFile } from '../runner/scenarios.js';
 import { useDataset, useGivenData, useSourceSizes } from './session.js';
+import { tempFolder } from '../../test/support/temp-folder.js';
 
 /** A data set registered by this test alone: a folder of files, read as their names. */
 interface TinyData {
@@ -31,19 +30,15 @@ const SOURCES = [...DATASET_SOURCES, tinySource];
 const scenario = (id: string): ScenarioFile => ({ number: null, id, kind: 'perf', path: `perf/${id}.perf.ts` });
 
 describe('a data source registered in one place', () => {
-  let dir = '';
+  const temp = tempFolder('tiny-source-');
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'tiny-source-'));
-    await Promise.all(['b', 'a', 'c'].map((name) => writeFile(join(dir, name), name)));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
+    await Promise.all(['b', 'a', 'c'].map((name) => writeFile(temp.at(name), name)));
   });
 
   it('runs through args, the run configuration and the session: its flag, description and data', async () => {
-    const args = parseCommandLine(['perf', '--tiny-dir', dir, '--scale', 'full'], {}, SOURCES);
+    const args = parseCommandLine(['perf', '--tiny-dir', temp.path, '--scale', 'full'], {}, SOURCES);
     if (args.command !== 'perf') throw new Error('not perf');
-    expect(args.data).toEqual({ mnist: null, coco: null, kinetics: null, tiny: dir });
+    expect(args.data).toEqual({ mnist: null, coco: null, kinetics: null, tiny: temp.path });
 
     const files = [scenario('tiny'), scenario('speedup')];
     expect(files.map((f) => datasetsOf(f, SOURCES))).toEqual([['tiny'], ['mnist']]);
@@ -51,7 +46,7 @@ describe('a data source registered in one place', () => {
     expect(datasets).toEqual({ tiny: 'tiny folder (3 files)', mnist: DATASET_SOURCES[0]!.defaultDescription });
 
     const config: RunConfig = { backend: 'cpu', requireBackend: null, scale: args.scale, data: args.data, selection: null, datasets };
-    expect(useGivenData(tinySource, config)).toBe(dir);
+    expect(useGivenData(tinySource, config)).toBe(temp.path);
     expect(useSourceSizes(tinySource, config)).toEqual({ take: 2 });
     expect(await useDataset(tinySource, config)).toEqual({ names: ['a', 'b', 'c'], take: 2 });
   });
@@ -64,11 +59,11 @@ describe('a data source registered in one place', () => {
   });
 
   it('its flag is unknown where it is not registered', () => {
-    expect(() => parseCommandLine(['perf', '--tiny-dir', dir], {})).toThrow(UsageError);
+    expect(() => parseCommandLine(['perf', '--tiny-dir', temp.path], {})).toThrow(UsageError);
   });
 
   it('a combination a source refuses is a usage error, in its own words', () => {
-    expect(() => parseCommandLine(['perf', '--coco-root', dir], {})).toThrow(
+    expect(() => parseCommandLine(['perf', '--coco-root', temp.path], {})).toThrow(
       new UsageError('--coco-root and --coco-ann go together: the images folder and its instances JSON'),
     );
   });

@@ -1,7 +1,5 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { testRunRecord } from '../../../test/support/run-record.js';
 import { baselinePathFor, makeBaseline } from '../../results/baseline.js';
 import { RecordFileError, writeJsonAtomic } from '../../results/storage.js';
@@ -9,24 +7,23 @@ import { parseCommandLine } from '../args.js';
 import { judgeCompare } from './judge.js';
 import { type CompareCommandArgs, planCompare } from './plan.js';
 import { writeCompare } from './write.js';
+import { tempFolder } from '../../../test/support/temp-folder.js';
 
 const exact = (value: number) => ({ id: 'memory.bytes', scenario: 'memory', kind: 'exact' as const, value, unit: 'B' });
 const RUN = testRunRecord([exact(8)]);
 
-let dir: string;
+const temp = tempFolder('gtp-compare-phases-');
 let runPath: string;
 /** A baselines folder holding RUN as its profile's baseline, and one with none. */
 let baselines: string;
 let empty: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'gtp-compare-phases-'));
-  runPath = join(dir, 'run.json');
+  runPath = temp.at('run.json');
   await writeJsonAtomic(runPath, RUN);
-  baselines = await mkdtemp(join(dir, 'baselines-'));
-  empty = await mkdtemp(join(dir, 'empty-'));
+  baselines = await mkdtemp(temp.at('baselines-'));
+  empty = await mkdtemp(temp.at('empty-'));
   await writeJsonAtomic(baselinePathFor(RUN.profile.id, 'quick', baselines), makeBaseline(RUN, 'test', {}, '2026-12-01T10:00:00.000Z'));
 });
-afterAll(() => rm(dir, { recursive: true, force: true }));
 
 function compareArgs(argv: string[]): CompareCommandArgs {
   const args = parseCommandLine(['compare', ...argv], {});
@@ -47,7 +44,7 @@ async function quietly<T>(work: () => Promise<T>): Promise<{ value: T; out: stri
 
 describe("compare's plan phase", () => {
   it('reads the run and checks the exports asked for, says which run it judges', async () => {
-    const md = join(dir, 'verdicts.md');
+    const md = temp.at('verdicts.md');
     const { value: plan, out } = await quietly(() => planCompare(compareArgs([runPath, '--baselines', baselines, '--markdown', md, '--gate-timing'])));
     expect(plan).toMatchObject({ runPath, run: RUN, baseline: { file: null, dir: baselines }, judging: { allowProfileMismatch: false, gateTiming: true } });
     expect(plan.exports.map((t) => [t.path, t.flag])).toEqual([[md, '--markdown']]);
@@ -55,7 +52,7 @@ describe("compare's plan phase", () => {
   });
 
   it('an unreadable run stops it (exit 2), nothing said', async () => {
-    await expect(quietly(() => planCompare(compareArgs([join(dir, 'missing.json')])))).rejects.toThrow(RecordFileError);
+    await expect(quietly(() => planCompare(compareArgs([temp.at('missing.json')])))).rejects.toThrow(RecordFileError);
   });
 });
 
@@ -88,8 +85,8 @@ describe("compare's write phase", () => {
     const judged = await quietly(() =>
       judgeCompare({ run: RUN, baseline: { file: null, dir: baselines }, judging: { allowProfileMismatch: false, gateTiming: false } }),
     );
-    const md = join(dir, 'written.md');
-    const summary = join(dir, 'summary.md');
+    const md = temp.at('written.md');
+    const summary = temp.at('summary.md');
     const { value: planned } = await quietly(() => planCompare(compareArgs([runPath, '--baselines', baselines, '--markdown', md])));
     const { value } = await quietly(() => writeCompare({ ...plan, exports: planned.exports, jobSummary: summary }, judged.value));
     expect(value).toBe(0);

@@ -1,7 +1,5 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { describe, expect, it, vi } from 'vitest';
 import { testRatio, testRunRecord } from '../../../test/support/run-record.js';
 import { baselinePathFor, makeBaseline } from '../../results/baseline.js';
 import { combineProcessRecords } from '../../results/combine.js';
@@ -9,6 +7,7 @@ import type { RunRecord } from '../../results/schema.js';
 import { readRunRecord, writeJsonAtomic } from '../../results/storage.js';
 import type { Remeasure } from '../../runner/remeasure.js';
 import { judgePerf } from './judge.js';
+import { tempFolder } from '../../../test/support/temp-folder.js';
 
 // Per-process speedups as in src/runner/remeasure.test.ts: a steady baseline, and a noisy run the
 // permutation test of 8 + 8 processes leaves inconclusive (so a second look is asked).
@@ -18,15 +17,11 @@ const STEADY = [1.99, 2.01, 2.0, 1.98, 2.02, 2.0, 1.99, 2.01];
 const OPEN = [1.5, 2.1, 1.53, 2.07, 1.56, 2.04, 1.59, 2.01];
 const processes = (values: number[]) => combineProcessRecords(values.map((v) => testRunRecord([testRatio(ID, v, [v, v])])));
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'gtp-perf-judge-'));
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
+const temp = tempFolder('gtp-perf-judge-');
 
 /** A baselines folder holding `record` accepted as its profile's baseline. */
 async function baselinesOf(record: RunRecord): Promise<string> {
-  const baselines = await mkdtemp(join(dir, 'baselines-'));
+  const baselines = await mkdtemp(temp.at('baselines-'));
   await writeJsonAtomic(baselinePathFor(record.profile.id, record.scale, baselines), makeBaseline(record, 'test', {}, '2026-12-01T10:00:00.000Z'));
   return baselines;
 }
@@ -37,7 +32,7 @@ const never = () => Promise.reject(new Error('measured again'));
 describe("perf's judge phase", () => {
   it('with no baseline for the profile judges nothing and names the file it looked for', async () => {
     const record = processes(STEADY);
-    const baselines = await mkdtemp(join(dir, 'empty-'));
+    const baselines = await mkdtemp(temp.at('empty-'));
     const judged = await judgePerf({ baseline: { file: null, dir: baselines }, judging, processes: 8 }, { record, recordPath: 'r.json' }, never);
     expect(judged).toEqual({ record, recordPath: 'r.json', comparison: null, baselinePath: baselinePathFor(record.profile.id, 'quick', baselines) });
   });
@@ -76,9 +71,9 @@ describe("perf's judge phase", () => {
 
   it('a baseline that went bad after the plan read it keeps the measured record and says where', async () => {
     const record = processes(STEADY);
-    const baselines = await mkdtemp(join(dir, 'bad-'));
+    const baselines = await mkdtemp(temp.at('bad-'));
     await writeFile(baselinePathFor(record.profile.id, 'quick', baselines), '{ not json');
-    const recordPath = join(dir, 'kept.json');
+    const recordPath = temp.at('kept.json');
     await expect(judgePerf({ baseline: { file: null, dir: baselines }, judging, processes: 8 }, { record, recordPath }, never)).rejects.toThrow(
       `; the run record was kept at ${recordPath}`,
     );

@@ -1,12 +1,12 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { OutputPathError } from '../../results/output-guard.js';
 import { RecordFileError } from '../../results/storage.js';
 import { parseCommandLine } from '../args.js';
 import { UsageError } from '../usage-error.js';
 import { type PerfArgs, planPerf } from './plan.js';
+import { tempFolder } from '../../../test/support/temp-folder.js';
 
 /** perf's arguments as the command line gives them, with no PERF_* variables. */
 function perfArgs(argv: string[]): PerfArgs {
@@ -15,20 +15,18 @@ function perfArgs(argv: string[]): PerfArgs {
   return args;
 }
 
-let dir: string;
+const temp = tempFolder('gtp-perf-plan-');
 /** An empty baselines folder: outputs may not go inside it. */
 let baselines: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'gtp-perf-plan-'));
-  baselines = await mkdtemp(join(dir, 'baselines-'));
+  baselines = await mkdtemp(temp.at('baselines-'));
 });
-afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe("perf's plan phase", () => {
   it('carries every flag the later phases need as plain values, the files asked and their RunConfig', async () => {
-    const out = join(dir, 'run.json');
+    const out = temp.at('run.json');
     const plan = await planPerf(
-      perfArgs(['--scenario', '9', '--out', out, '--baselines', baselines, '--markdown', join(dir, 'v.md'), '--backend', 'cpu', '--gate-timing', '--verbose']),
+      perfArgs(['--scenario', '9', '--out', out, '--baselines', baselines, '--markdown', temp.at('v.md'), '--backend', 'cpu', '--gate-timing', '--verbose']),
     );
     expect(plan.files.map((f) => f.id)).toEqual(['memory']);
     expect(plan.config).toMatchObject({ backend: 'cpu', scale: 'quick', selection: [plan.files[0]!.path] });
@@ -43,7 +41,7 @@ describe("perf's plan phase", () => {
       jobSummary: null,
       history: null,
     });
-    expect(plan.exports.markdown).toBe(join(dir, 'v.md'));
+    expect(plan.exports.markdown).toBe(temp.at('v.md'));
     expect(typeof plan.color).toBe('boolean');
   });
 
@@ -61,18 +59,18 @@ describe("perf's plan phase", () => {
   });
 
   it('checks the outputs and the baselines it will read: a foreign file at --out and a corrupt baseline stop it', async () => {
-    const foreign = join(dir, 'notes.json');
+    const foreign = temp.at('notes.json');
     await writeFile(foreign, 'my notes\n');
     await expect(planPerf(perfArgs(['--scenario', '9', '--out', foreign]))).rejects.toThrow(OutputPathError);
-    const broken = await mkdtemp(join(dir, 'broken-baselines-'));
+    const broken = await mkdtemp(temp.at('broken-baselines-'));
     await writeFile(join(broken, 'webgpu-broken.json'), '{ not json');
-    await expect(planPerf(perfArgs(['--scenario', '9', '--out', join(dir, 'ok.json'), '--baselines', broken]))).rejects.toThrow(RecordFileError);
+    await expect(planPerf(perfArgs(['--scenario', '9', '--out', temp.at('ok.json'), '--baselines', broken]))).rejects.toThrow(RecordFileError);
   });
 
   it('a question runs its own file, its data read up front', async () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
     try {
-      const plan = await planPerf(perfArgs(['--shape', '4x8x8x3', '--out', join(dir, 'q.json'), '--baselines', baselines]));
+      const plan = await planPerf(perfArgs(['--shape', '4x8x8x3', '--out', temp.at('q.json'), '--baselines', baselines]));
       expect(plan.files.map((f) => f.id)).toEqual(['shape']);
       expect(plan.config.question).toMatchObject({ kind: 'shape' });
       expect(log).not.toHaveBeenCalled();

@@ -1,16 +1,12 @@
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { testRunRecord } from '../../../test/support/run-record.js';
 import { readRunRecord } from '../../results/storage.js';
 import { perfExitCode, writePerf } from './write.js';
+import { tempFolder } from '../../../test/support/temp-folder.js';
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'gtp-perf-write-'));
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
+const temp = tempFolder('gtp-perf-write-');
 
 const plan = { exports: {}, jobSummary: null, verbose: false, history: null, requireBaseline: false, color: false };
 const exact = { id: 'memory.bytes', scenario: 'memory', kind: 'exact' as const, value: 8, unit: 'B' };
@@ -43,30 +39,30 @@ describe("perf's exit code", () => {
 
 describe("perf's write phase", () => {
   it('writes the record, its HTML report and the history entry, says there is no baseline, and exits 0', async () => {
-    const recordPath = join(dir, 'run.json');
-    const history = await mkdtemp(join(dir, 'history-'));
+    const recordPath = temp.at('run.json');
+    const history = await mkdtemp(temp.at('history-'));
     const record = testRunRecord([exact]);
     const { value, out } = await quietly(() =>
-      writePerf({ ...plan, history }, { record, recordPath, comparison: null, baselinePath: join(dir, 'baselines/p.json') }),
+      writePerf({ ...plan, history }, { record, recordPath, comparison: null, baselinePath: temp.at('baselines/p.json') }),
     );
     expect(value).toBe(0);
     expect((await readRunRecord(recordPath)).metrics).toEqual([exact]);
-    expect(await readdir(dir)).toContain('run.html');
+    expect(await readdir(temp.path)).toContain('run.html');
     expect(await readdir(join(history, record.profile.id))).toHaveLength(1);
-    expect(out).toContain(`Report: ${join(dir, 'run.html')}`);
-    expect(out).toContain(`No baseline for profile ${record.profile.id} (quick scale) at ${join(dir, 'baselines/p.json')}`);
+    expect(out).toContain(`Report: ${temp.at('run.html')}`);
+    expect(out).toContain(`No baseline for profile ${record.profile.id} (quick scale) at ${temp.at('baselines/p.json')}`);
     expect(out).toMatch(/Exit 0\.$/);
   });
 
   it('with a baseline required and none found exits 3; a failed scenario exits 1', async () => {
-    const judged = { record: testRunRecord([exact]), recordPath: join(dir, 'required.json'), comparison: null, baselinePath: 'b.json' };
+    const judged = { record: testRunRecord([exact]), recordPath: temp.at('required.json'), comparison: null, baselinePath: 'b.json' };
     expect((await quietly(() => writePerf({ ...plan, requireBaseline: true }, judged))).value).toBe(3);
     const failed = { ...judged, record: testRunRecord([], { errors: [{ scenario: 'memory', test: 'bytes', message: 'boom' }] }) };
     expect((await quietly(() => writePerf(plan, failed))).value).toBe(1);
   });
 
   it('a record that cannot go where asked is kept in the temp folder, said on stderr, and fails the run', async () => {
-    const blocked = join(dir, 'a-file');
+    const blocked = temp.at('a-file');
     await writeFile(blocked, '');
     const { value, err } = await quietly(() =>
       writePerf(plan, { record: testRunRecord([exact]), recordPath: join(blocked, 'run.json'), comparison: null, baselinePath: 'b.json' }),

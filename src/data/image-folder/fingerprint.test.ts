@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { cp, mkdir, mkdtemp, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, mkdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { tempFolder } from '../../../test/support/temp-folder.js';
 import { fingerprintImageFolder } from './fingerprint.js';
 import { scanImageFolder } from './layout.js';
 
@@ -10,20 +10,17 @@ import { scanImageFolder } from './layout.js';
 const fingerprintOf = async (root: string) => fingerprintImageFolder(await scanImageFolder(root));
 
 describe('fingerprintImageFolder', () => {
-  const base = mkdtemp(join(tmpdir(), 'gtp-fingerprint-'));
+  const temp = tempFolder('gtp-fingerprint-');
   let root = '';
   let n = 0;
   beforeEach(async () => {
     // A fresh copy of the same three files for each test (the bytes need not decode: nothing is decoded).
-    root = join(await base, `set-${n++}`);
+    root = temp.at(`set-${n++}`);
     await mkdir(join(root, 'cats'), { recursive: true });
     await mkdir(join(root, 'dogs'));
     await writeFile(join(root, 'cats', 'a.jpg'), 'cat a');
     await writeFile(join(root, 'cats', 'b.png'), 'cat b');
     await writeFile(join(root, 'dogs', 'c.jpg'), 'dog c');
-  });
-  afterAll(async () => {
-    await rm(await base, { recursive: true, force: true });
   });
 
   it('is pinned: a change of recipe would make every stored image-folder baseline other data', async () => {

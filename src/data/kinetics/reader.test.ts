@@ -1,13 +1,13 @@
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeVideo } from './decode.js';
 import { KineticsDataError } from './errors.js';
 import { videoToolsFromEnv } from '../../cli/args.js';
 import { FfmpegNotFoundError, toolPaths } from './ffmpeg.js';
 import { loadKinetics } from './reader.js';
+import { tempFolder } from '../../../test/support/temp-folder.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../fixtures/kinetics', import.meta.url));
 const video = (path: string) => join(FIXTURES, 'train', path);
@@ -56,59 +56,55 @@ describe('loadKinetics on the committed fixtures', () => {
 });
 
 describe('loadKinetics skips what it cannot use and says why', () => {
-  let root = '';
-  /** Copies a fixture video to `<root>/<path>`. */
+  const temp = tempFolder('kinetics-bad-');
+  /** Copies a fixture video to `<temp folder>/<path>`. */
   const place = async (path: string, from: string) => {
-    await mkdir(join(root, path, '..'), { recursive: true });
-    await copyFile(video(from), join(root, path));
+    await mkdir(temp.at(path, '..'), { recursive: true });
+    await copyFile(video(from), temp.at(path));
   };
 
   beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'kinetics-bad-'));
     await place('train/a/good.mp4', 'abseiling/abseiling_001.mp4');
     await place('train/a/short.mp4', 'air_drumming/air_drumming_002.mp4');
     await place('train/b/good.mp4', 'abseiling/abseiling_002.mp4');
     const bytes = await readFile(video('air_drumming/air_drumming_001.mp4'));
-    await writeFile(join(root, 'train/b/truncated.mp4'), bytes.subarray(0, Math.floor(bytes.length / 2)));
+    await writeFile(temp.at('train/b/truncated.mp4'), bytes.subarray(0, Math.floor(bytes.length / 2)));
     await place('short/a/short.mp4', 'air_drumming/air_drumming_002.mp4');
-    await mkdir(join(root, 'broken/a'), { recursive: true });
-    await writeFile(join(root, 'broken/a/text.mp4'), 'not a video');
-  });
-  afterAll(async () => {
-    await rm(root, { recursive: true, force: true });
+    await mkdir(temp.at('broken/a'), { recursive: true });
+    await writeFile(temp.at('broken/a/text.mp4'), 'not a video');
   });
 
   it('skips a truncated mp4 with its reason and reports a short video without failing', async () => {
-    const ds = await loadKinetics({ root, size: SIZE, videoTools: VIDEO_TOOLS });
+    const ds = await loadKinetics({ root: temp.path, size: SIZE, videoTools: VIDEO_TOOLS });
     expect(ds.summary).toMatchObject({ videosListed: 4, videos: 3, framesDecoded: 108, clips: 26, skippedByReason: { 'corrupt-video': 1 } });
-    expect(ds.summary.skipped[0]!.item).toBe(join(root, 'train/b/truncated.mp4'));
+    expect(ds.summary.skipped[0]!.item).toBe(temp.at('train/b/truncated.mp4'));
     expect(ds.summary.skipped[0]!.detail).toMatch(/decoding reports errors|only \d+ decode/);
-    expect(ds.summary.shortVideos).toEqual([{ path: join(root, 'train/a/short.mp4'), frames: 20 }]);
+    expect(ds.summary.shortVideos).toEqual([{ path: temp.at('train/a/short.mp4'), frames: 20 }]);
   });
 
   it('refuses a split with no clip at all, saying why', async () => {
-    await expect(loadKinetics({ root, split: 'short', size: SIZE, videoTools: VIDEO_TOOLS })).rejects.toThrow(KineticsDataError);
-    await expect(loadKinetics({ root, split: 'short', size: SIZE, videoTools: VIDEO_TOOLS })).rejects.toThrow(
+    await expect(loadKinetics({ root: temp.path, split: 'short', size: SIZE, videoTools: VIDEO_TOOLS })).rejects.toThrow(KineticsDataError);
+    await expect(loadKinetics({ root: temp.path, split: 'short', size: SIZE, videoTools: VIDEO_TOOLS })).rejects.toThrow(
       /no clip of 32 frames in 1 videos \(1 decode, the longest has 20 frames; nothing skipped\)/,
     );
-    await expect(loadKinetics({ root, split: 'broken', size: SIZE, videoTools: VIDEO_TOOLS })).rejects.toThrow(
+    await expect(loadKinetics({ root: temp.path, split: 'broken', size: SIZE, videoTools: VIDEO_TOOLS })).rejects.toThrow(
       /\(0 decode, .*skipped 1 corrupt-video; e\.g\. .*text\.mp4: ffprobe exited with 1/,
     );
     // With 16-frame clips the short video is enough: 20 - 16 + 1 = 5 clips.
-    expect((await loadKinetics({ root, split: 'short', size: SIZE, framesPerClip: 16, videoTools: VIDEO_TOOLS })).count).toBe(5);
+    expect((await loadKinetics({ root: temp.path, split: 'short', size: SIZE, framesPerClip: 16, videoTools: VIDEO_TOOLS })).count).toBe(5);
   });
 
   it('names a missing folder and refuses bad options', async () => {
-    await expect(loadKinetics({ root: join(root, 'nowhere'), size: SIZE, videoTools: VIDEO_TOOLS })).rejects.toThrow(
+    await expect(loadKinetics({ root: temp.at('nowhere'), size: SIZE, videoTools: VIDEO_TOOLS })).rejects.toThrow(
       /nowhere\/train: cannot read the "train" split folder \(no such folder\)/,
     );
-    await expect(loadKinetics({ root, size: SIZE, framesPerClip: 0, videoTools: VIDEO_TOOLS })).rejects.toThrow(/framesPerClip must be an integer/);
-    await expect(loadKinetics({ root, size: { height: 0, width: 8 }, videoTools: VIDEO_TOOLS })).rejects.toThrow(/size\.height/);
+    await expect(loadKinetics({ root: temp.path, size: SIZE, framesPerClip: 0, videoTools: VIDEO_TOOLS })).rejects.toThrow(/framesPerClip must be an integer/);
+    await expect(loadKinetics({ root: temp.path, size: { height: 0, width: 8 }, videoTools: VIDEO_TOOLS })).rejects.toThrow(/size\.height/);
   });
 
   it('says how to install ffmpeg when it is missing', async () => {
-    const videoTools = { ffmpeg: join(root, 'no-ffmpeg'), ffprobe: null };
-    await expect(loadKinetics({ root, size: SIZE, videoTools })).rejects.toThrow(FfmpegNotFoundError);
-    await expect(loadKinetics({ root, size: SIZE, videoTools })).rejects.toThrow(/npm run setup:system.*apt-get install ffmpeg/);
+    const videoTools = { ffmpeg: temp.at('no-ffmpeg'), ffprobe: null };
+    await expect(loadKinetics({ root: temp.path, size: SIZE, videoTools })).rejects.toThrow(FfmpegNotFoundError);
+    await expect(loadKinetics({ root: temp.path, size: SIZE, videoTools })).rejects.toThrow(/npm run setup:system.*apt-get install ffmpeg/);
   });
 });

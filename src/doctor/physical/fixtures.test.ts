@@ -1,10 +1,10 @@
 // The physical verdicts of each committed sysfs copy (fixtures/sysfs/<name>/: sys/, proc/self/status,
 // machine.json), read for real from disk as doctor reads /sys, and of this machine's own /sys.
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempFolder } from '../../../test/support/temp-folder.js';
 import { judgeMachine, readMachine, recordedAdapter } from './machine.js';
 import { matchAdapter } from './match.js';
 import { LinkSampler } from './sampler.js';
@@ -161,11 +161,10 @@ async function writeFunction(
 }
 
 describe('a sysfs copy made here, not among the committed ones', () => {
-  let dir: string;
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  const temp = tempFolder('gtp-sysfs-');
 
   it('judges a Gen4 switch uplink trained at x8 above a healthy GPU link (degraded higher up), and a process on the other NUMA node (remote)', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'gtp-sysfs-'));
+    const dir = temp.path;
     const sys = join(dir, 'sys');
     const g4 = '16.0 GT/s PCIe';
     const rp = 'pci0000:80/0000:80:03.0';
@@ -216,11 +215,10 @@ describe('a sysfs copy made here, not among the committed ones', () => {
 });
 
 describe('the link read again under load', () => {
-  let dir: string;
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  const temp = tempFolder('gtp-sysfs-load-');
 
   it('an idle Gen1 reading (power saving) that retrains to Gen4 under load is healthy; the best reading per hop is kept', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'gtp-sysfs-load-'));
+    const dir = temp.path;
     const sys = join(dir, 'sys');
     const rp = 'pci0000:00/0000:00:01.0';
     const gpu = `${rp}/0000:01:00.0`;

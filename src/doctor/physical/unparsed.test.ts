@@ -1,7 +1,7 @@
-import { cpSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, realpathSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempFolder } from '../../../test/support/temp-folder.js';
 import { couldNotJudge } from './judge.js';
 import { judgeMachine, readMachine, recordedAdapter } from './machine.js';
 import { classCodeProblem, resolveMachineRoot } from './sysfs.js';
@@ -10,12 +10,11 @@ import { classCodeProblem, resolveMachineRoot } from './sysfs.js';
 // (exit 0); the file is now named and the function judged unknown, not absent.
 const FIXTURE = resolve(import.meta.dirname, '../../../fixtures/sysfs/gen3-x8-degraded');
 const GPU = '0000:1a:00.0';
-const dir = mkdtempSync(join(tmpdir(), 'gtp-unparsed-sysfs-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const temp = tempFolder('gtp-unparsed-sysfs-');
 
 /** A copy of the fixture with the GPU's class file replaced by `text`. */
 function copyWithClass(name: string, text: string): string {
-  const copy = join(dir, name);
+  const copy = temp.at(name);
   cpSync(FIXTURE, copy, { recursive: true, verbatimSymlinks: true });
   writeFileSync(realpathSync(join(copy, 'sys/bus/pci/devices', GPU, 'class')), text);
   return copy;

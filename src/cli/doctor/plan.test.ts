@@ -1,0 +1,85 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempFolder } from '../../../test/support/temp-folder.js';
+import { DoctorFileError, readDoctorReport } from '../../doctor/files.js';
+import { MachineRootError } from '../../doctor/physical/sysfs.js';
+import { OutputPathError } from '../../results/output-guard.js';
+import { parseCommandLine } from '../args.js';
+import { type DoctorArgs, planDoctor } from './plan.js';
+
+const ROOT = join(import.meta.dirname, '../../..');
+const H200_REPORT = join(ROOT, 'fixtures/runs/h200-2026-12-04/doctor-1.json');
+const DEGRADED = join(ROOT, 'fixtures/sysfs/gen3-x8-degraded');
+const tmp = tempFolder('gtp-doctor-plan-');
+
+function doctorArgs(...argv: string[]): DoctorArgs {
+  const args = parseCommandLine(['doctor', ...argv], {});
+  if (args.command !== 'doctor') throw new Error('not doctor');
+  return args;
+}
+
+describe("doctor's plan phase", () => {
+  it('names the outputs asked for and what the checks run with; a run on this machine starts the device', async () => {
+    const [json, prom] = [tmp.at('report.json'), tmp.at('gtp.prom')];
+    const plan = await planDoctor(doctorArgs('--quick', '--expect-gpu', '--json', json, '--prometheus', prom), false);
+    expect(plan).toEqual({
+      mode: 'check',
+      startsDevice: true,
+      checks: { backend: 'auto', requireBackend: null, expectGpu: true, quick: true, ldLibraryPath: null, sysfsRoot: null },
+      heading: 'doctor: is this machine set up for gpu-transfer-perf? (--backend auto, --quick, --expect-gpu)',
+      json,
+      prometheus: prom,
+      color: false,
+    });
+  });
+
+  it('judges a copy of /sys without starting the device', async () => {
+    const plan = await planDoctor(doctorArgs('--sysfs-root', DEGRADED), true);
+    expect(plan).toMatchObject({ mode: 'check', startsDevice: false, checks: { sysfsRoot: DEGRADED }, json: null, prometheus: null, color: true });
+    expect(plan.mode === 'check' && plan.heading).toBe(`doctor: is this machine set up for gpu-transfer-perf? (--backend auto, --sysfs-root ${DEGRADED})`);
+  });
+
+  it('refuses an output it cannot write, and checks the outputs before the --sysfs-root (exit 2 either way)', async () => {
+    await mkdir(tmp.at('a-folder'), { recursive: true });
+    await expect(planDoctor(doctorArgs('--json', tmp.at('a-folder')))).rejects.toThrow(OutputPathError);
+    await expect(planDoctor(doctorArgs('--json', tmp.at('a-folder'), '--sysfs-root', tmp.at('no-such')))).rejects.toThrow(OutputPathError);
+    await expect(planDoctor(doctorArgs('--json', tmp.at('same.prom'), '--prometheus', tmp.at('same.prom')))).rejects.toThrow(
+      /--prometheus .*same\.prom is also --json/,
+    );
+  });
+
+  it('refuses a --sysfs-root that is not a copy of /sys', async () => {
+    await expect(planDoctor(doctorArgs('--sysfs-root', tmp.at('no-such')))).rejects.toThrow(MachineRootError);
+  });
+
+  it('reads the --from report for --prometheus, and refuses one that is not a report', async () => {
+    const prom = tmp.at('h200.prom');
+    const plan = await planDoctor(doctorArgs('--from', H200_REPORT, '--prometheus', prom));
+    expect(plan).toEqual({ mode: 'export', startsDevice: false, from: H200_REPORT, report: await readDoctorReport(H200_REPORT), prometheus: prom });
+    const notReport = tmp.at('not-a-report.json');
+    await writeFile(notReport, '{"hello": 1}');
+    await expect(planDoctor(doctorArgs('--from', notReport, '--prometheus', prom))).rejects.toThrow(DoctorFileError);
+  });
+
+  it('makes a health check --quick; a --from report it cannot read is its verdict (UNKNOWN), not a refusal', async () => {
+    const here = await planDoctor(doctorArgs('--health-check', '--deadline', '20'));
+    expect(here).toMatchObject({ mode: 'health', startsDevice: true, checks: { quick: true }, from: null, fromOtherMachine: false, deadline: 20 });
+    const h200 = await planDoctor(doctorArgs('--health-check', '--from', H200_REPORT, '--from-other-machine'));
+    expect(h200).toMatchObject({
+      mode: 'health',
+      startsDevice: false,
+      from: { path: H200_REPORT, report: { profile: { id: 'webgpu-nvidia-h200-x64' } } },
+      fromOtherMachine: true,
+    });
+    const missing = tmp.at('missing.json');
+    const unread = await planDoctor(doctorArgs('--health-check', '--from', missing));
+    expect(unread).toMatchObject({ mode: 'health', from: { path: missing, unreadable: `DoctorFileError: ${missing}: cannot read it (ENOENT)` } });
+  });
+
+  it('leaves --write-envelope to the envelope-writer, which checks its output and reads its reports first', async () => {
+    const out = tmp.at('envelope.json');
+    const plan = await planDoctor(doctorArgs('--write-envelope', out, '--from', 'reports', '--backend', 'webgpu', '--processes', '3'));
+    expect(plan).toEqual({ mode: 'envelope', startsDevice: false, out, from: ['reports'], processes: 3, quick: false, backend: 'webgpu', force: false });
+  });
+});
