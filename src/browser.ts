@@ -8,6 +8,8 @@
 
 export type { BackendCapabilities, BackendContext, BackendName } from './backend/types.js';
 export type { ScaleSizes } from './suite/sizes.js';
+export type { PageImageFile } from './suite/browser-session.js';
+export type { Tensor } from '@tensorflow/tfjs';
 export {
   /** The page's backend (webgpu or webgl, --backend), started once per browser launch; what tfjs runs on is read back. */
   useBrowserBackend as useBackend,
@@ -17,6 +19,8 @@ export {
   useBrowserMnist as useMnist,
   /** The sample sizes of this run's scale. */
   useBrowserSizes as useSizes,
+  /** The run's COCO images (the fixture, or --coco-root/--coco-ann): file bytes to decode in the page and Node's decoded pixels. */
+  useBrowserCocoImages as useCocoImages,
   /** Adds metrics to the run record from a test in the page. */
   recordBrowserMetrics as recordMetrics,
 } from './suite/browser-session.js';
@@ -28,12 +32,27 @@ export { sampleInterleaved, samplePairs, type PairedSamples } from './measure/pa
 export { CLOCK, timeSynced } from './measure/timer.js';
 export { median, maxAbsDiff } from './measure/statistics.js';
 export { LeakCheck, memorySnapshot } from './measure/memory.js';
-export { bytesMetric, qualityMetric, ratioFromPairs, timeMetric, type MetricInput } from './results/metrics.js';
+export { bytesMetric, exactMetric, qualityMetric, ratioFromPairs, timeMetric, type MetricInput } from './results/metrics.js';
 export { MNIST_SPEEDUP_ID } from './results/metric-ids.js';
 export { BatchLoader, type Batch } from './data/loader.js';
 export { ARTICLE_BATCH } from './suite/sizes.js';
 export { ARTICLE_DEVICE_VS_HOST_BOUND } from './suite/article-bounds.js';
-export { ARTICLE_NORMALIZATION, normalizeOnHost } from './transfer/normalization.js';
+export { ARTICLE_NORMALIZATION, IMAGENET_NORMALIZATION, normalizeOnHost } from './transfer/normalization.js';
+export {
+  CanvasPixels,
+  DeviceChannelNormalization,
+  decodeInPage,
+  IMAGE_STRATEGIES,
+  type ImageStrategy,
+  imageAgreementBound,
+  imagePass,
+  imageStrategies,
+  importedPixels,
+  levelDiff,
+  rgbaToRgb,
+  translucentPixels,
+  webglImageTensorBytes,
+} from './suite/browser-images.js';
 export { cpuNormalize, deviceNormalize, type TransferStrategy } from './transfer/strategies/strategies.js';
 export { int32DeviceNormalize, WEBGL_SCALAR_BYTES } from './transfer/strategies/int32-pixels.js';
 export { sendWireType, wireCrossing, type WireCrossing } from './transfer/strategies/send-wire.js';
