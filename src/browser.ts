@@ -8,6 +8,8 @@
 
 export type { BackendCapabilities, BackendContext, BackendName } from './backend/types.js';
 export type { ScaleSizes } from './suite/sizes.js';
+export type { PageImageFile } from './suite/browser-session.js';
+export type { Tensor } from '@tensorflow/tfjs';
 export {
   /** The page's backend (webgpu or webgl, --backend), started once per browser launch; what tfjs runs on is read back. */
   useBrowserBackend as useBackend,
@@ -17,6 +19,8 @@ export {
   useBrowserMnist as useMnist,
   /** The sample sizes of this run's scale. */
   useBrowserSizes as useSizes,
+  /** The run's COCO images (the fixture, or --coco-root/--coco-ann): file bytes to decode in the page and Node's decoded pixels. */
+  useBrowserCocoImages as useCocoImages,
   /** Adds metrics to the run record from a test in the page. */
   recordBrowserMetrics as recordMetrics,
   /** The last test of a scenario: no tensor it created is still alive (records memory.leaked-tensors.<scenario>). */
@@ -26,7 +30,7 @@ export { BROWSER_BACKENDS, type BrowserBackendName } from './backend/browser-sta
 export { WebGlTransferCounter } from './backend/webgl.js';
 export type { TransferCounter, TransferTotals } from './backend/transfer-counter.js';
 export { bytesOfSynced, countSynced, countTransfers } from './backend/synced-transfers.js';
-export { samplePairs, type PairedSamples } from './measure/paired.js';
+export { sampleInterleaved, samplePairs, type PairedSamples } from './measure/paired.js';
 export { CLOCK, timeSynced } from './measure/timer.js';
 export { median, maxAbsDiff } from './measure/statistics.js';
 export { LeakCheck, memorySnapshot } from './measure/memory.js';
@@ -47,8 +51,27 @@ export { MNIST_SPEEDUP_ID } from './results/metric-ids.js';
 export { BatchLoader, type Batch } from './data/loader.js';
 export { ARTICLE_BATCH } from './suite/sizes.js';
 export { ARTICLE_DEVICE_VS_HOST_BOUND } from './suite/article-bounds.js';
-export { ARTICLE_NORMALIZATION, normalizeOnHost } from './transfer/normalization.js';
+export { ARTICLE_NORMALIZATION, IMAGENET_NORMALIZATION, normalizeOnHost } from './transfer/normalization.js';
+export {
+  CanvasPixels,
+  DeviceChannelNormalization,
+  decodeInPage,
+  IMAGE_STRATEGIES,
+  type ImageStrategy,
+  imageAgreementBound,
+  imagePass,
+  imageStrategies,
+  importedPixels,
+  levelDiff,
+  rgbaToRgb,
+  translucentPixels,
+  webglImageTensorBytes,
+} from './suite/browser-images.js';
 export { cpuNormalize, deviceNormalize, type TransferStrategy } from './transfer/strategies/strategies.js';
-export { int32DeviceNormalize } from './transfer/strategies/int32-pixels.js';
+export { int32DeviceNormalize, WEBGL_SCALAR_BYTES } from './transfer/strategies/int32-pixels.js';
+export { sendWireType, wireCrossing, type WireCrossing } from './transfer/strategies/send-wire.js';
+export { WIRE_DTYPES, type WireDtype, wireByteLength } from './transfer/wire-dtypes.js';
+export { encodePixels } from './transfer/wire/payload.js';
+export { DTYPE_BATCHES, type EncodedBatch, encodeMnistBatches } from './suite/dtype-encode.js';
 export { hasPackedKernel } from './transfer/kernels/normalize-packed-kernel.js';
 export { measureSweep, SWEEP_SIZES, sweepMetrics } from './suite/sweep.js';

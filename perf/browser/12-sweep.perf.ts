@@ -14,11 +14,9 @@ import {
   useBackend,
   useConfig,
   useMnist,
+  WEBGL_SCALAR_BYTES,
   type BackendContext,
 } from 'gpu-transfer-perf/browser';
-
-/** Two scalars as WebGL textures: one RGBA float32 texel (16 B) each. */
-const WEBGL_SCALARS = 2 * 16;
 
 let context: BackendContext;
 
@@ -35,7 +33,7 @@ describe('transfer time against batch size, in the browser (section 12)', () => 
       expect(p.bytes.a.dataBytes).toBe(p.pixelsPerBatch * strategies.a.wireBytesPerPixel());
       // webgl: the pixels as int32 texels (as many bytes as float32) plus 32 B, two RGBA float32
       // texels, most likely the mean and std scalars tf.sub/tf.div upload (measured at every size).
-      const expected = context.name === 'webgpu' ? p.pixelsPerBatch * raw.wireBytesPerPixel() : p.bytes.a.dataBytes + WEBGL_SCALARS;
+      const expected = context.name === 'webgpu' ? p.pixelsPerBatch * raw.wireBytesPerPixel() : p.bytes.a.dataBytes + WEBGL_SCALAR_BYTES;
       expect(p.bytes.b.dataBytes).toBe(expected);
     }
     await recordMetrics(task, ...sweepMetrics(points, { a: 'cpu-normalize', b: 'device-normalize' }, context.transfers.boundary));

@@ -28,6 +28,21 @@ export class MutableTransferCounter implements TransferCounter {
   }
 }
 
+/**
+ * A counter that also counts image sources handed to the device without passing through a host
+ * array the page holds (an ImageBitmap, a canvas, a video frame): WebGL's texImage2D from an image,
+ * WebGPU's copyExternalImageToTexture. A transfer, but not of CPU bytes: counted as pixels.
+ */
+export class ImageCountingTransferCounter extends MutableTransferCounter {
+  /** Pixels (width x height) of image sources imported so far. */
+  imagePixels = 0;
+}
+
+/** The image pixels `counter` has counted so far, or null where it does not count image imports (Node's backends). */
+export function imagePixelsOf(counter: TransferCounter): number | null {
+  return counter instanceof ImageCountingTransferCounter ? counter.imagePixels : null;
+}
+
 /** The traffic between two readings of a counter. */
 export function transferDelta(before: TransferTotals, after: TransferTotals): TransferTotals {
   return {

@@ -6,21 +6,18 @@ import * as tf from '@tensorflow/tfjs';
 import { recordCapabilities, runningBackendName } from './capabilities.js';
 import { BackendUnavailableError } from './errors.js';
 import { softwareAdapterName } from './fingerprint.js';
-import { MutableTransferCounter } from './transfer-counter.js';
+import { ImageCountingTransferCounter } from './transfer-counter.js';
 import type { AdapterDescription, BackendContext } from './types.js';
 
 /** The WebGL rendering context classes whose methods carry data (WebGL 1 and 2). */
 export type WebGlGlobals = Readonly<Record<'WebGL2RenderingContext' | 'WebGLRenderingContext', { prototype: object } | undefined>>;
 
-/** Bytes host memory handed to WebGL and pixels of image sources that never were host arrays. */
-export class WebGlTransferCounter extends MutableTransferCounter {
-  /**
-   * Pixels (width x height) of image sources (ImageBitmap, canvas, image, video element,
-   * VideoFrame) passed to texImage2D/texSubImage2D: a transfer, but not of CPU bytes the page
-   * holds, so counted apart from dataBytes.
-   */
-  imagePixels = 0;
-}
+/**
+ * Bytes host memory handed to WebGL and pixels of image sources that never were host arrays
+ * (ImageBitmap, canvas, image, video element, VideoFrame passed to texImage2D/texSubImage2D):
+ * imagePixels, counted apart from dataBytes.
+ */
+export class WebGlTransferCounter extends ImageCountingTransferCounter {}
 
 /** What the page's imageSourcePixels sees of an image source: its size. */
 interface SizedSource {

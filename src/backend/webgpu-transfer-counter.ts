@@ -1,10 +1,14 @@
-import { MutableTransferCounter } from './transfer-counter.js';
+import { ImageCountingTransferCounter } from './transfer-counter.js';
 
 /** The WebGPU classes of the `webgpu` package whose methods carry data. */
 export interface WebGpuGlobals {
   GPUDevice: { prototype: { createBuffer(descriptor: GPUBufferDescriptor): GPUBuffer } };
   GPUQueue: {
-    prototype: { writeBuffer(buffer: GPUBuffer, offset: number, data: BufferSource | SharedArrayBuffer, dataOffset?: number, size?: number): void };
+    prototype: {
+      writeBuffer(buffer: GPUBuffer, offset: number, data: BufferSource | SharedArrayBuffer, dataOffset?: number, size?: number): void;
+      /** A browser's import of an image source into a texture (Dawn in Node has none). */
+      copyExternalImageToTexture?(source: GPUCopyExternalImageSourceInfo, destination: GPUCopyExternalImageDestInfo, copySize: GPUExtent3DStrict): void;
+    };
   };
   GPUBuffer: { prototype: { mapAsync(mode: number, offset?: number, size?: number): Promise<void> } };
 }
@@ -23,6 +27,16 @@ export function writeBufferByteCount(data: BufferSource | SharedArrayBuffer, dat
   return (size ?? elements - dataOffset) * elementSize;
 }
 
+/** Pixels (texels) a copy of `extent` covers: width x height x depth (WebGPU spec, GPUExtent3D; height and depth default to 1). */
+export function extentPixels(extent: GPUExtent3DStrict): number {
+  if (Symbol.iterator in Object(extent)) {
+    const [width = 0, height = 1, depth = 1] = [...(extent as Iterable<number>)];
+    return width * height * depth;
+  }
+  const e = extent as GPUExtent3DDictStrict;
+  return e.width * (e.height ?? 1) * (e.depthOrArrayLayers ?? 1);
+}
+
 /**
  * Counts host<->device bytes at the WebGPU API itself, so the figure is what the driver was
  * handed, not what tfjs meant to send. Must be installed before the device is created.
@@ -31,11 +45,15 @@ export function writeBufferByteCount(data: BufferSource | SharedArrayBuffer, dat
  * staging buffer copied into a pooled one) and `queue.writeBuffer` into any buffer without
  * UNIFORM usage (the harness's own upload buffers, device-upload.ts). Uniforms:
  * `queue.writeBuffer` into UNIFORM buffers (tfjs's per-dispatch parameters). Readback:
- * `mapAsync(READ)` (see shared/facts).
+ * `mapAsync(READ)` (see shared/facts). Image pixels: `queue.copyExternalImageToTexture` in a browser
+ * (tf.browser.fromPixels of an ImageBitmap or canvas), the copy's width x height, not CPU bytes.
  */
-export function installWebGpuTransferCounter(globals: WebGpuGlobals): MutableTransferCounter {
-  const counter = new MutableTransferCounter(
-    'WebGPU API: buffers created mappedAtCreation and queue.writeBuffer into non-uniform buffers (data), queue.writeBuffer into UNIFORM buffers (uniforms), mapAsync(READ) (readback)',
+export function installWebGpuTransferCounter(globals: WebGpuGlobals): ImageCountingTransferCounter {
+  const copyExternal = globals.GPUQueue.prototype.copyExternalImageToTexture;
+  // Node's boundary text stays as its records and baselines say it; a browser's adds the image imports.
+  const counter = new ImageCountingTransferCounter(
+    'WebGPU API: buffers created mappedAtCreation and queue.writeBuffer into non-uniform buffers (data), queue.writeBuffer into UNIFORM buffers (uniforms), mapAsync(READ) (readback)' +
+      (copyExternal ? '; queue.copyExternalImageToTexture counted apart as image pixels (width x height)' : ''),
   );
   const createBuffer = globals.GPUDevice.prototype.createBuffer;
   globals.GPUDevice.prototype.createBuffer = function (this: unknown, descriptor: GPUBufferDescriptor) {
@@ -51,6 +69,12 @@ export function installWebGpuTransferCounter(globals: WebGpuGlobals): MutableTra
     else counter.dataBytes += bytes;
     return writeBuffer.call(this, buffer, offset, data, dataOffset, size);
   };
+  if (copyExternal) {
+    globals.GPUQueue.prototype.copyExternalImageToTexture = function (this: unknown, source, destination, copySize) {
+      counter.imagePixels += extentPixels(copySize);
+      return copyExternal.call(this, source, destination, copySize);
+    };
+  }
   const mapAsync = globals.GPUBuffer.prototype.mapAsync;
   globals.GPUBuffer.prototype.mapAsync = function (this: GPUBuffer, mode, offset, size) {
     if ((mode & MAP_READ) !== 0) counter.readbackBytes += size ?? this.size - (offset ?? 0);

@@ -1,6 +1,8 @@
 // The browser host (issue 43) from the real CLI: what it refuses up front (exit 2, no browser
-// started), and one lean run in headless Chromium (one launch, webgpu, the bytes scenario only):
-// the bytes exact, what tfjs runs on read back into the profile, and no Chromium left behind.
+// started), and one lean run per backend in headless Chromium (one launch each: --backend takes one
+// backend a run): the bytes scenario, the wire types and the three image strategies, their bytes
+// exact and their values agreeing (the perf files assert it; here the record is read back), what
+// tfjs runs on read back into the profile, and no Chromium left behind. Never a time.
 import { readdir, readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { cli, withEnv } from '../../test/support/cli.js';
@@ -35,25 +37,61 @@ describe('gtp perf --browser', () => {
     expect(webgl.stderr).toMatch(/--backend webgl runs in a browser only: add --browser chromium/);
   });
 
-  // setup:system installs Debian's Chromium: a machine without it fails here, not skips.
-  it('runs the bytes scenario in Chromium on webgpu: the article bytes exact, webgpu read back, no browser left behind', async () => {
+  /** Runs the bytes, wire-type and image scenarios in one Chromium launch on `backend`; returns the record's values by id. */
+  async function browserRun(backend: 'webgpu' | 'webgl') {
     const before = await harnessChromiums();
-    const out = temp.at('run.json');
-    const run = await cli(['perf', '--browser', 'chromium', '--backend', 'webgpu', '--scenario', 'memory', '--out', out], undefined, {
-      env,
-      timeoutMs: 240_000,
-    });
+    const out = temp.at(`run-${backend}.json`);
+    const args = ['perf', '--browser', 'chromium', '--backend', backend, '--scenario', 'memory', '--scenario', 'dtypes', '--scenario', 'coco', '--out', out];
+    const run = await cli(args, undefined, { env, timeoutMs: 240_000 });
     expect(run.code, run.stderr + run.stdout).toBe(0);
     const record = runRecordSchema.parse(JSON.parse(await readFile(out, 'utf8')));
-    // What tfjs ran on, read back in the page, is what the profile says; the browser names the profile.
-    expect(record.profile?.backend).toBe('webgpu');
-    expect(record.profile?.id).toMatch(/^webgpu-chromium-\d+-swiftshader-[a-z0-9-]+-\d+c-x64$/);
-    expect(record.profile?.versions.chromium).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
-    const value = (id: string) => record.metrics.find((m) => m.id === id)?.value;
-    expect(value('browser-mnist.bytes.cpu-normalize')).toBe(200_704);
-    expect(value('browser-mnist.bytes.device-normalize')).toBe(50_176);
     expect(record.errors).toEqual([]);
+    // What tfjs ran on, read back in the page, is what the profile says; the browser names the profile.
+    expect(record.profile?.backend).toBe(backend);
+    expect(record.profile?.id).toMatch(new RegExp(`^${backend}-chromium-\\d+-swiftshader-[a-z0-9-]+-\\d+c-x64$`));
+    expect(record.profile?.versions.chromium).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
     const left = [...(await harnessChromiums())].filter((pid) => !before.has(pid));
     expect(left, 'Chromium processes left behind').toEqual([]);
+    const metric = (id: string) => record.metrics.find((m) => m.id === id);
+    return { value: (id: string) => metric(id)?.value, metric };
+  }
+
+  /** The three image strategies agreed within their float bounds (the perf file asserts it too; here: recorded so). */
+  function expectImagesAgree(metric: (id: string) => { value: number; bound?: { max?: number | undefined } | undefined } | undefined) {
+    for (const pair of ['device-normalize-vs-cpu-normalize', 'gpu-import-vs-cpu-normalize', 'gpu-import-vs-device-normalize']) {
+      const m = metric(`browser-coco.max-abs-diff.${pair}`);
+      expect(m?.bound?.max, pair).toBeGreaterThan(0);
+      expect(m?.value, pair).toBeLessThanOrEqual(m!.bound!.max!);
+    }
+  }
+
+  // The 12 fixture images: 39,962 pixels; packed uint8 words 119,888 B (each image padded to a whole word).
+  const FIXTURE_PIXELS = 39_962;
+
+  // setup:system installs Debian's Chromium: a machine without it fails here, not skips.
+  it('runs bytes, wire types and images in Chromium on webgpu: the article bytes exact, the GPU import as pixels, no browser left behind', async () => {
+    const { value, metric } = await browserRun('webgpu');
+    expect(value('browser-mnist.bytes.cpu-normalize')).toBe(200_704);
+    expect(value('browser-mnist.bytes.device-normalize')).toBe(50_176);
+    // Each wire type at its size: 1 / 1 / 2 / 4 B an element of the [64,28,28,1] batch.
+    expect(['uint8', 'int8', 'float16', 'float32'].map((d) => value(`dtypes.64x1x28x28.upload-bytes.${d}`))).toEqual([50_176, 50_176, 100_352, 200_704]);
+    expect(value('browser-coco.bytes.cpu-normalize')).toBe(FIXTURE_PIXELS * 12);
+    expect(value('browser-coco.bytes.device-normalize')).toBe(119_888);
+    expect(value('browser-coco.bytes.gpu-import')).toBe(0);
+    expect(value('browser-coco.image-pixels.gpu-import')).toBe(FIXTURE_PIXELS);
+    expectImagesAgree(metric);
+  }, 300_000);
+
+  it('runs them on webgl: raw pixels save nothing there (no uint8 tensor), only the GPU import does', async () => {
+    const { value, metric } = await browserRun('webgl');
+    expect(value('browser-mnist.bytes.device-normalize')).toBe(200_736);
+    // int32 for the integer types (+ 32 B of normalization scalars), float32 for float16: 4 B a value each.
+    expect(['uint8', 'int8', 'float16', 'float32'].map((d) => value(`dtypes.64x1x28x28.upload-bytes.${d}`))).toEqual([200_736, 200_736, 200_704, 200_704]);
+    // An [h,w,3] tensor goes up as RGBA float32 texels, 16 B a pixel, float32 and int32 alike.
+    expect(value('browser-coco.bytes.cpu-normalize')).toBe(FIXTURE_PIXELS * 16);
+    expect(value('browser-coco.bytes.device-normalize')).toBe(FIXTURE_PIXELS * 16);
+    expect(value('browser-coco.bytes.gpu-import')).toBe(0);
+    expect(value('browser-coco.image-pixels.gpu-import')).toBe(FIXTURE_PIXELS);
+    expectImagesAgree(metric);
   }, 300_000);
 });

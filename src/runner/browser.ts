@@ -6,12 +6,15 @@
  */
 import { accessSync, constants } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import type { BrowserCommand } from 'vitest/node';
 import { nodeProfileHost } from '../backend/hardware-profile.js';
 import type { ProfileHost } from '../backend/profile.js';
+import { type CocoFiles, cocoSource } from '../data/coco/source.js';
 import { mnistSource } from '../data/mnist/source.js';
+import { readRegularFile } from '../base/regular-file.js';
 import type { RunConfig } from '../run-config.js';
-import type { BrowserMnist } from '../suite/browser-session.js';
+import type { BrowserCocoImages, BrowserImageFile, BrowserMnist } from '../suite/browser-session.js';
 
 /** The browsers `--browser` takes; firefox and webkit have no WebGPU that tfjs can use headless here. */
 export const SUPPORTED_BROWSERS = ['chromium'] as const;
@@ -136,6 +139,25 @@ function mnistCommand(config: () => RunConfig): BrowserCommand<[]> {
   };
 }
 
+/**
+ * The page's command for the run's COCO images (--coco-root/--coco-ann, else the fixture): the first
+ * `count` usable images' file bytes, for the page's own decoder, and sharp's pixels of each (the COCO
+ * reader's decode), to compare the two decoders.
+ */
+function cocoCommand(config: () => RunConfig): BrowserCommand<[count: number]> {
+  return async (_context, count): Promise<BrowserCocoImages> => {
+    const run = config();
+    const dataset = await cocoSource.load((run.data[cocoSource.name] ?? null) as CocoFiles | null);
+    const images: BrowserImageFile[] = [];
+    for (let i = 0; i < Math.min(count, dataset.count); i++) {
+      const info = dataset.imageInfo(i);
+      const [bytes, sample] = await Promise.all([readRegularFile(join(dataset.summary.imagesFolder, info.file_name)), dataset.load(i)]);
+      images.push({ file: info.file_name, bytes: base64(bytes), pixels: base64(sample.pixels), height: info.height, width: info.width });
+    }
+    return { images, described: run.datasets[cocoSource.name] ?? cocoSource.defaultDescription };
+  };
+}
+
 /** The vitest test options that run the files in `browser` (one launch per vitest run), with the page's commands reading `config()`. */
 export async function browserTestOptions(browser: BrowserLaunch, config: () => RunConfig) {
   const { playwright } = await loadBrowserProvider();
@@ -145,7 +167,7 @@ export async function browserTestOptions(browser: BrowserLaunch, config: () => R
       headless: true,
       provider: playwright({ launchOptions: { executablePath: browser.path, args: [...CHROMIUM_FLAGS] } }),
       instances: [{ browser: browser.name }],
-      commands: { gtpMnist: mnistCommand(config) },
+      commands: { gtpMnist: mnistCommand(config), gtpCocoImages: cocoCommand(config) },
       screenshotFailures: false,
     },
   };

@@ -33,6 +33,34 @@ export interface BrowserMnist {
   readonly described: string;
 }
 
+/** One image file as the Node host hands it to the page: its bytes, to decode there, and what Node's decoder (sharp) made of it. */
+export interface BrowserImageFile {
+  /** The file name in the images folder. */
+  readonly file: string;
+  /** The file's bytes (base64). */
+  readonly bytes: string;
+  /** Node's decoded [height, width, 3] RGB pixels (sharp, as the COCO reader reads them; base64). */
+  readonly pixels: string;
+  readonly height: number;
+  readonly width: number;
+}
+
+/** The run's COCO images, as the page gets them. */
+export interface BrowserCocoImages {
+  readonly images: readonly BrowserImageFile[];
+  /** The data set in the run record's words. */
+  readonly described: string;
+}
+
+/** A COCO image in the page: its file's bytes and Node's decoded pixels. */
+export interface PageImageFile {
+  readonly file: string;
+  readonly bytes: Uint8Array;
+  readonly nodePixels: Uint8Array;
+  readonly height: number;
+  readonly width: number;
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
     /** The Node host's CPU, OS and package versions, with the browser it launched (runner/browser.ts). */
@@ -44,12 +72,15 @@ declare module 'vitest/browser' {
   interface BrowserCommands {
     /** The run's MNIST images, read by the Node host (mnistSource, --mnist-dir or the package). */
     gtpMnist: () => Promise<BrowserMnist>;
+    /** The first `count` images of the run's COCO data (--coco-root/--coco-ann or the fixture), read and decoded by the Node host. */
+    gtpCocoImages: (count: number) => Promise<BrowserCocoImages>;
   }
 }
 
 interface PageSession {
   backend?: Promise<{ context: BackendContext; profile: RunProfile }>;
   mnist?: Promise<ImageDataset>;
+  coco?: Promise<PageImageFile[]>;
   read: Record<string, string>;
 }
 
@@ -95,6 +126,15 @@ export function useBrowserMnist(): Promise<ImageDataset> {
     return makeImageDataset({ ...m, images: bytesOf(m.images), labels: bytesOf(m.labels) });
   });
   return page.mnist;
+}
+
+/** The first `count` images of the run's COCO data: file bytes to decode in the page, and Node's pixels (read once per page). */
+export function useBrowserCocoImages(count: number): Promise<PageImageFile[]> {
+  page.coco ??= commands.gtpCocoImages(count).then((c) => {
+    page.read.coco = c.described;
+    return c.images.map((i) => ({ file: i.file, bytes: bytesOf(i.bytes), nodePixels: bytesOf(i.pixels), height: i.height, width: i.width }));
+  });
+  return page.coco;
 }
 
 /** Adds metrics to the run record from a test in the page; the scenario is the test's perf file. */

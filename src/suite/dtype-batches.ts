@@ -1,30 +1,10 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Scale } from '../run-config.js';
-import { BatchLoader } from '../data/loader.js';
 import { seededRng } from '../base/random.js';
-import { ARTICLE_NORMALIZATION } from '../transfer/normalization.js';
-import { encodePixels, type EncodedPixels } from '../transfer/wire/payload.js';
-import { WIRE_DTYPES, type WireDtype } from '../transfer/wire-dtypes.js';
+import { DTYPE_BATCHES, type EncodedBatch, encodeAllTypes, encodeMnistBatches } from './dtype-encode.js';
 import { useMnist } from './session.js';
-import { ARTICLE_BATCH } from './sizes.js';
 
-/** One batch size of the dtypes scenario. */
-export interface DtypeBatch {
-  /** Article notation (NCHW), used in metric ids: '64x1x28x28'. */
-  readonly id: string;
-  readonly what: string;
-  /** What the harness sends: channels last. */
-  readonly shape: readonly number[];
-}
-
-/**
- * The batches the dtypes scenario sends, named in the article's NCHW notation (their id is part
- * of every metric id); the harness sends pixels channels-last.
- */
-export const DTYPE_BATCHES: Readonly<Record<'mnist' | 'large', DtypeBatch>> = {
-  mnist: { id: '64x1x28x28', what: "the article's MNIST batch, sent as [64,28,28,1]", shape: [64, 28, 28, 1] },
-  large: { id: '32x3x224x224', what: 'an ImageNet-sized batch of seeded random pixels, sent as [32,224,224,3]', shape: [32, 224, 224, 3] },
-};
+export { DTYPE_BATCHES, type DtypeBatch, type EncodedBatch } from './dtype-encode.js';
 
 /**
  * Interleaved rounds (4 transfers each) for the large batch, per scale; the MNIST batch uses the
@@ -37,24 +17,9 @@ export const LARGE_BATCH_ROUNDS: Record<Scale, { rounds: number; warmupRounds: n
   full: { rounds: 100, warmupRounds: 10 },
 };
 
-/** One batch encoded as every wire type, ready to send (host encoding is not timed). */
-export type EncodedBatch = Record<WireDtype, EncodedPixels>;
-
-/** Encodes one pixel batch as uint8, int8, float16 and float32 payloads. */
-function encodeAllTypes(pixels: Uint8Array, shape: readonly number[]): EncodedBatch {
-  const entries = WIRE_DTYPES.map((d) => [d, encodePixels(d, pixels, shape, ARTICLE_NORMALIZATION)] as const);
-  return Object.fromEntries(entries) as EncodedBatch;
-}
-
 /** The first `count` full batches of the article's loader, each encoded as every wire type. */
 export async function encodedMnistBatches(count: number): Promise<EncodedBatch[]> {
-  const loader = new BatchLoader(await useMnist(), { ...ARTICLE_BATCH, dropLast: true });
-  const out: EncodedBatch[] = [];
-  for (const batch of loader.epoch(0)) {
-    if (out.length === count) break;
-    out.push(encodeAllTypes(batch.images, batch.shape));
-  }
-  return out;
+  return encodeMnistBatches(await useMnist(), count);
 }
 
 /** The large batch: seeded uniform random pixels (transfer cost does not depend on content). */
