@@ -28,6 +28,7 @@ describe('command line', () => {
       videoTools: { ffmpeg: null, ffprobe: null },
       browser: null,
       browserPath: null,
+      browserTimeout: null,
     });
   });
 
