@@ -98,6 +98,14 @@ describe('hardware fingerprint', () => {
     expect(sameDeviceOtherHost('webgpu-lavapipe-intel-xeon-4c-x64', 'webgpu-lavapipe-amd-epyc-2c-x64')).toBe(false);
     expect(sameDeviceOtherHost('webgpu-swiftshader-intel-xeon-2c-x64', 'webgpu-lavapipe-amd-epyc-2c-x64')).toBe(false);
     expect(sameDeviceOtherHost('webgpu-lavapipe-intel-xeon-2c-arm64', 'webgpu-lavapipe-amd-epyc-2c-x64')).toBe(false);
+    // In a browser: the browser and its major version are part of the device (issue 43).
+    expect(deviceAndHostOf('webgpu-chromium-156-swiftshader-amd-epyc-2c-x64')).toEqual({
+      device: 'webgpu-chromium-156-swiftshader-*-2c-x64',
+      host: 'amd-epyc',
+    });
+    expect(sameDeviceOtherHost('webgl-chromium-156-swiftshader-intel-xeon-2c-x64', 'webgl-chromium-156-swiftshader-amd-epyc-2c-x64')).toBe(true);
+    expect(sameDeviceOtherHost('webgpu-chromium-157-swiftshader-intel-xeon-2c-x64', 'webgpu-chromium-156-swiftshader-amd-epyc-2c-x64')).toBe(false);
+    expect(sameDeviceOtherHost('webgl-chromium-156-swiftshader-intel-xeon-2c-x64', 'webgpu-chromium-156-swiftshader-amd-epyc-2c-x64')).toBe(false);
     // Where the CPU is the device, another CPU is another device; a GPU's id names no host.
     for (const id of ['wasm-amd-epyc-x64', 'cpu-amd-epyc-x64', 'tensorflow-cpu-amd-epyc-2c-x64', 'webgpu-nvidia-h200-x64', 'webgpu-lavapipe-x64'])
       expect(deviceAndHostOf(id), id).toBeNull();

@@ -131,6 +131,12 @@ const WITH_CPU: readonly RegExp[] = [
   /^(?<before>tensorflow-cpu-)(?<cpu>(?<model>(?:[a-z0-9]+-)+?)\d+c)-(?<arch>[a-z0-9_]+)$/,
 ];
 
+// A browser's software adapter ('webgpu-chromium-156-swiftshader-amd-epyc-2c-x64', webgl too):
+// the browser and its major version belong to the device, the CPU model is the host (issue 43).
+const IN_BROWSER_WITH_CPU = new RegExp(
+  String.raw`^(?<before>(?:webgpu|webgl)-[a-z]+-\d+-(?:${SOFTWARE_NAMES})-)(?<cpu>(?:[a-z0-9]+-)+?\d+c)-(?<arch>[a-z0-9_]+)$`,
+);
+
 /**
  * For an id whose CPU part is new ('webgpu-lavapipe-amd-epyc-2c-x64'), the id the same kind of
  * setup had before (legacyId 'webgpu-lavapipe-x64') and the CPU part ('amd-epyc-2c') that a file
@@ -155,7 +161,7 @@ export function legacyIdOf(id: string): { readonly legacyId: string; readonly cp
  * device: null for those.
  */
 export function deviceAndHostOf(id: string): { readonly device: string; readonly host: string } | null {
-  const g = id.match(WITH_CPU[0]!)?.groups;
+  const g = (id.match(WITH_CPU[0]!) ?? id.match(IN_BROWSER_WITH_CPU))?.groups;
   const cores = g?.cpu?.match(/^(?<model>.+)-(?<cores>\d+c)$/)?.groups;
   if (!g || !cores) return null;
   return { device: `${g.before}*-${cores.cores}-${g.arch}`, host: cores.model! };
