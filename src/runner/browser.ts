@@ -34,6 +34,9 @@ export interface BrowserLaunch {
   readonly timeoutS?: number;
 }
 
+/** The packages the page loads, bundled by Vite's optimizer before the page starts (a late one reloads it mid-run). */
+export const BROWSER_DEPENDENCIES = ['@tensorflow/tfjs', '@tensorflow/tfjs-core', '@tensorflow/tfjs-backend-webgpu', '@tensorflow/tfjs-backend-webgl'] as const;
+
 /** A browser that cannot be used as asked: the user's to fix (exit 2), said with what to do. */
 export class BrowserSetupError extends Error {
   override readonly name = 'BrowserSetupError';

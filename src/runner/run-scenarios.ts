@@ -9,7 +9,7 @@ import { GTP_TEST_SETTINGS } from './vitest-settings.js';
 import { RunProgressReporter } from './progress-reporter.js';
 import { RunRecordReporter } from './reporter.js';
 import type { ScenarioFile } from './scenarios.js';
-import { type BrowserLaunch, browserProfileHost, browserTestOptions } from './browser.js';
+import { BROWSER_DEPENDENCIES, type BrowserLaunch, browserProfileHost, browserTestOptions } from './browser.js';
 
 /** A path as a glob that matches only itself: glob syntax characters escaped. */
 function literalGlob(path: string): string {
@@ -116,6 +116,9 @@ export async function openScenarioSession(files: readonly ScenarioFile[], config
     // (verbose), else one progress line, the perf files' own lines and failures as they happen.
     {
       plugins: [provideRunConfig(config, projects, browser), tmpDirs.plugin],
+      // The page's packages bundled before it loads: one found at run time (the webgl backend,
+      // imported when asked for) made Vite reload the page mid-run, and the run ended with no record.
+      ...(browser ? { optimizeDeps: { include: [...BROWSER_DEPENDENCIES] } } : {}),
       // The browser's provider is an instance too (runner/browser.ts): here, where it is not cloned.
       test: { ...host, reporters: options.quiet ? [reporter] : options.verbose ? ['default', reporter] : [new RunProgressReporter({ root }), reporter] },
     },
