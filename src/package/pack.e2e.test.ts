@@ -23,6 +23,7 @@ import { readBaseline } from '../results/baseline.js';
 import { DEFAULT_PROCESS_ALPHA } from '../results/process-verdict.js';
 import type { RunRecord } from '../results/schema.js';
 import { readRunRecord } from '../results/storage.js';
+import { withResolvedUrls } from '../runner/offline-lock.js';
 import { bmfFindings, junitXsdFindings, readJunitAsTestReporter } from '../../test/support/export-validators.js';
 import { asOtherCpu, OTHER_CPU_LAVAPIPE_ID, OTHER_CPU_MODEL } from '../../test/support/other-cpu.js';
 import { packHarness } from '../../test/support/built-cli.setup.js';
@@ -84,8 +85,9 @@ async function gtp(args: readonly string[]): Promise<Outcome> {
  * cache by the integrity hash) it asks nothing, so `npm ci --offline` installs it all.
  */
 async function writeOfflineLock(dir: string, tarball: string): Promise<void> {
-  const lock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8')) as {
-    packages: Record<string, { version?: string; resolved?: string; link?: boolean }>;
+  const registry = (await sh('npm', ['config', 'get', 'registry'], { env })).stdout.trim();
+  const lock = JSON.parse(withResolvedUrls(await readFile(join(ROOT, 'package-lock.json'), 'utf8'), registry)) as {
+    packages: Record<string, unknown>;
   };
   const harness = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
   const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as {
@@ -97,16 +99,10 @@ async function writeOfflineLock(dir: string, tarball: string): Promise<void> {
   const spec = `file:${relative(dir, tarball)}`;
   manifest.dependencies['gpu-transfer-perf'] = spec;
   await writeFile(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  const registry = (await sh('npm', ['config', 'get', 'registry'], { env })).stdout.trim().replace(/\/?$/, '/');
   const packages: Record<string, unknown> = {
+    ...lock.packages,
     '': { name: manifest.name, version: manifest.version, dependencies: manifest.dependencies, devDependencies: manifest.devDependencies },
   };
-  for (const [path, entry] of Object.entries(lock.packages)) {
-    if (path === '') continue;
-    const name = path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
-    const tgz = `${registry}${name}/-/${name.split('/').pop()}-${entry.version}.tgz`;
-    packages[path] = entry.resolved || entry.link || !entry.version ? entry : { ...entry, resolved: tgz };
-  }
   const pick = ['version', 'license', 'dependencies', 'bin', 'engines', 'peerDependencies', 'peerDependenciesMeta'] as const;
   packages['node_modules/gpu-transfer-perf'] = {
     ...Object.fromEntries(pick.map((key) => [key, harness[key]])),

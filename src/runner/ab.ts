@@ -1,7 +1,7 @@
 import { withoutDawnNotices } from '../backend/dawn-notices.js';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -17,6 +17,7 @@ import { readRunRecord } from '../results/storage.js';
 import { commandLine, commandName } from '../base/commands.js';
 import { type ArmHarness, armHarness, dependsOnHarness, HARNESS_SOURCE, INSTALLED_HARNESS } from './arm-harness.js';
 import { type MeasureHost, startMeasureHost } from './measure-host.js';
+import { withResolvedUrls } from './offline-lock.js';
 import { checkBackendChoice, RunInputError, scenarioFiles } from './perf.js';
 import { DEFAULT_SCENARIO_DIR, listScenarios, selectScenarios } from './scenarios.js';
 
@@ -227,7 +228,17 @@ async function checkout(ref: string, into: string, options: AbOptions): Promise<
   else {
     const install = lock !== null ? ['ci'] : ['install', '--no-save'];
     try {
-      await tracked(run('npm', [...install, '--prefer-offline', '--no-audit', '--no-fund'], { cwd: into, maxBuffer: 64 * 1024 * 1024 }));
+      // Each package's tarball named, so that npm takes it from its cache without asking the
+      // registry (offline-lock.ts); the commit's own lockfile put back after, its checkout clean.
+      if (lock !== null) {
+        const registry = (await run('npm', ['config', 'get', 'registry'], { cwd: into })).stdout.trim();
+        await writeFile(join(into, 'package-lock.json'), withResolvedUrls(lock, registry));
+      }
+      try {
+        await tracked(run('npm', [...install, '--prefer-offline', '--no-audit', '--no-fund'], { cwd: into, maxBuffer: 64 * 1024 * 1024 }));
+      } finally {
+        if (lock !== null) await writeFile(join(into, 'package-lock.json'), lock);
+      }
     } catch (error) {
       const tail = String((error as { stderr?: unknown }).stderr ?? (error as Error).message)
         .trim()
