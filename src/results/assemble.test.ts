@@ -81,6 +81,12 @@ describe('assembleRunRecord', () => {
     expect(notes({})).toEqual(['The tensorflow (CUDA, tfjs-node-gpu) backend was not exercised in this run; CI never exercises it.']);
     const lavapipe = { vendor: 'mesa', architecture: '', device: '', description: 'llvmpipe', isSoftware: true, features: [] };
     expect(notes({ adapter: lavapipe })[0]).toMatch(/^The WebGPU adapter is a software rasterizer \(llvmpipe\)/);
+    // In a browser: Chromium's WebGPU adapter has no description (named by what it is), and WebGL says WebGL.
+    const swiftshader = { vendor: 'google', architecture: 'swiftshader', device: '', description: '', isSoftware: true, features: [] };
+    expect(notes({ adapter: swiftshader })[0]).toMatch(/^The WebGPU adapter is a software rasterizer \(swiftshader\): a real device that renders on the CPU/);
+    expect(notes({ backend: 'webgl', backendReason: 'asked for', adapter: { ...swiftshader, description: 'WebGL 2.0 (ANGLE SwiftShader)' } })[0]).toMatch(
+      /^The WebGL adapter is a software rasterizer \(WebGL 2\.0 \(ANGLE SwiftShader\)\)/,
+    );
     expect(notes({ backend: 'wasm', backendReason: 'no adapter' })).toEqual([
       'webgpu was NOT exercised: no adapter.',
       'The tensorflow (CUDA, tfjs-node-gpu) backend was not exercised in this run; CI never exercises it.',

@@ -1,4 +1,5 @@
 import type { MetricInput } from './metrics.js';
+import { softwareAdapterName } from '../backend/fingerprint.js';
 import { directionOf } from './direction.js';
 import {
   metricProblems,
@@ -46,9 +47,10 @@ export interface RunContext {
 function profileNotes(profile: RunProfile): string[] {
   const notes: string[] = [];
   if (profile.adapter?.isSoftware) {
-    notes.push(
-      `The WebGPU adapter is a software rasterizer (${profile.adapter.description}): a real Vulkan device running on the CPU. Its timings describe it, not a GPU.`,
-    );
+    // A browser's WebGL runs on the adapter too (SwiftShader through ANGLE); Chromium's WebGPU gives it no description.
+    const api = profile.backend === 'webgl' ? 'WebGL' : 'WebGPU';
+    const named = profile.adapter.description || softwareAdapterName(profile.adapter) || 'unnamed';
+    notes.push(`The ${api} adapter is a software rasterizer (${named}): a real device that renders on the CPU. Its timings describe it, not a GPU.`);
   }
   if (profile.backend !== 'webgpu') notes.push(`webgpu was NOT exercised: ${profile.backendReason}.`);
   if (profile.backend === 'tensorflow') {
