@@ -2,24 +2,13 @@
 // that freezes (no test timeout fires inside a page stuck in a loop) is stopped at
 // --browser-timeout, and a Chromium killed mid-run is named as gone; either way exit 1 with one
 // line naming the process, no run record written, and no Chromium it started left (by process id).
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { harnessChromiums } from '../../test/support/chromium.js';
 import { cli, ROOT, withEnv } from '../../test/support/cli.js';
 
 const env = withEnv({ PERF_REQUIRE_BASELINE: '', PERF_GATE_TIMING: '', GTP_BROWSER_PATH: '' });
-
-/** Live (not zombie) Chromium browser processes Playwright launched (its pipe flag; no --type: the browser, not a helper). */
-async function launchedBrowsers(): Promise<Set<number>> {
-  const found = new Set<number>();
-  for (const name of await readdir('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const args = (await readFile(`/proc/${name}/cmdline`, 'utf8').catch(() => '')).split('\0');
-    if (args.includes('--remote-debugging-pipe') && args.includes('--use-angle=swiftshader') && !args.some((a) => a.startsWith('--type=')))
-      found.add(Number(name));
-  }
-  return found;
-}
 
 /** Every browser seen while `run` runs (polled), and what it returned. */
 async function watching<T>(run: Promise<T>, onSeen: (pid: number) => void = () => undefined): Promise<{ result: T; seen: Set<number> }> {
@@ -29,7 +18,7 @@ async function watching<T>(run: Promise<T>, onSeen: (pid: number) => void = () =
     done = true;
   });
   while (!done) {
-    for (const pid of await launchedBrowsers()) {
+    for (const pid of await harnessChromiums({ browsersOnly: true })) {
       if (!seen.has(pid)) onSeen(pid);
       seen.add(pid);
     }
@@ -70,7 +59,7 @@ describe('a browser process that ends without its values', () => {
     );
     await expect(readFile(out)).rejects.toThrow(/ENOENT/);
     expect(seen.size, 'no browser was seen: the check could not fail').toBeGreaterThan(0);
-    const left = await launchedBrowsers();
+    const left = await harnessChromiums({ browsersOnly: true });
     expect([...seen].filter((pid) => left.has(pid))).toEqual([]);
   });
 
@@ -85,7 +74,7 @@ describe('a browser process that ends without its values', () => {
     expect(result.stderr).toMatch(/^error: process 1 of 1 in Chromium \d+: the browser closed before the run finished \(it crashed or was killed/m);
     await expect(readFile(out)).rejects.toThrow(/ENOENT/);
     expect(seen.size).toBeGreaterThan(0);
-    const left = await launchedBrowsers();
+    const left = await harnessChromiums({ browsersOnly: true });
     expect([...seen].filter((pid) => left.has(pid))).toEqual([]);
   });
 });

@@ -3,24 +3,14 @@
 // backend a run): the bytes scenario, the wire types and the three image strategies, their bytes
 // exact and their values agreeing (the perf files assert it; here the record is read back), what
 // tfjs runs on read back into the profile, and no Chromium left behind. Never a time.
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { harnessChromiums } from '../../test/support/chromium.js';
 import { cli, withEnv } from '../../test/support/cli.js';
 import { runRecordSchema } from '../results/schema.js';
 import { tempFolder } from '../../test/support/temp-folder.js';
 
 const env = withEnv({ PERF_REQUIRE_BASELINE: '', PERF_GATE_TIMING: '', GTP_BROWSER_PATH: '' });
-
-/** Live (not zombie) processes started with the harness's Chromium flags: browsers this run would leave behind. */
-async function harnessChromiums(): Promise<Set<number>> {
-  const found = new Set<number>();
-  for (const name of await readdir('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const cmdline = await readFile(`/proc/${name}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes('--enable-unsafe-swiftshader') && cmdline.includes('--use-angle=swiftshader')) found.add(Number(name));
-  }
-  return found;
-}
 
 const temp = tempFolder('gtp-browser-');
 

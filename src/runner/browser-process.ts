@@ -8,13 +8,10 @@ import type { RunRecord } from '../results/schema.js';
 import type { BrowserLaunch } from './browser.js';
 import { DEFAULT_BROWSER_TIMEOUT_S } from './browser-timeout.js';
 import { ProcessLostError } from './process-lost.js';
+import type { ScenarioSession } from './run-scenarios.js';
 
 /** The part of a scenario session this needs: one run, and what went wrong outside the tests. */
-export interface WatchedSession {
-  run(): Promise<RunRecord | null>;
-  /** The errors of the last run that no test caught (a closed page, a lost connection). */
-  unhandledErrors(): readonly string[];
-}
+export type WatchedSession = Pick<ScenarioSession, 'run' | 'unhandledErrors'>;
 
 /**
  * Runs one browser process: its record, or a ProcessLostError when the page gave no result within
@@ -36,7 +33,10 @@ export async function runBrowserProcess(
     timer = setTimeout(() => done('hung'), seconds * 1000);
   });
   try {
-    const outcome = await Promise.race([session.run(), deadline]);
+    const run = session.run();
+    // A hung run settles, if ever, after the deadline and the session's close: nothing waits for it then.
+    run.catch(() => undefined);
+    const outcome = await Promise.race([run, deadline]);
     if (outcome === 'hung') {
       throw new ProcessLostError(`${where}: no result after ${seconds} s (--browser-timeout): the page hung; the browser was stopped, ${lost}`);
     }
