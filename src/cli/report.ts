@@ -34,7 +34,7 @@ export async function reportCommand(args: ReportArgs): Promise<number> {
     ? compareWithBaseline(record, baseline, {
         allowProfileMismatch: false,
         gateTiming: false,
-        ...(await judgingContext(record, baselinePath, baseline.profile.id)),
+        ...(await judgingContext(record, baselinePath, baseline)),
       })
     : null;
   const out = args.out ?? besideRecord(runPath, '.html');

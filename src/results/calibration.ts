@@ -126,16 +126,22 @@ export function betweenProcessSd(values: readonly number[]): number {
 export const UNCHANGED_POOLS = ['A', "A'"] as const;
 
 /**
- * The between-process spread of unchanged processes: the pooled SD of log values over the
- * unchanged pools (each about its own mean, so a shift between pools does not count), with
- * N - (number of pools) degrees of freedom. Null when no unchanged pool has 2 values.
+ * The pooled within-group SD of log values: each group about its own mean (a shift between groups
+ * does not count), sqrt(sum of squares / (N - groups)) with N - groups degrees of freedom (the
+ * one-way ANOVA's within-group mean square). Groups with fewer than 2 values add nothing; null when none has 2.
  */
+export function pooledSpread(groups: ReadonlyArray<readonly number[]>, source: (processes: number) => string): KnownSpread | null {
+  const logs = groups.filter((g) => g.length >= 2).map((g) => g.map(Math.log));
+  if (logs.length === 0) return null;
+  const squares = logs.reduce((t, g) => t + g.reduce((u, x) => u + (x - mean(g)) ** 2, 0), 0);
+  const df = logs.reduce((t, g) => t + g.length, 0) - logs.length;
+  return { sd: Math.sqrt(squares / df), df, source: source(df + logs.length) };
+}
+
+/** The between-process spread of unchanged processes: the pooled SD over the unchanged pools (pooledSpread). */
 export function spreadOfPools(pools: Readonly<Record<string, readonly number[]>>, source: string): KnownSpread | null {
-  const unchanged = UNCHANGED_POOLS.flatMap((name) => (pools[name] && pools[name].length >= 2 ? [pools[name].map(Math.log)] : []));
-  if (unchanged.length === 0) return null;
-  const squares = unchanged.reduce((t, logs) => t + logs.reduce((u, x) => u + (x - mean(logs)) ** 2, 0), 0);
-  const df = unchanged.reduce((t, logs) => t + logs.length, 0) - unchanged.length;
-  return { sd: Math.sqrt(squares / df), df, source: `${source} (${df + unchanged.length} unchanged processes)` };
+  const unchanged = UNCHANGED_POOLS.flatMap((name) => (pools[name] ? [pools[name]] : []));
+  return pooledSpread(unchanged, (n) => `${source} (${n} unchanged processes)`);
 }
 
 /** Where the profile's calibration file beside a baseline is written: `<dir>/<profile>.calibration.json` (perf:calibrate's pools). */

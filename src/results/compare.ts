@@ -1,7 +1,7 @@
 import { type Baseline, datasetMismatch } from './baseline.js';
 import type { Metric, RunError, RunRecord } from './schema.js';
 import { covariateIdOf } from './covariate.js';
-import { judgingBasis, judgeMetric, isJudged, perProcessValues, type Verdict } from './verdict.js';
+import { judgingBasis, judgeMetric, isJudged, perProcessValues, spreadFor, type Verdict } from './verdict.js';
 import { oneProcessAlpha, type KnownSpread } from './process-verdict.js';
 import { EXIT } from './exit.js';
 import { commandLine } from '../base/commands.js';
@@ -21,6 +21,11 @@ export interface CompareOptions {
    * `<profile>.calibration.json` beside the baseline), or null when it has none; undefined: not looked for.
    */
   readonly spread?: KnownSpread | null;
+  /**
+   * Each ratio's own between-process spread pooled over the baseline profile's recorded
+   * multi-process runs (readRecordedSpreads: history/<profile>/ beside the baselines folder); a floor as `spread` is.
+   */
+  readonly metricSpreads?: ReadonlyMap<string, KnownSpread>;
   /**
    * The measured host allowance for a baseline of the same device on another CPU model
    * (results/host-allowance.ts readHostAllowance), null when nothing measured one; undefined: not looked for.
@@ -174,11 +179,16 @@ function judge(run: RunRecord, baseline: Baseline, options: CompareOptions, acro
   const ids = [...new Set([...base.keys(), ...current.keys()])];
   const pairs = ids.map((id) => [base.get(id) ?? null, current.get(id) ?? null] as const);
   // Across CPUs with no measured allowance a ratio is information, as with no cross-process basis.
-  const judging = { gateTiming: options.gateTiming, spread: options.spread ?? null, ratiosGate: otherHost?.allowance !== null };
+  const judging = {
+    gateTiming: options.gateTiming,
+    spread: options.spread ?? null,
+    ...(options.metricSpreads ? { metricSpreads: options.metricSpreads } : {}),
+    ratiosGate: otherHost?.allowance !== null,
+  };
   const both = pairs.flatMap(([b, c]) => (b && c ? [[b, c] as const] : []));
   // The family of one-process verdicts: each at FAMILY_FALSE_ALARM / family (Bonferroni), so
   // an unchanged run fails on any of them at most 1% of the time.
-  const predicted = both.filter(([b, c]) => isJudged(b, c, judging) && judgingBasis(b, c, b.kind === 'ratio' ? judging.spread : null) === 'prediction');
+  const predicted = both.filter(([b, c]) => isJudged(b, c, judging) && judgingBasis(b, c, spreadFor(b, judging)) === 'prediction');
   const predictionAlpha = oneProcessAlpha(Math.max(1, predicted.length));
   const verdicts = pairs.map(([b, c]) => {
     const own = (b as { tolerance?: number } | null)?.tolerance ?? 0;

@@ -40,8 +40,9 @@ describe('host allowance: measured from the committed calibration pools', () => 
     expect(own['kinetics.speedup.transfer']).toBeGreaterThan(0.4);
     expect(a?.allowance).toBe(Math.max(...Object.values(own)));
     // Needed only across hosts: the baseline's own profile gets the spread alone.
-    expect(await judgingContext({ profile: epyc, scale: 'quick' }, `baselines/${EPYC_ID}.json`, EPYC_ID)).not.toHaveProperty('hostAllowance');
-    expect((await judgingContext({ profile: xeon, scale: 'quick' }, `baselines/${EPYC_ID}.json`, EPYC_ID)).hostAllowance?.byMetric).toEqual(own);
+    const baseline = { profile: epyc, scale: 'quick' as const, metrics: [] };
+    expect(await judgingContext({ profile: epyc, scale: 'quick' }, `baselines/${EPYC_ID}.json`, baseline)).not.toHaveProperty('hostAllowance');
+    expect((await judgingContext({ profile: xeon, scale: 'quick' }, `baselines/${EPYC_ID}.json`, baseline)).hostAllowance?.byMetric).toEqual(own);
   });
 });
 

@@ -4,6 +4,7 @@ import { sameDeviceOtherHost } from '../backend/fingerprint.js';
 import { geometricMean } from '../measure/statistics.js';
 import { readBaseline } from './baseline.js';
 import { readCalibratedSpread, readCalibrationPools, UNCHANGED_POOLS } from './calibration.js';
+import { readRecordedSpreads } from './recorded-spread.js';
 import { isCovariateMetric } from './covariate.js';
 import type { KnownSpread } from './process-verdict.js';
 import { deviceCalibrationFiles, otherHostIds, profileFilePath } from './profile-files.js';
@@ -172,19 +173,23 @@ async function readPoolAllowance(dir: string, profileId: string): Promise<HostAl
 }
 
 /**
- * What judging `run` against the baseline at `baselinePath` needs beside the two records: the
- * baseline profile's calibrated spread, and, when the baseline is the same device on another
- * CPU, the host allowance (null when nothing measured one; undefined when not needed).
+ * What judging `run` against `baseline` (read from `baselinePath`) needs beside the two records:
+ * the baseline profile's calibrated spread, each ratio's spread pooled over the profile's recorded
+ * runs (recorded-spread.ts), and, when the baseline is the same device on another CPU, the host
+ * allowance (null when nothing measured one; undefined when not needed).
  */
 export async function judgingContext(
   run: Pick<RunRecord, 'profile' | 'scale'>,
   baselinePath: string,
-  baselineProfile: string,
-): Promise<{ spread: KnownSpread | null; hostAllowance?: HostAllowance | null }> {
+  baseline: Pick<RunRecord, 'profile' | 'metrics' | 'scale'>,
+): Promise<{ spread: KnownSpread | null; metricSpreads: ReadonlyMap<string, KnownSpread>; hostAllowance?: HostAllowance | null }> {
+  const baselineProfile = baseline.profile.id;
   const spread = await readCalibratedSpread(baselinePath, baselineProfile);
-  if (!sameDeviceOtherHost(run.profile.id, baselineProfile)) return { spread };
+  const metricSpreads = await readRecordedSpreads(baselinePath, baseline);
+  if (!sameDeviceOtherHost(run.profile.id, baselineProfile)) return { spread, metricSpreads };
   return {
     spread,
+    metricSpreads,
     hostAllowance: await readHostAllowance(dirname(baselinePath), baselineProfile, run.scale === 'full' ? 'full-baseline' : 'baseline'),
   };
 }

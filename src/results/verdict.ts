@@ -68,16 +68,25 @@ export function judgingBasis(b: Metric, c: Metric, spread: KnownSpread | null): 
 }
 
 /** Whether a metric pair is judged, and so gates: ratios with a basis; times with one only under --gate-timing. */
-export function isJudged(b: Metric, c: Metric, options: Pick<JudgeOptions, 'gateTiming' | 'spread' | 'ratiosGate'>): boolean {
+export function isJudged(b: Metric, c: Metric, options: Pick<JudgeOptions, 'gateTiming' | 'spread' | 'metricSpreads' | 'ratiosGate'>): boolean {
   // A covariate (the host-state probe) describes the machine, not the code: it adjusts others, never gates.
   if (isCovariateMetric(b) || isCovariateMetric(c)) return false;
   // Information (the sync floor, a computed limit) describes the machine: shown, never judged.
   if (directionOf(b) === 'info' || directionOf(c) === 'info') return false;
   if (b.kind === 'ratio' && options.ratiosGate === false) return false;
-  return judgingBasis(b, c, spread(b, options)) !== null && (b.kind === 'ratio' || options.gateTiming);
+  return judgingBasis(b, c, spreadFor(b, options)) !== null && (b.kind === 'ratio' || options.gateTiming);
 }
 
-const spread = (m: Metric, options: Pick<JudgeOptions, 'spread'>) => (m.kind === 'ratio' ? (options.spread ?? null) : null);
+/**
+ * The known between-process spread that floors a ratio's judgement: the wider of the profile's
+ * calibration (one spread for every ratio) and this metric's own spread pooled over the profile's
+ * recorded multi-process runs (results/recorded-spread.ts); null for other kinds or when neither exists.
+ */
+export function spreadFor(m: Metric, options: Pick<JudgeOptions, 'spread' | 'metricSpreads'>): KnownSpread | null {
+  if (m.kind !== 'ratio') return null;
+  const [general, own] = [options.spread ?? null, options.metricSpreads?.get(m.id) ?? null];
+  return general && own ? (own.sd > general.sd ? own : general) : (general ?? own);
+}
 
 /**
  * Default tolerances by kind: exact has no noise; ratios get 10% (npm run perf:calibrate);
@@ -92,6 +101,8 @@ export interface JudgeOptions {
   readonly gateTiming: boolean;
   /** The profile's calibrated between-process spread of a ratio (its calibration file), if any. */
   readonly spread?: KnownSpread | null;
+  /** Each ratio's own between-process spread pooled over the profile's recorded runs (results/recorded-spread.ts), by metric id. */
+  readonly metricSpreads?: ReadonlyMap<string, KnownSpread>;
   /** The one-sided level of a prediction-interval verdict: FAMILY_FALSE_ALARM / (such verdicts in the comparison). */
   readonly predictionAlpha?: number;
   /**
@@ -183,11 +194,15 @@ export function judgeMetric(baseline: Metric | null, current: Metric | null, opt
       head: perProcessValues(current),
       ...(options.covariate ? { covariate: options.covariate } : {}),
     };
-    if (judgingBasis(baseline, current, spread(baseline, options)) === 'permutation') {
+    if (judgingBasis(baseline, current, spreadFor(baseline, options)) === 'permutation') {
       const process = judgeProcesses(samples, { tolerance: options.tolerance, alpha: DEFAULT_PROCESS_ALPHA });
       return { ...base, verdict: process.verdict, reason: `across processes (${process.processes[0]} vs ${process.processes[1]}): ${process.reason}`, process };
     }
-    const process = judgeOneProcess(samples, { tolerance: options.tolerance, alpha: options.predictionAlpha ?? FAMILY_FALSE_ALARM }, spread(baseline, options));
+    const process = judgeOneProcess(
+      samples,
+      { tolerance: options.tolerance, alpha: options.predictionAlpha ?? FAMILY_FALSE_ALARM },
+      spreadFor(baseline, options),
+    );
     return { ...base, verdict: process.verdict, reason: `prediction interval: ${process.reason}`, process };
   }
   const judgedInfo =

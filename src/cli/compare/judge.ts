@@ -18,6 +18,6 @@ export async function judgeCompare(plan: Pick<ComparePlan, 'run' | 'baseline' | 
   const { path, baseline } = await findBaseline(plan.run, plan.baseline.file, plan.baseline.dir);
   if (!baseline) return { baselinePath: path, comparison: null };
   console.log(`Baseline: ${path} (accepted from ${baseline.accepted.from} at ${baseline.accepted.at})`);
-  const context = await judgingContext(plan.run, path, baseline.profile.id);
+  const context = await judgingContext(plan.run, path, baseline);
   return { baselinePath: path, comparison: compareWithBaseline(plan.run, baseline, { ...plan.judging, ...context }) };
 }

@@ -30,7 +30,7 @@ export async function judgePerf(plan: Pick<PerfPlan, 'baseline' | 'judging' | 'p
   if (!baseline) return { record, recordPath, comparison: null, baselinePath };
   // The profile's calibrated between-process spread, beside the baseline: what judges one process against one;
   // for a baseline of this device on another CPU, the host allowance too (results/host-allowance.ts).
-  const context = await keepingRecord(recordPath, record, () => judgingContext(record, baselinePath, baseline.profile.id));
+  const context = await keepingRecord(recordPath, record, () => judgingContext(record, baselinePath, baseline));
   const judged = await keepingRecord(recordPath, record, () =>
     judgeWithSecondLook(record, plan.processes, {
       judge: (r) => compareWithBaseline(r, baseline, { ...plan.judging, ...context }),
