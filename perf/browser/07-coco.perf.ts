@@ -14,6 +14,8 @@ import {
   bytesMetric,
   CLOCK,
   CanvasPixels,
+  countAndRead,
+  deviceChannelNormalize,
   DeviceChannelNormalization,
   decodeInPage,
   exactMetric,
@@ -32,6 +34,7 @@ import {
   ratioFromPairs,
   recordMetrics,
   sampleInterleaved,
+  stagedToDevice,
   timeMetric,
   useBackend,
   useCocoImages,
@@ -196,6 +199,31 @@ describe('COCO images three ways in the browser: CPU float32, raw bytes, GPU imp
       for (const out of Object.values(outputs)) for (const t of out ?? []) t.dispose();
     }
     await recordMetrics(task, ...metrics);
+  });
+
+  it("moves what device-normalize moves through the public per-channel kernel a user's file calls (deviceChannelNormalize)", async () => {
+    // gpu-transfer-perf's deviceChannelNormalize: packed bytes and the fused kernel on webgpu, int32
+    // values and tfjs ops on webgl (no uint8 tensor there); against the device-normalize way's own path.
+    const staged = deviceChannelNormalize(context, IMAGENET_NORMALIZATION);
+    const way = strategies.find((s) => s.id === 'device-normalize')!;
+    const [file, bitmap] = [files[0]!, bitmaps[0]!];
+    // The fused kernel takes [N, H, W, C]: one image is a batch of one.
+    const [rgb, shape] = [canvas.rgb(bitmap), [1, file.height, file.width, 3]];
+    stagedToDevice(staged, rgb, shape).dispose(); // its program compiled before anything is counted
+    const kernel = await countAndRead(context, () => stagedToDevice(staged, rgb, shape));
+    const own = await countAndRead(context, () => way.toDevice(bitmap));
+    expect(kernel.shape).toEqual(shape);
+    // The upload moves what the way moves; the compute adds only its own constants (on webgl the
+    // per-channel mean and std go up with each call, where the way keeps them on the device for
+    // the run): counted apart, on a tensor already resident.
+    const resident = staged.upload(staged.prepare(rgb), shape);
+    await resident.data();
+    const computeOnly = await countAndRead(context, () => staged.compute(resident, shape));
+    resident.dispose();
+    if (context.name !== 'webgl') expect(computeOnly.bytes.dataBytes).toBe(0);
+    expect(kernel.bytes.dataBytes, `${file.file} on ${context.name}`).toBe(own.bytes.dataBytes + computeOnly.bytes.dataBytes);
+    const bound = imageAgreementBound(IMAGENET_NORMALIZATION, 'device-normalize', 'device-normalize');
+    expect(maxAbsDiff(kernel.values, own.values)).toBeLessThanOrEqual(bound);
   });
 
   it('times the three ways in interleaved rounds, synced with the device', async ({ task }) => {

@@ -178,6 +178,24 @@ describe('the packed harness in a project of its own', () => {
     expect(hi).toBeGreaterThanOrEqual(speedup.value);
   });
 
+  it('runs the same perf file unchanged in headless Chromium (gtp perf --browser chromium): the page entry by export condition, the same bytes', async () => {
+    // perf/ as it is (no perf/browser/ in the project): its `gpu-transfer-perf` import resolves to
+    // the page's entry through the package's `browser` export condition, in vitest's browser mode.
+    const browser = await gtp(['perf', '--browser', 'chromium', '--out', 'results/browser.json']);
+    // No browser baseline in the example: measured and recorded, nothing compared (exit 0).
+    expect(browser.code, browser.output).toBe(0);
+    expect(browser.output).toMatch(/No baseline for profile webgpu-chromium-\d+-/);
+    const page = await readRunRecord(join(project, 'results/browser.json'));
+    expect(page.errors).toEqual([]);
+    expect(page.profile.id).toMatch(/^webgpu-chromium-\d+-/);
+    const value = (id: string) => page.metrics.find((m) => m.id === id)?.value;
+    // The page's WebGPU counts at the same API as Dawn's in Node: the same exact bytes, no leaks.
+    expect(value('rgb-batches.wire-bytes.host-float32')).toBe(4 * ELEMENTS);
+    expect(value('rgb-batches.wire-bytes.device-uint8')).toBe(ELEMENTS);
+    expect(value('memory.leaked-tensors.rgb-batches')).toBe(0);
+    expect(value('rgb-batches.speedup')).toBeGreaterThan(0);
+  });
+
   it('passes against its baseline (exit 0) and fails (exit 1) against one whose bytes differ', async () => {
     const committed = await readBaseline(COMMITTED_BASELINE);
     // On the profile of the committed baseline, that baseline judges (and gtp perf already did).

@@ -37,6 +37,17 @@ export interface BrowserLaunch {
 /** The packages the page loads, bundled by Vite's optimizer before the page starts (a late one reloads it mid-run). */
 export const BROWSER_DEPENDENCIES = ['@tensorflow/tfjs', '@tensorflow/tfjs-core', '@tensorflow/tfjs-backend-webgpu', '@tensorflow/tfjs-backend-webgl'] as const;
 
+/**
+ * What Vite pre-bundles for the page. Here the page imports the harness's sources; in a user's
+ * project it imports the installed package, which is served as its own files (excluded), so that
+ * the page's one copy of the run's session is the one every perf file and the harness share; its
+ * own packages are named (the `browser-entry-host-free` rule keeps them to tfjs, zod and pure-rand).
+ */
+export function browserOptimizeDeps(source: 'sources' | 'installed'): { include: string[]; exclude?: string[] } {
+  if (source === 'sources') return { include: [...BROWSER_DEPENDENCIES] };
+  return { include: [...BROWSER_DEPENDENCIES, 'gpu-transfer-perf > zod', 'gpu-transfer-perf > pure-rand'], exclude: ['gpu-transfer-perf'] };
+}
+
 /** A browser that cannot be used as asked: the user's to fix (exit 2), said with what to do. */
 export class BrowserSetupError extends Error {
   override readonly name = 'BrowserSetupError';

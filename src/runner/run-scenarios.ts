@@ -9,7 +9,8 @@ import { GTP_TEST_SETTINGS } from './vitest-settings.js';
 import { RunProgressReporter } from './progress-reporter.js';
 import { RunRecordReporter } from './reporter.js';
 import type { ScenarioFile } from './scenarios.js';
-import { BROWSER_DEPENDENCIES, type BrowserLaunch, browserProfileHost, browserTestOptions } from './browser.js';
+import { type BrowserLaunch, browserOptimizeDeps, browserProfileHost, browserTestOptions } from './browser.js';
+import { HARNESS_SOURCE } from './arm-harness.js';
 
 /** A path as a glob that matches only itself: glob syntax characters escaped. */
 function literalGlob(path: string): string {
@@ -118,7 +119,7 @@ export async function openScenarioSession(files: readonly ScenarioFile[], config
       plugins: [provideRunConfig(config, projects, browser), tmpDirs.plugin],
       // The page's packages bundled before it loads: one found at run time (the webgl backend,
       // imported when asked for) made Vite reload the page mid-run, and the run ended with no record.
-      ...(browser ? { optimizeDeps: { include: [...BROWSER_DEPENDENCIES] } } : {}),
+      ...(browser ? { optimizeDeps: browserOptimizeDeps(HARNESS_SOURCE) } : {}),
       // The browser's provider is an instance too (runner/browser.ts): here, where it is not cloned.
       test: { ...host, reporters: options.quiet ? [reporter] : options.verbose ? ['default', reporter] : [new RunProgressReporter({ root }), reporter] },
     },

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { notRegularReasonSync } from '../base/regular-file.js';
 import { DEFAULT_SCENARIO_DIR, parseScenarioFile, type ScenarioFile } from '../results/scenario-file.js';
@@ -8,6 +8,19 @@ import { DEFAULT_SCENARIO_DIR, parseScenarioFile, type ScenarioFile } from '../r
 export { DEFAULT_SCENARIO_DIR, parseScenarioFile, type ScenarioFile, scenarioOfPath } from '../results/scenario-file.js';
 
 const SCENARIO_SUFFIX = /\.(spec|perf)\.ts$/;
+
+/** Where a project keeps perf files written for the page alone (gpu-transfer-perf/browser's own helpers), as this repository does. */
+export const BROWSER_SCENARIO_DIR = 'perf/browser';
+
+/**
+ * The folder --browser runs measure by default: perf/browser/ where the project has one, else
+ * perf/: a project's own perf files run in the page unchanged, their `gpu-transfer-perf` import
+ * resolved to the page's entry by the package's `browser` export condition (Vite's, in vitest's
+ * browser mode).
+ */
+export function browserScenarioDir(root = process.cwd()): string {
+  return existsSync(resolve(root, BROWSER_SCENARIO_DIR)) ? BROWSER_SCENARIO_DIR : DEFAULT_SCENARIO_DIR;
+}
 
 /**
  * Every scenario file in `dir` (relative to `root`; not its subfolders), in file-name order.

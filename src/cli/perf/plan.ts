@@ -110,6 +110,7 @@ async function checkRunOutputs(args: PerfArgs): Promise<void> {
  */
 export async function planPerf(args: PerfArgs): Promise<PerfPlan> {
   const { checkBackendChoice, RunInputError, scenarioFiles } = await import('../../runner/perf.js');
+  const { browserScenarioDir } = await import('../../runner/scenarios.js');
   const { questionFile } = await import('../../runner/questions.js');
   const tooFew = processCountProblem(args.processes);
   if (tooFew) throw new UsageError(tooFew);
@@ -123,7 +124,8 @@ export async function planPerf(args: PerfArgs): Promise<PerfPlan> {
     );
   }
   const browser = await browserOf(args);
-  const asked = args.question ? [questionFile(args.question)] : scenarioFiles(args.scenarios, args.dir ?? (browser ? BROWSER_SCENARIO_DIR : undefined));
+  const browserDir = browser ? browserScenarioDir() : undefined;
+  const asked = args.question ? [questionFile(args.question)] : scenarioFiles(args.scenarios, args.dir ?? browserDir);
   checkBackendChoice(args.backend);
   // A scenario whose tool is missing (ffmpeg) is skipped with its reason unless named (preflight.ts); the rest run.
   const { preflightScenarios } = await import('../../runner/preflight.js');
@@ -135,7 +137,7 @@ export async function planPerf(args: PerfArgs): Promise<PerfPlan> {
     throw new RunInputError(
       skipped.length > 0
         ? `nothing to measure: every scenario was skipped (${skipped.map(skippedLine).join('; ')})`
-        : `nothing to measure: ${args.dir ? `--dir ${args.dir}` : 'perf/'} holds no perf files ([NN-]name.perf.ts or [NN-]name.spec.ts); name the folder that holds them`,
+        : `nothing to measure: ${args.dir ? `--dir ${args.dir}` : `${browserDir ?? 'perf'}/`} holds no perf files ([NN-]name.perf.ts or [NN-]name.spec.ts); name the folder that holds them`,
     );
   await checkRunOutputs(args);
   return {
@@ -156,9 +158,6 @@ export async function planPerf(args: PerfArgs): Promise<PerfPlan> {
     color: process.stdout.isTTY === true,
   };
 }
-
-/** Where --browser runs' perf files are by default: the page's API is gpu-transfer-perf/browser. */
-const BROWSER_SCENARIO_DIR = 'perf/browser';
 
 /**
  * The browser --browser names, found and its version read before anything starts; its backend

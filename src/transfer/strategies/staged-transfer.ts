@@ -15,8 +15,8 @@ import { encodePixels, wireNormalization } from '../wire/payload.js';
 import { packedWords, sendFloat32, sendPacked, type PackedPayload } from './send-payload.js';
 import { WIRE_BYTES, type WireArrays, type WireDtype } from '../wire-dtypes.js';
 
-/** What host preparation hands to the upload: the values at their wire size. */
-export type HostPayload = WireArrays[WireDtype];
+/** What host preparation hands to the upload: the values at their wire size (int32 where the backend has no smaller integer tensor: webgl). */
+export type HostPayload = WireArrays[WireDtype] | Int32Array;
 
 /**
  * A transfer strategy cut into its three stages, so each can be timed on its own (synced after
@@ -138,9 +138,11 @@ export function hostChannelNormalize(context: BackendContext, n: ChannelNormaliz
 /**
  * device-normalize for images and clips: send the raw bytes (1 byte per value) and normalize on
  * the device with the fused crop-mirror-normalize kernel (one pass; no crop, no mirror, layout
- * kept channels-last). A backend without the fused kernel (tensorflow) is refused, not emulated.
+ * kept channels-last). On webgl the int32 path below; another backend without the fused kernel
+ * (tensorflow) is refused, not emulated.
  */
 export function deviceChannelNormalize(context: BackendContext, n: ChannelNormalization): StagedTransfer {
+  if (context.name === 'webgl') return int32ChannelNormalize(context, n);
   return packedBytesTransfer(context, (resident, shape) => {
     if (!hasFusedCropMirrorNormalize()) throw new Error(`backend ${tf.getBackend()} has no ${CROP_MIRROR_NORMALIZE} kernel`);
     const spec: CropMirrorNormalizeSpec = { inputShape: shape, mean: n.mean, std: n.std, layout: 'HWC' };
@@ -155,6 +157,26 @@ export function deviceChannelNormalize(context: BackendContext, n: ChannelNormal
  */
 export function devicePackedNormalize(context: BackendContext, n: Normalization): StagedTransfer {
   return packedBytesTransfer(context, decodePacked('uint8', n));
+}
+
+/**
+ * deviceChannelNormalize on webgl, which has no uint8 tensor and whose 32-bit texture values
+ * cannot carry packed byte words (a float32 texel holds 24 bits of an integer exactly): the pixels
+ * widened on the host to int32 (4 bytes a value, as many as float32: the article's saving does not
+ * exist there), normalized per channel by tfjs ops on the device (shared/facts/browser-chromium.md).
+ */
+function int32ChannelNormalize(context: BackendContext, n: ChannelNormalization): StagedTransfer {
+  return {
+    id: 'device-normalize',
+    wireBytesPerElement: Int32Array.BYTES_PER_ELEMENT,
+    prepare: (pixels) => Int32Array.from(pixels),
+    upload(payload, shape) {
+      const ints = tf.tensor(payload as Int32Array, [...shape], 'int32');
+      context.upload(ints);
+      return ints;
+    },
+    compute: (resident) => tf.tidy(() => tf.div(tf.sub(tf.cast(resident, 'float32'), [...n.mean]), [...n.std])),
+  };
 }
 
 /** Segmentation masks (uint8 class indices) travel as bytes in both strategies: decoded on the device to int32 class indices. */
