@@ -5,7 +5,7 @@
 // tfjs runs on read back into the profile, and no Chromium left behind. Never a time.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { harnessChromiums } from '../../test/support/chromium.js';
+import { chromiumsLeftBy } from '../../test/support/chromium.js';
 import { cli, withEnv } from '../../test/support/cli.js';
 import { runRecordSchema } from '../results/schema.js';
 import { tempFolder } from '../../test/support/temp-folder.js';
@@ -29,10 +29,9 @@ describe('gtp perf --browser', () => {
 
   /** Runs the bytes, wire-type and image scenarios in one Chromium launch on `backend`; returns the record's values by id. */
   async function browserRun(backend: 'webgpu' | 'webgl') {
-    const before = await harnessChromiums();
     const out = temp.at(`run-${backend}.json`);
     const args = ['perf', '--browser', 'chromium', '--backend', backend, '--scenario', 'memory', '--scenario', 'dtypes', '--scenario', 'coco', '--out', out];
-    const run = await cli(args, undefined, { env, timeoutMs: 240_000 });
+    const { result: run, left } = await chromiumsLeftBy(() => cli(args, undefined, { env, timeoutMs: 240_000 }));
     expect(run.code, run.stderr + run.stdout).toBe(0);
     const record = runRecordSchema.parse(JSON.parse(await readFile(out, 'utf8')));
     expect(record.errors).toEqual([]);
@@ -40,7 +39,6 @@ describe('gtp perf --browser', () => {
     expect(record.profile?.backend).toBe(backend);
     expect(record.profile?.id).toMatch(new RegExp(`^${backend}-chromium-\\d+-swiftshader-[a-z0-9-]+-\\d+c-x64$`));
     expect(record.profile?.versions.chromium).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
-    const left = [...(await harnessChromiums())].filter((pid) => !before.has(pid));
     expect(left, 'Chromium processes left behind').toEqual([]);
     const metric = (id: string) => record.metrics.find((m) => m.id === id);
     return { value: (id: string) => metric(id)?.value, metric };
