@@ -46,6 +46,7 @@ export const abSpec: CommandSpec<AbCommandArgs> = {
     },
     { name: 'head', type: 'string', usage: '  --head REF              the other arm (default: the working tree)' },
     'ab',
+    'browser',
     { name: 'json', type: 'string', usage: '  --json FILE             write the verdicts there too, as JSON' },
     { name: 'markdown', type: 'string', usage: '  --markdown FILE         write the verdicts there too, as Markdown' },
     ...exportFlagSpecs('ab'),
@@ -76,6 +77,7 @@ export const abSpec: CommandSpec<AbCommandArgs> = {
       exports: exportPaths('ab', line.str),
       jobSummary: line.jobSummary(),
       ...line.ab(),
+      ...line.browser(),
     };
   },
   run: abCommand,
