@@ -104,8 +104,8 @@ const GROUP_FLAGS: Readonly<Record<SharedGroup, readonly FlagSpec[]>> = {
       name: 'scenario',
       type: 'string',
       multiple: true,
-      usage: `  --scenario ID           repeatable (default: speedup and dtypes in the harness's own repository;
-                          every perf file of each commit in your project)`,
+      usage: `  --scenario ID           repeatable (default: speedup and dtypes in the harness's own repository,
+                          speedup with ab's --browser; every perf file of each commit in your project)`,
     },
     {
       name: 'processes',
