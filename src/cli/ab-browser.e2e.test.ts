@@ -3,13 +3,14 @@
 // per process as a Node A/B is; and a base from before the browser host is refused (exit 3)
 // before anything is measured. Minutes: 12 browser launches at least (24 after a second look).
 import { execFile, spawn } from 'node:child_process';
-import { readFile, realpath, symlink } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, withEnv } from '../../test/support/cli.js';
 import { tempFolder } from '../../test/support/temp-folder.js';
 import type { AbResult } from '../results/ab-result.js';
+import { linkNodeModules } from '../runner/ab.js';
 
 const git = (cwd: string, ...args: string[]) => promisify(execFile)('git', args, { cwd });
 
@@ -40,7 +41,9 @@ describe('gtp ab --browser chromium (issue 43 item 5)', () => {
     const { stdout: head } = await git(ROOT, 'rev-parse', 'HEAD');
     await git(ROOT, 'clone', '-q', '--no-checkout', ROOT, clone);
     await git(clone, 'checkout', '-q', '--detach', head.trim());
-    await symlink(await realpath(join(ROOT, 'node_modules')), join(clone, 'node_modules'), 'dir');
+    // Its own node_modules folder (links to this one's packages), so that Vite's dependency cache is
+    // the clone's: one shared with another browser run here is rebuilt under this one's page.
+    await linkNodeModules(await realpath(join(ROOT, 'node_modules')), join(clone, 'node_modules'), true);
   }, 120_000);
 
   it('a base from before the browser host is nothing to compare (exit 3), said before anything is measured', async () => {

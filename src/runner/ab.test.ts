@@ -1,7 +1,16 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { tempFolder } from '../../test/support/temp-folder.js';
-import { abbaOrder, abMeasureOptions, NothingToCompareError, nothingToJudgeReason, perfFlags, requireBrowserHarness, requirePerfFiles } from './ab.js';
+import {
+  abbaOrder,
+  abMeasureOptions,
+  linkNodeModules,
+  NothingToCompareError,
+  nothingToJudgeReason,
+  perfFlags,
+  requireBrowserHarness,
+  requirePerfFiles,
+} from './ab.js';
 import type { ArmHarness } from './arm-harness.js';
 import { RunInputError } from './perf.js';
 
@@ -120,5 +129,18 @@ describe('an A/B in the browser (--browser chromium)', () => {
     );
     const now = await harnessPrinting('1.0.0', 'Usage: npx gtp perf [options]\n  --browser chromium      run the perf files');
     await expect(requireBrowserHarness('base (abc)', now)).resolves.toBeUndefined();
+  });
+});
+
+describe('linkNodeModules', () => {
+  it("links a checkout's node_modules whole, or with --browser as a folder of links less .vite (each root its own Vite cache)", async () => {
+    const from = temp.at('nm');
+    for (const dir of ['a', '@scope/b', '.bin', '.vite/vitest']) await mkdir(`${from}/${dir}`, { recursive: true });
+    await linkNodeModules(from, temp.at('whole'), false);
+    expect((await lstat(temp.at('whole'))).isSymbolicLink()).toBe(true);
+    await linkNodeModules(from, temp.at('own'), true);
+    expect((await lstat(temp.at('own'))).isDirectory()).toBe(true);
+    expect((await readdir(temp.at('own'))).sort()).toEqual(['.bin', '@scope', 'a']);
+    expect((await lstat(temp.at('own', '@scope'))).isSymbolicLink()).toBe(true);
   });
 });

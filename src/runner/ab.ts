@@ -1,7 +1,7 @@
 import { withoutDawnNotices } from '../backend/dawn-notices.js';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -268,6 +268,18 @@ export async function requireBrowserHarness(label: string, harness: ArmHarness):
 }
 
 /**
+ * The working tree's node_modules for a checkout of the same lockfile: one link; with --browser a
+ * folder of links to its entries, so that Vite's dependency cache (<root>/node_modules/.vite,
+ * keyed by the project root) is the checkout's own. Shared by both arms' roots, it was rebuilt at
+ * every switch of arm, and a head process whose page loaded meanwhile hung here until its timeout.
+ */
+export async function linkNodeModules(from: string, to: string, ownViteCache: boolean): Promise<void> {
+  if (!ownViteCache) return symlink(from, to, 'dir');
+  await mkdir(to);
+  for (const name of await readdir(from)) if (name !== '.vite') await symlink(join(from, name), join(to, name));
+}
+
+/**
  * A git worktree of `ref` with dependencies: node_modules linked when the lockfile is byte-equal
  * to the working tree's (same packages, same harness), else installed there from npm's cache
  * (`npm ci`, or `npm install` at a commit without a lockfile).
@@ -284,7 +296,7 @@ async function checkout(ref: string, into: string, options: AbOptions): Promise<
   else if (options.browser) requirePerfFiles(`${ref} (${commit.slice(0, 12)})`, into, options);
   const lock = await textOrNull(join(into, 'package-lock.json'));
   const sameLock = lock !== null && existsSync('node_modules') && lock === (await textOrNull('package-lock.json'));
-  if (sameLock) await symlink(resolve('node_modules'), join(into, 'node_modules'), 'dir');
+  if (sameLock) await linkNodeModules(resolve('node_modules'), join(into, 'node_modules'), Boolean(options.browser));
   else {
     const install = lock !== null ? ['ci'] : ['install', '--no-save'];
     try {
