@@ -76,9 +76,14 @@ describe('gtp ab --browser chromium (issue 43 item 5)', () => {
       '--markdown',
       markdown,
     ]);
-    console.log(`gtp ab --browser chromium --processes 6 --ratios-only: ${((performance.now() - started) / 60_000).toFixed(1)} min wall`);
+    const minutes = (performance.now() - started) / 60_000;
     expect(run.code, run.stderr + run.stdout).toBe(0);
     const result = JSON.parse(await readFile(json, 'utf8')) as AbResult;
+    const speedupVerdict = result.verdicts.find((v) => v.id === 'browser-mnist.speedup')?.verdict;
+    // Wall time, processes and verdict on the console: the cost per process docs/usage.md states.
+    console.log(
+      `gtp ab --browser chromium --processes 6 --ratios-only: ${minutes.toFixed(1)} min wall, ${result.processes.join(' + ')} processes, speedup ${speedupVerdict}`,
+    );
     expect(result.errors).toEqual([]);
     expect(result.scenarios).toEqual(['speedup']);
     // One process per launch: as many records as pairs, each arm alike; K more once when inconclusive.
