@@ -46,6 +46,7 @@ export const abSpec: CommandSpec<AbCommandArgs> = {
     },
     { name: 'head', type: 'string', usage: '  --head REF              the other arm (default: the working tree)' },
     'ab',
+    'browser',
     { name: 'json', type: 'string', usage: '  --json FILE             write the verdicts there too, as JSON' },
     { name: 'markdown', type: 'string', usage: '  --markdown FILE         write the verdicts there too, as Markdown' },
     ...exportFlagSpecs('ab'),
@@ -61,9 +62,11 @@ export const abSpec: CommandSpec<AbCommandArgs> = {
     '0 no metric regressed',
     '1 a metric regressed',
     '2 bad usage or bad input (a REF that is no commit, an output path that holds another kind of file,',
-    '  scenarios a baseline shows record no ratio or time metric), found before anything is measured',
-    '3 nothing to compare: a commit without the harness or without perf files, or no ratio or',
-    '  time metric measured in both arms (nothing judged)',
+    '  scenarios a baseline shows record no ratio or time metric, with --browser a backend no page runs',
+    '  or no Chromium), found before anything is measured',
+    '3 nothing to compare: a commit without the harness or without perf files (with --browser: without',
+    '  perf/browser/, a commit from before the browser host), or no ratio or time metric measured in',
+    '  both arms (nothing judged)',
   ],
   parse: (line) => {
     const base = line.str('base');
@@ -76,6 +79,7 @@ export const abSpec: CommandSpec<AbCommandArgs> = {
       exports: exportPaths('ab', line.str),
       jobSummary: line.jobSummary(),
       ...line.ab(),
+      ...line.browser(),
     };
   },
   run: abCommand,

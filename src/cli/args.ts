@@ -18,6 +18,7 @@ import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { BACKEND_CHOICES, BACKEND_NAMES, type BackendChoice } from '../backend/types.js';
 import { BASELINE_DIR } from '../results/baseline.js';
+import { DEFAULT_BROWSER_TIMEOUT_S } from '../runner/browser-timeout.js';
 import { type DataSources, defaultRunConfig, SCALES, type RunConfig } from '../run-config.js';
 import type { FfmpegPaths } from '../data/kinetics/ffmpeg.js';
 import type { AnyDatasetSource } from '../data/source.js';
@@ -35,6 +36,7 @@ export { UsageError } from './usage-error.js';
 export type {
   AbArgs,
   BackendArgs,
+  BrowserArgs,
   CommandSpec,
   CompareArgs,
   DataArgs,
@@ -45,7 +47,7 @@ export type {
   ParsedLine,
   SharedGroup,
 } from './command-spec.js';
-import type { BackendArgs, EnvSpec, FlagSpec, ParsedLine, SharedGroup } from './command-spec.js';
+import type { BackendArgs, BrowserArgs, EnvSpec, FlagSpec, ParsedLine, SharedGroup } from './command-spec.js';
 
 /** `--help` / `-h` of a command (topic), or of the CLI (`gtp --help`, `gtp help`: topic null). */
 export interface HelpLine {
@@ -102,8 +104,8 @@ const GROUP_FLAGS: Readonly<Record<SharedGroup, readonly FlagSpec[]>> = {
       name: 'scenario',
       type: 'string',
       multiple: true,
-      usage: `  --scenario ID           repeatable (default: speedup and dtypes in the harness's own repository;
-                          every perf file of each commit in your project)`,
+      usage: `  --scenario ID           repeatable (default: speedup and dtypes in the harness's own repository,
+                          speedup with ab's --browser; every perf file of each commit in your project)`,
     },
     {
       name: 'processes',
@@ -115,8 +117,36 @@ const GROUP_FLAGS: Readonly<Record<SharedGroup, readonly FlagSpec[]>> = {
     { name: 'ratios-only', type: 'boolean', usage: '  --ratios-only           judge speedups only, not absolute times' },
     { name: 'backend', type: 'string', usage: '  --backend NAME          as for perf: auto|webgpu|wasm|cpu|tensorflow (default $PERF_BACKEND, else auto)' },
   ],
+  browser: [
+    {
+      name: 'browser',
+      type: 'string',
+      usage: `  --browser chromium      run the perf files of perf/browser/ (or perf's --dir) in headless Chromium
+                          (vitest browser mode), --backend webgpu (default) or webgl; one
+                          launch per process`,
+    },
+    {
+      name: 'browser-path',
+      type: 'string',
+      usage: '  --browser-path PATH     the Chromium to launch (default: GTP_BROWSER_PATH, else /usr/bin/chromium)',
+    },
+    {
+      name: 'browser-timeout',
+      type: 'string',
+      usage: `  --browser-timeout S     stop a browser process whose page gave no result after S seconds
+                          (default ${DEFAULT_BROWSER_TIMEOUT_S}: a hung page); its values are lost, nothing is written, exit 1`,
+    },
+  ],
   force: [FORCE],
 };
+
+/** --browser-timeout S: whole seconds from 1 to a day; null when not given (the default applies). */
+function browserTimeoutOf(text: string | null): number | null {
+  if (text === null) return null;
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 86_400)
+    throw new UsageError(`--browser-timeout ${text}: expected whole seconds from 1 to 86400 (default ${DEFAULT_BROWSER_TIMEOUT_S})`);
+  return Number(text);
+}
 
 /** The variables the shared groups read, in their help form. */
 const GROUP_ENV: Readonly<Record<SharedGroup, readonly EnvSpec[]>> = {
@@ -134,6 +164,7 @@ const GROUP_ENV: Readonly<Record<SharedGroup, readonly EnvSpec[]>> = {
     },
   ],
   ab: [{ usage: '  PERF_BACKEND            as --backend' }],
+  browser: [{ usage: '  GTP_BROWSER_PATH        the Chromium --browser launches (as --browser-path)', scope: 'built-in' }],
   force: [],
 };
 
@@ -360,6 +391,12 @@ function parsedLine(spec: AnyCommandSpec, rest: readonly string[], env: NodeJS.P
     if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 200) throw new UsageError(`--${name} must be a whole number from 1 to 200, got '${v}'`);
     return Number(v);
   };
+  // The browser `--browser` launches: the flag, else GTP_BROWSER_PATH (unset or empty: neither).
+  const browserPath = (): BrowserArgs['browserPath'] => {
+    const flagged = str('browser-path');
+    if (flagged !== null) return { path: flagged, from: '--browser-path' };
+    return env.GTP_BROWSER_PATH ? { path: env.GTP_BROWSER_PATH, from: 'GTP_BROWSER_PATH' } : null;
+  };
   const max = spec.positionals ?? 0;
   if (parsed.positionals.length > max) throw new UsageError(`unexpected arguments: ${parsed.positionals.slice(max).join(' ')}`);
   return {
@@ -393,12 +430,8 @@ function parsedLine(spec: AnyCommandSpec, rest: readonly string[], env: NodeJS.P
     }),
     data: () => dataOf(sources, str),
     videoTools: () => videoToolsFromEnv(env),
-    // The browser `gtp perf --browser` launches: the flag, else GTP_BROWSER_PATH (unset or empty: neither).
-    browserPath: () => {
-      const flagged = str('browser-path');
-      if (flagged !== null) return { path: flagged, from: '--browser-path' };
-      return env.GTP_BROWSER_PATH ? { path: env.GTP_BROWSER_PATH, from: 'GTP_BROWSER_PATH' } : null;
-    },
+    browserPath,
+    browser: () => ({ browser: str('browser'), browserPath: browserPath(), browserTimeout: browserTimeoutOf(str('browser-timeout')) }),
     jobSummary: () => jobSummary(env),
     ldLibraryPath: () => env.LD_LIBRARY_PATH || null,
   };

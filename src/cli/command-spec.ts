@@ -49,6 +49,16 @@ export interface AbArgs {
   readonly ratiosOnly: boolean;
 }
 
+/** Where a browser run's pages run (the 'browser' group: perf and ab). */
+export interface BrowserArgs {
+  /** --browser NAME: run the perf files in this browser's page (null: in Node). */
+  readonly browser: string | null;
+  /** --browser-path PATH, else GTP_BROWSER_PATH: the browser's executable (null: the system's). */
+  readonly browserPath: { readonly path: string; readonly from: '--browser-path' | 'GTP_BROWSER_PATH' } | null;
+  /** --browser-timeout S: a browser process's deadline in seconds (null: DEFAULT_BROWSER_TIMEOUT_S). */
+  readonly browserTimeout: number | null;
+}
+
 /** Where a flag acts: everywhere (the default), only on the built-in article scenarios, or only in a project of your own. */
 export type FlagScope = 'built-in' | 'own-project';
 
@@ -66,7 +76,7 @@ export interface FlagSpec {
 }
 
 /** Option groups several commands share, declared here once (flags, help, parse step). */
-export type SharedGroup = 'run' | 'compare' | 'ab' | 'force';
+export type SharedGroup = 'run' | 'compare' | 'ab' | 'browser' | 'force';
 
 /** A block of flags with a heading of its own in the help (perf's questions). */
 export interface FlagSection {
@@ -106,7 +116,9 @@ export interface ParsedLine {
   /** FFMPEG_PATH / FFPROBE_PATH. */
   videoTools(): FfmpegPaths;
   /** --browser-path, else GTP_BROWSER_PATH, with where it came from (null: neither). */
-  browserPath(): { readonly path: string; readonly from: '--browser-path' | 'GTP_BROWSER_PATH' } | null;
+  browserPath(): BrowserArgs['browserPath'];
+  /** The 'browser' group: --browser, --browser-path (else GTP_BROWSER_PATH) and --browser-timeout. */
+  browser(): BrowserArgs;
   /** $GITHUB_STEP_SUMMARY. */
   jobSummary(): string | null;
   /** LD_LIBRARY_PATH (doctor's CUDA library check). */

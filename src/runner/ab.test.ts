@@ -1,6 +1,20 @@
+import { lstat, mkdir, readdir, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { abbaOrder, abMeasureOptions } from './ab.js';
+import { tempFolder } from '../../test/support/temp-folder.js';
+import {
+  abbaOrder,
+  abMeasureOptions,
+  linkNodeModules,
+  NothingToCompareError,
+  nothingToJudgeReason,
+  perfFlags,
+  requireBrowserHarness,
+  requirePerfFiles,
+} from './ab.js';
+import type { ArmHarness } from './arm-harness.js';
 import { RunInputError } from './perf.js';
+
+const temp = tempFolder('gtp-ab-unit-');
 
 describe('abbaOrder', () => {
   it('alternates which arm goes first, pair by pair (ABBA...)', () => {
@@ -34,5 +48,99 @@ describe('abMeasureOptions', () => {
       expect(() => abMeasureOptions({ ...flags, processes })).toThrow(/cannot reach p < 0\.005 .*use --processes 6 or more \(8 recommended\)$/);
     }
     expect(abMeasureOptions({ ...flags, processes: 6 }).processes).toBe(6);
+  });
+});
+
+describe('an A/B in the browser (--browser chromium)', () => {
+  const flags = { scenarios: [] as string[], processes: 6, backend: 'auto' as const, ratiosOnly: true };
+  const chromium = { name: 'chromium', path: null, timeoutS: null };
+
+  it('defaults to the browser MNIST speedup, looks in perf/browser/ for what is named, and carries the browser', () => {
+    expect(abMeasureOptions({ ...flags, browser: chromium })).toEqual({
+      scenarios: ['speedup'],
+      processes: 6,
+      backend: 'auto',
+      kinds: ['ratio'],
+      browser: chromium,
+    });
+    expect(abMeasureOptions({ ...flags, scenarios: ['sweep'], browser: chromium }).scenarios).toEqual(['sweep']);
+    // kinetics is a Node perf file (perf/), not a browser one.
+    expect(() => abMeasureOptions({ ...flags, scenarios: ['kinetics'] })).not.toThrow();
+    expect(() => abMeasureOptions({ ...flags, scenarios: ['kinetics'], browser: chromium })).toThrow(/unknown scenario 'kinetics'. Known: speedup \(06\)/);
+  });
+
+  it("gives each arm's perf process --browser, and --browser-path and --browser-timeout only where the user gave them", () => {
+    expect(perfFlags({ scenarios: ['speedup'], backend: 'webgl', browser: chromium })).toEqual([
+      '--scenario',
+      'speedup',
+      '--backend',
+      'webgl',
+      '--browser',
+      'chromium',
+    ]);
+    expect(perfFlags({ scenarios: [], backend: 'auto', browser: { name: 'chromium', path: '/opt/chromium/chrome', timeoutS: 90 } })).toEqual([
+      '--backend',
+      'auto',
+      '--browser',
+      'chromium',
+      '--browser-path',
+      '/opt/chromium/chrome',
+      '--browser-timeout',
+      '90',
+    ]);
+    expect(perfFlags({ scenarios: ['speedup'], backend: 'webgpu' })).toEqual(['--scenario', 'speedup', '--backend', 'webgpu']);
+  });
+
+  it('judges what the browser baseline records: the browser memory scenario has no ratio, the Node one is not asked', async () => {
+    await expect(nothingToJudgeReason({ scenarios: ['memory'], kinds: ['ratio'], browser: chromium })).resolves.toMatch(
+      /the scenario memory records no ratio metric \(baselines\/webgpu-chromium-156-[^)]+ lists its metrics\)/,
+    );
+    await expect(nothingToJudgeReason({ scenarios: ['speedup'], kinds: ['ratio'], browser: chromium })).resolves.toBeNull();
+  });
+
+  it('a checkout without perf/browser/ (a commit from before the browser host) is nothing to compare, saying which commits can be', async () => {
+    const at = 'old (8c2043a00000)';
+    const checkout = temp.at('old');
+    await mkdir(`${checkout}/perf`, { recursive: true });
+    await writeFile(`${checkout}/perf/06-speedup.perf.ts`, '');
+    expect(() => requirePerfFiles(at, checkout, { scenarios: ['speedup'] })).not.toThrow();
+    expect(() => requirePerfFiles(at, checkout, { scenarios: ['speedup'], browser: chromium })).toThrow(NothingToCompareError);
+    expect(() => requirePerfFiles(at, checkout, { scenarios: ['speedup'], browser: chromium })).toThrow(
+      /^old \(8c2043a00000\) has no perf files in perf\/browser\/ .*cannot run in a browser.*at or after the first commit with perf\/browser\/ \(`git log --reverse -- perf\/browser` shows it first\)$/,
+    );
+    await mkdir(`${checkout}/perf/browser`);
+    await writeFile(`${checkout}/perf/browser/07-coco.perf.ts`, '');
+    expect(() => requirePerfFiles(at, checkout, { scenarios: ['speedup'], browser: chromium })).toThrow(
+      /lacks a scenario you named: unknown scenario 'speedup'/,
+    );
+    expect(() => requirePerfFiles(at, checkout, { scenarios: [], browser: chromium })).not.toThrow();
+  });
+
+  it('an installed harness whose perf --help has no --browser is nothing to compare (read from its own help)', async () => {
+    const harnessPrinting = async (name: string, help: string): Promise<ArmHarness> => {
+      const script = temp.at(`${name}.mjs`);
+      await writeFile(script, `console.log(${JSON.stringify(help)});`);
+      const launch = { command: process.execPath, args: [script, 'perf'] };
+      return { source: 'installed', version: name, host: null, perf: launch };
+    };
+    const old = await harnessPrinting('0.9.0', 'Usage: npx gtp perf [options]\n  --backend NAME  ...\n  --out FILE      ...');
+    await expect(requireBrowserHarness('base (abc)', old)).rejects.toThrow(
+      /^base \(abc\): its gpu-transfer-perf 0\.9\.0 has no `perf --browser`, so it cannot run in a browser/,
+    );
+    const now = await harnessPrinting('1.0.0', 'Usage: npx gtp perf [options]\n  --browser chromium      run the perf files');
+    await expect(requireBrowserHarness('base (abc)', now)).resolves.toBeUndefined();
+  });
+});
+
+describe('linkNodeModules', () => {
+  it("links a checkout's node_modules whole, or with --browser as a folder of links less .vite (each root its own Vite cache)", async () => {
+    const from = temp.at('nm');
+    for (const dir of ['a', '@scope/b', '.bin', '.vite/vitest']) await mkdir(`${from}/${dir}`, { recursive: true });
+    await linkNodeModules(from, temp.at('whole'), false);
+    expect((await lstat(temp.at('whole'))).isSymbolicLink()).toBe(true);
+    await linkNodeModules(from, temp.at('own'), true);
+    expect((await lstat(temp.at('own'))).isDirectory()).toBe(true);
+    expect((await readdir(temp.at('own'))).sort()).toEqual(['.bin', '@scope', 'a']);
+    expect((await lstat(temp.at('own', '@scope'))).isSymbolicLink()).toBe(true);
   });
 });

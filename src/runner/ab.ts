@@ -1,7 +1,7 @@
 import { withoutDawnNotices } from '../backend/dawn-notices.js';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -19,7 +19,7 @@ import { type ArmHarness, armHarness, dependsOnHarness, HARNESS_SOURCE, INSTALLE
 import { type MeasureHost, startMeasureHost } from './measure-host.js';
 import { withResolvedUrls } from './offline-lock.js';
 import { checkBackendChoice, RunInputError, scenarioFiles } from './perf.js';
-import { DEFAULT_SCENARIO_DIR, listScenarios, selectScenarios } from './scenarios.js';
+import { BROWSER_SCENARIO_DIR, browserScenarioDir, DEFAULT_SCENARIO_DIR, listScenarios, selectScenarios } from './scenarios.js';
 
 const run = promisify(execFile);
 
@@ -45,7 +45,28 @@ export interface AbOptions {
   readonly backend: BackendChoice;
   /** Which metric kinds are judged (and can call for a second look); default both. */
   readonly kinds?: ReadonlyArray<'ratio' | 'time'>;
+  /** --browser: each process is its commit's `perf --browser` (one browser launch); absent or null: Node. */
+  readonly browser?: AbBrowser | null;
 }
+
+/** The browser an A/B's processes run in, as the arms' `perf` commands are told (only what the user said). */
+export interface AbBrowser {
+  /** --browser NAME (checked up front: chromium). */
+  readonly name: string;
+  /** --browser-path, when given as a flag (GTP_BROWSER_PATH reaches the arms through their environment); null: not given. */
+  readonly path: string | null;
+  /** --browser-timeout S, when given (a commit from before the flag takes none); null: the arm's default. */
+  readonly timeoutS: number | null;
+}
+
+/**
+ * The folder of perf files an A/B's arms measure: perf/, or with --browser perf --browser's
+ * default: perf/browser/, and in a user's project perf/ where it has no perf/browser/ (its files
+ * run in the page unchanged: runner/scenarios.ts browserScenarioDir). This repository's perf/
+ * files are Node's: a commit without perf/browser/ has nothing to run in a browser.
+ */
+const scenarioDirOf = (options: Pick<AbOptions, 'browser'>, root = process.cwd()): string =>
+  !options.browser ? DEFAULT_SCENARIO_DIR : HARNESS_SOURCE === 'installed' ? browserScenarioDir(root) : BROWSER_SCENARIO_DIR;
 
 /** One side of the comparison: a checkout with its own code and dependencies. */
 export interface Arm {
@@ -64,6 +85,9 @@ export interface Arm {
 /** Default scenarios of an A/B in this repository: the timed ones whose ratios CI gates. */
 export const AB_DEFAULT_SCENARIOS = ['speedup', 'dtypes'] as const;
 
+/** Default scenarios of a browser A/B in this repository: the browser MNIST speedup (perf/browser/06-speedup.perf.ts). */
+export const AB_BROWSER_DEFAULT_SCENARIOS = ['speedup'] as const;
+
 /**
  * What perf:ab and perf:bisect measure, from their shared flags: the scenarios (default
  * AB_DEFAULT_SCENARIOS here; in a user's project none named, so each arm runs all of its own
@@ -71,21 +95,29 @@ export const AB_DEFAULT_SCENARIOS = ['speedup', 'dtypes'] as const;
  * installed is the user's to fix (exit 2) before any checkout is made.
  */
 export function abMeasureOptions(
-  flags: Pick<AbOptions, 'scenarios' | 'processes' | 'backend'> & { readonly ratiosOnly: boolean; readonly command?: 'ab' | 'bisect' },
+  flags: Pick<AbOptions, 'scenarios' | 'processes' | 'backend' | 'browser'> & { readonly ratiosOnly: boolean; readonly command?: 'ab' | 'bisect' },
 ): Omit<AbOptions, 'base' | 'head'> {
   // Each arm is judged per process only: K + K must be able to decide at the first look (issue 25 item 3).
   const tooFew = processCountProblem(flags.processes, DEFAULT_PROCESS_ALPHA, false);
   if (tooFew) throw new RunInputError(tooFew);
-  const scenarios = flags.scenarios.length > 0 ? flags.scenarios : HARNESS_SOURCE === 'sources' ? [...AB_DEFAULT_SCENARIOS] : [];
-  // ab and bisect take no --dir: they measure commits, each with the perf/ folder it holds.
+  const defaults = flags.browser ? AB_BROWSER_DEFAULT_SCENARIOS : AB_DEFAULT_SCENARIOS;
+  const scenarios = flags.scenarios.length > 0 ? flags.scenarios : HARNESS_SOURCE === 'sources' ? [...defaults] : [];
+  // ab and bisect take no --dir: they measure commits, each with the perf/ folder (perf/browser/ with --browser) it holds.
   const name = commandLine(flags.command ?? 'ab');
+  const dir = scenarioDirOf(flags);
   scenarioFiles(
     scenarios,
-    DEFAULT_SCENARIO_DIR,
-    `${name} measures commits of the git repository it runs in: run it from that repository's root, where perf/ holds each commit's perf files (${name} takes no --dir)`,
+    dir,
+    `${name} measures commits of the git repository it runs in: run it from that repository's root, where ${dir}/ holds each commit's perf files (${name} takes no --dir)`,
   );
   checkBackendChoice(flags.backend);
-  return { scenarios, processes: flags.processes, backend: flags.backend, kinds: flags.ratiosOnly ? ['ratio'] : ['ratio', 'time'] };
+  return {
+    scenarios,
+    processes: flags.processes,
+    backend: flags.backend,
+    kinds: flags.ratiosOnly ? ['ratio'] : ['ratio', 'time'],
+    ...(flags.browser ? { browser: flags.browser } : {}),
+  };
 }
 /**
  * Why the selected scenarios are known to give an A/B nothing to judge, or null. Known from a
@@ -95,11 +127,11 @@ export function abMeasureOptions(
  * selection no baseline covers is not known: it is measured, and an empty verdict is exit 3.
  */
 export async function nothingToJudgeReason(
-  flags: Pick<AbOptions, 'scenarios' | 'kinds'> & { readonly command?: 'ab' | 'bisect' },
+  flags: Pick<AbOptions, 'scenarios' | 'kinds' | 'browser'> & { readonly command?: 'ab' | 'bisect' },
   dir = BASELINE_DIR,
 ): Promise<string | null> {
   const kinds = flags.kinds ?? ['ratio', 'time'];
-  const ids = [...new Set(scenarioFiles(flags.scenarios).map((f) => f.id))];
+  const ids = [...new Set(scenarioFiles(flags.scenarios, scenarioDirOf(flags)).map((f) => f.id))];
   if (ids.length === 0) return null;
   let names: string[];
   try {
@@ -114,6 +146,8 @@ export async function nothingToJudgeReason(
     } catch {
       continue; // tolerances.json, a doctor envelope, a foreign file: not a record of what scenarios measure
     }
+    // A browser scenario shares its id with a Node one (speedup): only the same host's baselines say what it records.
+    if (baseline.profile.id.includes(`-${flags.browser?.name ?? 'chromium'}-`) !== Boolean(flags.browser)) continue;
     const recorded = new Set(baseline.metrics.map((m) => m.scenario));
     if (!ids.every((id) => recorded.has(id))) continue;
     // What an A/B of these kinds judges: their metrics, less the host-state probes (covariates).
@@ -190,22 +224,62 @@ async function requireMeasurable(ref: string, commit: string, dir: string, optio
       `${at} does not depend on gpu-transfer-perf (${manifest === null ? 'no package.json' : 'not in its package.json'}), so nothing there can measure it: compare with a commit made after the harness was added (\`git log -- package.json\` shows when), or commit \`npm install gpu-transfer-perf\` first`,
     );
   }
+  requirePerfFiles(at, dir, options);
+}
+
+/**
+ * The checkout at `dir` holds the perf files the arms run (perf/, or perf/browser/ with --browser),
+ * the named ones among them; else nothing to compare (exit 3). With --browser it is checked in this
+ * repository too: a commit from before the browser host has no perf/browser/ (it came with
+ * `perf --browser`), and its processes would each fail on an unknown flag.
+ */
+export function requirePerfFiles(at: string, dir: string, options: Pick<AbOptions, 'scenarios' | 'browser'>): void {
+  const folder = scenarioDirOf(options, dir);
   let files: ReturnType<typeof listScenarios>;
   try {
-    files = listScenarios(dir, DEFAULT_SCENARIO_DIR);
+    files = listScenarios(dir, folder);
   } catch {
     files = [];
   }
   if (files.length === 0) {
-    throw new NothingToCompareError(
-      `${at} has no perf files in ${DEFAULT_SCENARIO_DIR}/ ([NN-]name.perf.ts or .spec.ts), so there is nothing to measure there: compare with a commit that has them (\`git log -- ${DEFAULT_SCENARIO_DIR}\` shows when they came), or measure this tree alone with \`${commandLine('perf')}\``,
-    );
+    const what = options.browser
+      ? `so it cannot run in a browser (its harness has no \`perf --browser\`, or it keeps no browser perf files): pick a base at or after the first commit with ${folder}/ (\`git log --reverse -- ${folder}\` shows it first)`
+      : `so there is nothing to measure there: compare with a commit that has them (\`git log -- ${folder}\` shows when they came), or measure this tree alone with \`${commandLine('perf')}\``;
+    throw new NothingToCompareError(`${at} has no perf files in ${folder}/ ([NN-]name.perf.ts or .spec.ts), ${what}`);
   }
   try {
     selectScenarios(files, options.scenarios);
   } catch (error) {
     throw new NothingToCompareError(`${at} lacks a scenario you named: ${(error as Error).message}; name only scenarios both commits have`);
   }
+}
+
+/**
+ * With --browser, an installed harness (a user's project) whose `perf` has no --browser cannot
+ * measure its commit in a browser (exit 3): read from its own `perf --help`, before any process.
+ * In this repository perf/browser/ came with the flag (requirePerfFiles).
+ */
+export async function requireBrowserHarness(label: string, harness: ArmHarness): Promise<void> {
+  const help = await tracked(run(harness.perf.command, [...harness.perf.args, '--help'], { maxBuffer: 4 * 1024 * 1024 })).then(
+    (r) => r.stdout,
+    (error: { stdout?: unknown }) => String(error.stdout ?? ''), // a help that exits non-zero: judged by what it printed
+  );
+  if (/^ {2}--browser /m.test(help)) return;
+  throw new NothingToCompareError(
+    `${label}: its gpu-transfer-perf ${harness.version ?? '(unknown version)'} has no \`perf --browser\`, so it cannot run in a browser: pick a base whose package.json has a gpu-transfer-perf with --browser, or A/B in Node (drop --browser)`,
+  );
+}
+
+/**
+ * The working tree's node_modules for a checkout of the same lockfile: one link; with --browser a
+ * folder of links to its entries, so that Vite's dependency cache (<root>/node_modules/.vite,
+ * keyed by the project root) is the checkout's own. Shared by both arms' roots, it was rebuilt at
+ * every switch of arm, and a head process whose page loaded meanwhile hung here until its timeout.
+ */
+export async function linkNodeModules(from: string, to: string, ownViteCache: boolean): Promise<void> {
+  if (!ownViteCache) return symlink(from, to, 'dir');
+  await mkdir(to);
+  for (const name of await readdir(from)) if (name !== '.vite') await symlink(join(from, name), join(to, name));
 }
 
 /**
@@ -222,9 +296,10 @@ async function checkout(ref: string, into: string, options: AbOptions): Promise<
   }
   await git(['worktree', 'add', '--detach', into, commit]);
   if (HARNESS_SOURCE === 'installed') await requireMeasurable(ref, commit, into, options);
+  else if (options.browser) requirePerfFiles(`${ref} (${commit.slice(0, 12)})`, into, options);
   const lock = await textOrNull(join(into, 'package-lock.json'));
   const sameLock = lock !== null && existsSync('node_modules') && lock === (await textOrNull('package-lock.json'));
-  if (sameLock) await symlink(resolve('node_modules'), join(into, 'node_modules'), 'dir');
+  if (sameLock) await linkNodeModules(resolve('node_modules'), join(into, 'node_modules'), Boolean(options.browser));
   else {
     const install = lock !== null ? ['ci'] : ['install', '--no-save'];
     try {
@@ -263,9 +338,19 @@ export function harnessOf(dir: string, label: string): ArmHarness {
   );
 }
 
-/** perf's flags for an arm's processes: the scenarios and the backend (the record file is per process). */
-function perfFlags(options: Pick<AbOptions, 'scenarios' | 'backend'>): string[] {
-  return [...options.scenarios.flatMap((s) => ['--scenario', s]), '--backend', options.backend];
+/**
+ * perf's flags for an arm's processes: the scenarios and the backend (the record file is per
+ * process), and with --browser the browser flags the user gave (the arm's own perf checks them again).
+ */
+export function perfFlags(options: Pick<AbOptions, 'scenarios' | 'backend' | 'browser'>): string[] {
+  const browser = options.browser
+    ? [
+        ...['--browser', options.browser.name],
+        ...(options.browser.path !== null ? ['--browser-path', options.browser.path] : []),
+        ...(options.browser.timeoutS !== null ? ['--browser-timeout', String(options.browser.timeoutS)] : []),
+      ]
+    : [];
+  return [...options.scenarios.flatMap((s) => ['--scenario', s]), '--backend', options.backend, ...browser];
 }
 
 /** The environment of an arm's processes: the arms are judged here, not against a baseline, so no gating variables inside them. */
@@ -278,7 +363,10 @@ function armEnv(): NodeJS.ProcessEnv {
 }
 
 /** Starts the arm's measure host when its harness has one (tracked, so a signal stops it). */
-export function startHost(arm: Arm, options: Pick<AbOptions, 'scenarios' | 'backend'>): void {
+export function startHost(arm: Arm, options: Pick<AbOptions, 'scenarios' | 'backend' | 'browser'>): void {
+  // A browser process is one Chromium launch, started by the perf command's vitest browser mode
+  // (runner/browser-process.ts); the host forks Node workers that measure in Node, so it has none to offer.
+  if (options.browser) return;
   if (!arm.harness.host) {
     console.log(`${LOG} ${arm.label}: no measure host in its harness; a perf command per process (slower start)`);
     return;
@@ -288,7 +376,7 @@ export function startHost(arm: Arm, options: Pick<AbOptions, 'scenarios' | 'back
 }
 
 /** Runs one process of an arm, to `out`, and returns its record: through its measure host, or its own commit's `perf` command. */
-export function runProcess(arm: Arm, options: Pick<AbOptions, 'scenarios' | 'backend'>, out: string): Promise<RunRecord> {
+export function runProcess(arm: Arm, options: Pick<AbOptions, 'scenarios' | 'backend' | 'browser'>, out: string): Promise<RunRecord> {
   if (arm.host) return arm.host.measure(out);
   const child = spawn(arm.harness.perf.command, [...arm.harness.perf.args, ...perfFlags(options), '--out', out], {
     cwd: arm.dir,
@@ -434,6 +522,7 @@ export async function openArm(workspace: Workspace, folder: string, name: Arm['n
   // A bisect's probe is labelled with its commit already: not twice.
   const named = commit.startsWith(label) ? commit.slice(0, 12) : `${label} (${commit.slice(0, 12)})`;
   const arm: Arm = { name, label: named, commit, dir, records: [], harness: harnessOf(dir, named), host: null };
+  if (options.browser && arm.harness.source === 'installed') await requireBrowserHarness(named, arm.harness);
   startHost(arm, options);
   return arm;
 }

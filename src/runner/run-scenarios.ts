@@ -10,7 +10,7 @@ import { RunProgressReporter } from './progress-reporter.js';
 import { RunRecordReporter } from './reporter.js';
 import type { ScenarioFile } from './scenarios.js';
 import { type BrowserLaunch, browserOptimizeDeps, browserProfileHost, browserTestOptions } from './browser.js';
-import { HARNESS_SOURCE } from './arm-harness.js';
+import { FROM_SOURCES } from '../base/commands.js';
 
 /** A path as a glob that matches only itself: glob syntax characters escaped. */
 function literalGlob(path: string): string {
@@ -119,7 +119,7 @@ export async function openScenarioSession(files: readonly ScenarioFile[], config
       plugins: [provideRunConfig(config, projects, browser), tmpDirs.plugin],
       // The page's packages bundled before it loads: one found at run time (the webgl backend,
       // imported when asked for) made Vite reload the page mid-run, and the run ended with no record.
-      ...(browser ? { optimizeDeps: browserOptimizeDeps(HARNESS_SOURCE) } : {}),
+      ...(browser ? { optimizeDeps: browserOptimizeDeps(FROM_SOURCES ? 'sources' : 'installed') } : {}),
       // The browser's provider is an instance too (runner/browser.ts): here, where it is not cloned.
       test: { ...host, reporters: options.quiet ? [reporter] : options.verbose ? ['default', reporter] : [new RunProgressReporter({ root }), reporter] },
     },

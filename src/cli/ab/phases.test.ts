@@ -3,15 +3,15 @@ import { describe, expect, it, vi } from 'vitest';
 import { testAbResult } from '../../../test/support/ab-result.js';
 import { OutputPathError } from '../../results/output-guard.js';
 import { RunInputError } from '../../runner/perf.js';
-import { parseCommandLine } from '../args.js';
+import { parseCommandLine, UsageError } from '../args.js';
 import { type AbCommandArgs, planAb } from './plan.js';
 import { writeAb } from './write.js';
 import { tempFolder } from '../../../test/support/temp-folder.js';
 
 const temp = tempFolder('gtp-ab-phases-');
 
-function abArgs(argv: string[]): AbCommandArgs {
-  const args = parseCommandLine(['ab', '--base', 'HEAD', ...argv], {});
+function abArgs(argv: string[], env: NodeJS.ProcessEnv = {}): AbCommandArgs {
+  const args = parseCommandLine(['ab', '--base', 'HEAD', ...argv], env);
   if (args.command !== 'ab') throw new Error('not ab');
   return args;
 }
@@ -31,6 +31,40 @@ describe("ab's plan phase", () => {
     const foreign = temp.at('notes.md');
     await writeFile(foreign, 'my notes\n');
     await expect(planAb(abArgs(['--processes', '6', '--markdown', foreign]))).rejects.toThrow(OutputPathError);
+  });
+});
+
+describe("ab's plan phase with --browser chromium", () => {
+  it("carries the browser as perf takes it: the flags the user gave pass to the arms' processes, GTP_BROWSER_PATH through their environment", async () => {
+    const plan = await planAb(abArgs(['--browser', 'chromium', '--processes', '6', '--ratios-only']));
+    expect(plan.measure).toEqual({
+      base: 'HEAD',
+      head: null,
+      scenarios: ['speedup'],
+      processes: 6,
+      backend: 'auto',
+      kinds: ['ratio'],
+      browser: { name: 'chromium', path: null, timeoutS: null },
+    });
+    const named = await planAb(
+      abArgs(['--browser', 'chromium', '--browser-path', '/usr/bin/chromium', '--browser-timeout', '90', '--backend', 'webgl', '--processes', '6']),
+    );
+    expect(named.measure).toMatchObject({ backend: 'webgl', browser: { name: 'chromium', path: '/usr/bin/chromium', timeoutS: 90 } });
+    const fromEnv = await planAb(abArgs(['--browser', 'chromium', '--processes', '6'], { GTP_BROWSER_PATH: '/usr/bin/chromium' }));
+    expect(fromEnv.measure.browser).toEqual({ name: 'chromium', path: null, timeoutS: null });
+  });
+
+  it('refuses before any checkout what perf refuses: a backend no page runs, another browser, a missing Chromium, browser flags without --browser', async () => {
+    await expect(planAb(abArgs(['--browser', 'chromium', '--backend', 'wasm', '--processes', '6']))).rejects.toThrow(
+      new UsageError('--backend wasm does not run in a browser: --browser takes --backend webgpu or webgl'),
+    );
+    await expect(planAb(abArgs(['--browser', 'firefox', '--processes', '6']))).rejects.toThrow(RunInputError);
+    await expect(planAb(abArgs(['--browser', 'chromium', '--browser-path', temp.at('no-chromium'), '--processes', '6']))).rejects.toThrow(
+      /is not an executable file; install Chromium/,
+    );
+    await expect(planAb(abArgs(['--backend', 'webgl', '--processes', '6']))).rejects.toThrow(/--backend webgl runs in a browser only: add --browser chromium/);
+    await expect(planAb(abArgs(['--browser-timeout', '90', '--processes', '6']))).rejects.toThrow(/--browser-timeout goes with --browser chromium/);
+    expect(() => abArgs(['--browser', 'chromium', '--browser-timeout', '0'])).toThrow(/--browser-timeout 0: expected whole seconds from 1 to 86400/);
   });
 });
 

@@ -1,7 +1,7 @@
 import { type ExportTarget, exportOutputs, exportTargets } from '../../report/exporters.js';
 import { checkJobSummary, checkOutputs } from '../../results/output-guard.js';
 import type { AbOptions } from '../../runner/ab.js';
-import type { AbArgs } from '../command-spec.js';
+import type { AbArgs, BrowserArgs } from '../command-spec.js';
 
 /** What `ab` is asked. */
 export type AbCommandArgs = {
@@ -13,7 +13,8 @@ export type AbCommandArgs = {
   readonly exports: Readonly<Record<string, string | null>>;
   /** The CI job summary file the verdicts are appended to ($GITHUB_STEP_SUMMARY); null outside GitHub Actions. */
   readonly jobSummary: string | null;
-} & AbArgs;
+} & AbArgs &
+  BrowserArgs;
 
 /** One `ab` as the later phases need it: what the arms measure, every output checked, no flag left to read. */
 export interface AbPlan {
@@ -33,7 +34,15 @@ export interface AbPlan {
 export async function planAb(args: AbCommandArgs): Promise<AbPlan> {
   const { abMeasureOptions, nothingToJudgeReason } = await import('../../runner/ab.js');
   const { RunInputError } = await import('../../runner/perf.js');
-  const measure = abMeasureOptions(args);
+  // perf's own check of --browser, its backend and its path: a browser backend, a Chromium found (else exit 2).
+  const { browserOf } = await import('../perf/plan.js');
+  const launch = await browserOf(args);
+  const browser = launch && {
+    name: launch.name,
+    path: args.browserPath?.from === '--browser-path' ? args.browserPath.path : null,
+    timeoutS: args.browserTimeout,
+  };
+  const measure = abMeasureOptions({ ...args, browser });
   const nothingToJudge = await nothingToJudgeReason({ ...measure, command: 'ab' });
   if (nothingToJudge) throw new RunInputError(nothingToJudge);
   const exports = exportTargets('ab', args.exports, null);

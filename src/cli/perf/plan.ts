@@ -13,7 +13,7 @@ import type { ScenarioFile } from '../../runner/scenarios.js';
 import { BROWSER_BACKENDS } from '../../backend/browser-backends.js';
 import type { BrowserLaunch } from '../../runner/browser.js';
 import { checkBaselinesReadable } from '../baselines-check.js';
-import type { BackendArgs, CompareArgs, DataArgs } from '../command-spec.js';
+import type { BackendArgs, BrowserArgs, CompareArgs, DataArgs } from '../command-spec.js';
 import { UsageError } from '../usage-error.js';
 
 /** What `perf` is asked. */
@@ -32,13 +32,8 @@ export type PerfArgs = {
   readonly verbose: boolean;
   /** Where ffmpeg and ffprobe are (FFMPEG_PATH / FFPROBE_PATH). */
   readonly videoTools: FfmpegPaths;
-  /** --browser NAME: run the perf files in this browser's page (null: in Node). */
-  readonly browser: string | null;
-  /** --browser-path PATH, else GTP_BROWSER_PATH: the browser's executable (null: the system's). */
-  readonly browserPath: { readonly path: string; readonly from: '--browser-path' | 'GTP_BROWSER_PATH' } | null;
-  /** --browser-timeout S: a browser process's deadline in seconds (null: DEFAULT_BROWSER_TIMEOUT_S). */
-  readonly browserTimeout: number | null;
-} & DataArgs &
+} & BrowserArgs &
+  DataArgs &
   BackendArgs &
   CompareArgs;
 
@@ -162,8 +157,9 @@ export async function planPerf(args: PerfArgs): Promise<PerfPlan> {
 /**
  * The browser --browser names, found and its version read before anything starts; its backend
  * one a page runs. Without --browser, webgl (a browser's backend) and --browser-path are refused.
+ * perf's and ab's check (ab has no question).
  */
-async function browserOf(args: PerfArgs): Promise<BrowserLaunch | null> {
+export async function browserOf(args: BrowserArgs & Pick<PerfArgs, 'backend'> & { readonly question?: Question | null }): Promise<BrowserLaunch | null> {
   if (args.browser === null) {
     if (args.browserPath?.from === '--browser-path') throw new UsageError('--browser-path goes with --browser chromium');
     if (args.backend === 'webgl') throw new UsageError('--backend webgl runs in a browser only: add --browser chromium');
