@@ -1,10 +1,10 @@
 import { IMAGE_RESAMPLES, PIL_MAX_IMAGE_PIXELS } from '../data/image-folder/options.js';
 import { parseShape, parseSize, ShapeParseError } from '../data/shape.js';
 import { EXIT } from '../results/exit.js';
-import { DEFAULT_BROWSER_TIMEOUT_S } from '../runner/browser-timeout.js';
 import type { Question, QuestionNormalization } from '../run-config.js';
 import { isIdentityChannels } from '../transfer/normalization.js';
 import { WIRE_DTYPES, type WireDtype } from '../transfer/wire-dtypes.js';
+import { BROWSER_PATH_FLAG, BROWSER_TIMEOUT_FLAG, browserPathEnv, browserTimeoutOf } from './browser-flags.js';
 import type { CommandSpec, ParsedLine } from './command-spec.js';
 import { judgePerf } from './perf/judge.js';
 import { measurePerf } from './perf/measure.js';
@@ -29,14 +29,6 @@ export async function perfCommand(args: PerfArgs): Promise<number> {
   const { remeasure } = await import('../runner/perf.js');
   const judged = await judgePerf(plan, measured, (asked) => remeasure(asked, plan.files, plan.config, plan.browser));
   return writePerf(plan, judged);
-}
-
-/** --browser-timeout S: whole seconds from 1 to a day; null when not given (the default applies). */
-function browserTimeoutOf(text: string | null): number | null {
-  if (text === null) return null;
-  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 86_400)
-    throw new UsageError(`--browser-timeout ${text}: expected whole seconds from 1 to 86400 (default ${DEFAULT_BROWSER_TIMEOUT_S})`);
-  return Number(text);
 }
 
 /** A comma-separated list: '8,16,32' -> ['8', '16', '32'], with no empty items. */
@@ -221,17 +213,8 @@ export const perfSpec: CommandSpec<PerfArgs> = {
                           (vitest browser mode), --backend webgpu (default) or webgl; one
                           launch per process`,
     },
-    {
-      name: 'browser-path',
-      type: 'string',
-      usage: '  --browser-path PATH     the Chromium to launch (default: GTP_BROWSER_PATH, else /usr/bin/chromium)',
-    },
-    {
-      name: 'browser-timeout',
-      type: 'string',
-      usage: `  --browser-timeout S     stop a browser process whose page gave no result after S seconds
-                          (default ${DEFAULT_BROWSER_TIMEOUT_S}: a hung page); its values are lost, nothing is written, exit 1`,
-    },
+    BROWSER_PATH_FLAG,
+    BROWSER_TIMEOUT_FLAG,
     'compare',
     'force',
   ],
@@ -289,7 +272,7 @@ export const perfSpec: CommandSpec<PerfArgs> = {
   dataSources: true,
   env: [
     { usage: '  FFMPEG_PATH, FFPROBE_PATH\n                          the video decoder of the Kinetics scenario (default: on PATH)', scope: 'built-in' },
-    { usage: '  GTP_BROWSER_PATH        the Chromium --browser launches (as --browser-path)', scope: 'built-in' },
+    browserPathEnv('built-in'),
   ],
   exits: [
     '0 every scenario ran and nothing gating regressed (or no baseline for this profile: a note)',

@@ -1,0 +1,21 @@
+// `gtp doctor --browser chromium`'s page (run by vitest's browser mode in one Chromium launch, as
+// perf's browser runs are): asks Node for doctor's upload sizes, finds what the page offers
+// (page.ts) and hands it back. It asserts nothing: what it found, missing APIs included, is the
+// finding, and Node judges it (src/doctor/browser-section.ts).
+import { it } from 'vitest';
+import { commands } from 'vitest/browser';
+import type { PageFindings, PagePlan } from './findings.js';
+import { pageFindings } from './page.js';
+
+declare module 'vitest/browser' {
+  interface BrowserCommands {
+    /** Doctor's upload sizes of this run (src/cli/doctor/measure.ts). */
+    gtpDoctorPlan: () => Promise<PagePlan>;
+    /** What the page found, to Node. */
+    gtpDoctorFindings: (findings: PageFindings) => Promise<void>;
+  }
+}
+
+it('finds what this browser offers tfjs: WebGPU adapter and limits, WebGPU and WebGL started or why not, upload rates', async () => {
+  await commands.gtpDoctorFindings(await pageFindings(await commands.gtpDoctorPlan()));
+});
