@@ -185,14 +185,18 @@ export function browserSection(
   };
 }
 
-/** The report with its browser section and checks; a failed browser check fails the run (exit 1), as any failed check does. */
-export function withBrowser(report: DoctorReport, section: BrowserSection, checks: readonly Check[]): DoctorReport {
+/**
+ * The report with its browser section and checks, and the `seconds` the browser's part took added to
+ * its duration; a failed browser check fails the run (exit 1), as any failed check does.
+ */
+export function withBrowser(report: DoctorReport, section: BrowserSection, checks: readonly Check[], seconds: number): DoctorReport {
   const failed = checks.some((c) => c.status === 'fail');
   return {
     ...report,
     settings: { ...report.settings, browser: section.name },
     checks: [...report.checks, ...checks],
     browser: section,
+    durationSeconds: report.durationSeconds + seconds,
     exitCode: failed ? EXIT.regression : report.exitCode,
   };
 }

@@ -44,6 +44,7 @@ async function withBrowserChecked(
     const timed = await timeTensorUploads(context, pagePlan(planFor(context, full, maxBufferSize)), Number.POSITIVE_INFINITY);
     node = { backend: context.name, uploads: timed.uploads, error: timed.error };
   });
+  const started = performance.now();
   sink.note(
     `\nin ${browser.name} ${browser.version} (${browser.path}), one launch: WebGPU adapter and limits, WebGPU and WebGL started or why not, tfjs float32 uploads (synced; GB/s = 1e9 B/s)`,
   );
@@ -52,7 +53,7 @@ async function withBrowserChecked(
   const bounds = boundsOf(report, gbps === null ? null : { gbps, reading: bottleneckReading(report.physical) });
   const { section, checks } = browserSection(browser, outcome, node, bounds, plan.checks.expectGpu);
   for (const check of checks) sink.check(check);
-  return withBrowser(report, section, checks);
+  return withBrowser(report, section, checks, (performance.now() - started) / 1000);
 }
 
 /** This machine as a doctor report's profile names its host (backend/hardware-profile.ts; loaded only here: it loads tfjs). */
