@@ -1,8 +1,11 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PageApi, PageFindings } from './browser/findings.js';
 import { boundsOf, browserSection, type LaunchedBrowser, pagePlan, withBrowser } from './browser-section.js';
+import { readDoctorReport } from './files.js';
 import { QUICK_PLAN } from './measurements.js';
-import type { Check, DoctorReport } from './schema.js';
+import { toPrometheusText } from './prometheus.js';
+import { type Check, type DoctorReport, doctorReportSchema } from './schema.js';
 
 const MiB = 1024 * 1024;
 const CHROMIUM: LaunchedBrowser = { name: 'chromium', version: '156.0.8078.114', major: 156, path: '/usr/bin/chromium' };
@@ -116,6 +119,16 @@ describe('the browser section of doctor --browser', () => {
     const merged = withBrowser(report, section, checks, 6);
     expect(merged).toMatchObject({ exitCode: 1, durationSeconds: 10, settings: { browser: 'chromium' }, browser: { lost } });
     expect(withBrowser(report, browserSection(CHROMIUM, { findings: SWIFTSHADER }, NODE, BOUNDS, false).section, [], 1).exitCode).toBe(0);
+  });
+
+  it("keeps the report readable as schema 3, its checks' states in the Prometheus textfile as every check's", async () => {
+    const report = await readDoctorReport(join(import.meta.dirname, '../../fixtures/runs/h200-2026-12-04/doctor-1.json'));
+    const { section, checks } = browserSection(CHROMIUM, { findings: SWIFTSHADER }, NODE, BOUNDS, false);
+    const merged = withBrowser({ ...report, schemaVersion: 3 }, section, checks, 30);
+    expect(doctorReportSchema.parse(JSON.parse(JSON.stringify(merged)))).toEqual(merged);
+    const text = toPrometheusText(merged, { version: '0.1.0', revision: null });
+    expect(text).toMatch(/^gtp_doctor_check_state\{check="browser\.webgpu",.*gtp_doctor_check_state="ok"\} 1$/m);
+    expect(text).toMatch(/^gtp_doctor_check_state\{check="browser\.webgpu\.software",.*gtp_doctor_check_state="warn"\} 1$/m);
   });
 
   it("reads the machine's bounds from a report: the host copy figure and the link given", () => {
