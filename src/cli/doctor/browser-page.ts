@@ -24,11 +24,14 @@ export async function runDoctorPage(browser: BrowserLaunch, plan: PagePlan): Pro
   const { runBrowserProcess } = await import('../../runner/browser-process.js');
   const { ProcessLostError } = await import('../../runner/process-lost.js');
   const { defaultRunConfig } = await import('../../run-config.js');
-  const got: { findings: PageFindings | null } = { findings: null };
+  const got: { findings: PageFindings | null; failed: string | null } = { findings: null, failed: null };
   const commands = {
     gtpDoctorPlan: () => plan,
     gtpDoctorFindings: (_context: unknown, found: PageFindings) => {
       got.findings = found;
+    },
+    gtpDoctorFailed: (_context: unknown, message: string) => {
+      got.failed = message;
     },
   };
   const config = defaultRunConfig({ backend: 'auto', requireBackend: null, scale: 'quick' });
@@ -42,6 +45,6 @@ export async function runDoctorPage(browser: BrowserLaunch, plan: PagePlan): Pro
     await session.close();
   }
   if (got.findings) return { findings: got.findings };
-  const said = session.unhandledErrors()[0]?.split('\n')[0];
+  const said = got.failed ?? session.unhandledErrors()[0]?.split('\n')[0];
   return { lost: `the page ended without its findings${said ? ` (it said: ${said})` : ''}` };
 }

@@ -13,9 +13,18 @@ declare module 'vitest/browser' {
     gtpDoctorPlan: () => Promise<PagePlan>;
     /** What the page found, to Node. */
     gtpDoctorFindings: (findings: PageFindings) => Promise<void>;
+    /** Why the page could not find it (an error it did not expect), to Node: said with the lost launch. */
+    gtpDoctorFailed: (message: string) => Promise<void>;
   }
 }
 
 it('finds what this browser offers tfjs: WebGPU adapter and limits, WebGPU and WebGL started or why not, upload rates', async () => {
-  await commands.gtpDoctorFindings(await pageFindings(await commands.gtpDoctorPlan()));
+  let findings: PageFindings;
+  try {
+    findings = await pageFindings(await commands.gtpDoctorPlan());
+  } catch (error) {
+    await commands.gtpDoctorFailed(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+    throw error;
+  }
+  await commands.gtpDoctorFindings(findings);
 });
