@@ -2,6 +2,12 @@
 // perf's browser runs are): asks Node for doctor's upload sizes, finds what the page offers
 // (page.ts) and hands it back. It asserts nothing: what it found, missing APIs included, is the
 // finding, and Node judges it (src/doctor/browser-section.ts).
+// Both backends load with the page, not when asked for (browser-start.ts imports each then): while
+// Vite re-optimizes the page's dependencies (its config hash changed since the last browser run:
+// another root, NODE_ENV), a late import was answered 'Failed to fetch dynamically imported
+// module', which would read as that API missing (seen for both here).
+import '@tensorflow/tfjs-backend-webgl';
+import '@tensorflow/tfjs-backend-webgpu';
 import { it } from 'vitest';
 import { commands } from 'vitest/browser';
 import type { PageFindings, PagePlan } from './findings.js';
