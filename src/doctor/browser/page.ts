@@ -6,6 +6,7 @@
  */
 import { startBrowserBackend } from '../../backend/browser-start.js';
 import { runningBackendName } from '../../backend/capabilities.js';
+import { BackendUnavailableError } from '../../backend/errors.js';
 import { timeTensorUploads } from '../tensor-uploads.js';
 import type { PageAdapter, PageApi, PageFindings, PageGl, PagePlan } from './findings.js';
 
@@ -84,7 +85,9 @@ async function startAndUpload(api: 'webgpu' | 'webgl', plan: PagePlan, maxBytes:
   try {
     context = await startBrowserBackend(api, null);
   } catch (error) {
-    return { started: false, whyNot: message(error), running: runningBackendName(), uploads: [], uploadError: null };
+    // A refusal says why the browser does not offer it; anything else is the page's own failure, named as such.
+    const why = error instanceof BackendUnavailableError ? message(error) : `starting it failed in the page, not refused by the browser: ${message(error)}`;
+    return { started: false, whyNot: why, running: runningBackendName(), uploads: [], uploadError: null };
   }
   const { uploads, error } = await timeTensorUploads(context, plan, maxBytes, say);
   return { started: true, whyNot: null, running: context.name, uploads, uploadError: error };
