@@ -85,9 +85,9 @@ export const HOST_FREE_RULES = [
   {
     name: 'browser-entry-host-free',
     comment:
-      "gpu-transfer-perf/browser runs in a browser page: everything it loads, at any depth, is the harness's own code, tfjs, vitest's page API or a pure package (zod, pure-rand), never a Node built-in (node:fs, node:os, ...) or a Node-only package; the host's parts come through runner/browser.ts's provide and commands",
+      "gpu-transfer-perf/browser and doctor's page (src/doctor/browser/doctor.perf.ts, gtp doctor --browser) run in a browser page: everything they load, at any depth, is the harness's own code, tfjs, vitest's page API or a pure package (zod, pure-rand), never a Node built-in (node:fs, node:os, ...) or a Node-only package; the host's parts come through runner/browser.ts's provide and commands",
     severity: 'error',
-    from: { path: '^src/browser\\.ts$' },
+    from: { path: '^src/(browser\\.ts$|doctor/browser/doctor\\.perf\\.ts$)' },
     to: { reachable: true, path: '^(?!src/)', pathNot: '^(node_modules/)?(@tensorflow/|vitest/dist/index\\.js$|vitest$|vitest/browser$|zod/|pure-rand/)' },
   },
 ];

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,14 +26,15 @@ async function cruiseTree(baseDir: string, roots: string[]): Promise<{ result: I
 
 /**
  * The browser entry's host-free rule (.dependency-cruiser.mjs HOST_FREE_RULES), cruised from
- * src/browser.ts without type-only imports: what the page really loads.
+ * src/browser.ts and doctor's page without type-only imports: what the page really loads.
  */
 async function cruiseHostFree(baseDir: string): Promise<ICruiseResult> {
   const { HOST_FREE_RULES } = (await import(join(ROOT, '.dependency-cruiser.mjs'))) as { HOST_FREE_RULES: IForbiddenRuleType[] };
   const options = await extractDepcruiseOptions(join(ROOT, '.dependency-cruiser.mjs'));
   const tsConfig = extractTSConfig(join(baseDir, 'tsconfig.json'));
   const run = { ...options, baseDir, tsPreCompilationDeps: false, ruleSet: { forbidden: HOST_FREE_RULES } };
-  const reported = await cruise(['src/browser.ts'], run, undefined, { tsConfig });
+  const roots = ['src/browser.ts', 'src/doctor/browser/doctor.perf.ts'].filter((root) => existsSync(join(baseDir, root)));
+  const reported = await cruise(roots, run, undefined, { tsConfig });
   if (typeof reported.output === 'string') throw new Error('dependency-cruiser: expected the result object, got a report');
   return reported.output;
 }
@@ -90,6 +92,9 @@ describe('layering (docs/layout.md, .dependency-cruiser.mjs)', () => {
       'src/browser.ts': "export { page } from './measure/page.js';\n",
       'src/measure/page.ts': "import { host } from './host.js';\nexport const page = host;\n",
       'src/measure/host.ts': "import os from 'node:os';\nimport sharp from 'sharp';\nexport const host = [os, sharp];\n",
+      // doctor's page (gtp doctor --browser) reaching a Node built-in: no longer host-free either.
+      'src/doctor/browser/doctor.perf.ts': "import { cpus } from './cpus.js';\nexport const page = cpus;\n",
+      'src/doctor/browser/cpus.ts': "import { cpus } from 'node:os';\nexport { cpus };\n",
       'src/results/uses-support.test.ts': "import { records } from '../../test/support/records.js';\nexport const ok = records;\n",
       // A command's phase importing its command's module and the flag parser.
       'src/cli/thing.ts': 'export const thing = 1;\n',
@@ -162,10 +167,11 @@ describe('layering (docs/layout.md, .dependency-cruiser.mjs)', () => {
       ]);
     });
 
-    it('the browser entry reaching a Node built-in or a Node-only package, at any depth, breaks the host-free rules', () => {
+    it("the browser entry or doctor's page reaching a Node built-in or a Node-only package, at any depth, breaks the host-free rules", () => {
       expect(lines.filter((l) => l.startsWith('browser-entry-'))).toEqual([
         'browser-entry-host-free: src/browser.ts -> os',
         'browser-entry-host-free: src/browser.ts -> sharp',
+        'browser-entry-host-free: src/doctor/browser/doctor.perf.ts -> os',
       ]);
     });
 

@@ -32,6 +32,14 @@ export function softwareAdapterName(info: AdapterInfoFields): string | null {
   return info.architecture === 'software' ? 'software' : null;
 }
 
+/**
+ * An adapter's name in a sentence: its description, else (Chromium leaves SwiftShader's empty) the
+ * software rasterizer it is, else its device, else 'unnamed'.
+ */
+export function adapterName(info: AdapterInfoFields): string {
+  return info.description || softwareAdapterName(info) || info.device || 'unnamed';
+}
+
 /** A short hardware name for an adapter: 'lavapipe', 'nvidia-h200', 'amd-gfx1100'. */
 export function adapterSlug(info: AdapterInfoFields): string {
   const software = softwareAdapterName(info);

@@ -44,6 +44,12 @@ describe('command line', () => {
     expect(parseCommandLine(['perf', '--browser-path', '/x/chrome'], { GTP_BROWSER_PATH: '/opt/c' })).toMatchObject({
       browserPath: { path: '/x/chrome', from: '--browser-path' },
     });
+    // doctor --browser reads the same flag and variable; without --browser the variable is not its business.
+    expect(parseCommandLine(['doctor', '--browser', 'chromium'], { GTP_BROWSER_PATH: '/opt/c' })).toMatchObject({
+      browser: 'chromium',
+      browserPath: { path: '/opt/c', from: 'GTP_BROWSER_PATH' },
+    });
+    expect(parseCommandLine(['doctor'], { GTP_BROWSER_PATH: '/opt/c' })).toMatchObject({ browser: null, browserPath: null });
     expect(parseCommandLine([], { PERF_BACKEND: 'cpu' })).toMatchObject({ backend: 'cpu' });
     expect(parseCommandLine(['--backend', 'webgpu'], { PERF_BACKEND: 'cpu' })).toMatchObject({ backend: 'webgpu' });
     expect(parseCommandLine(['doctor'], { PERF_REQUIRE_BACKEND: 'webgpu' })).toMatchObject({ command: 'doctor', requireBackend: 'webgpu' });

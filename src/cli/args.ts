@@ -18,7 +18,7 @@ import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { BACKEND_CHOICES, BACKEND_NAMES, type BackendChoice } from '../backend/types.js';
 import { BASELINE_DIR } from '../results/baseline.js';
-import { DEFAULT_BROWSER_TIMEOUT_S } from '../runner/browser-timeout.js';
+import { BROWSER_PATH_FLAG, BROWSER_TIMEOUT_FLAG, browserPathEnv, browserTimeoutOf } from './browser-flags.js';
 import { type DataSources, defaultRunConfig, SCALES, type RunConfig } from '../run-config.js';
 import type { FfmpegPaths } from '../data/kinetics/ffmpeg.js';
 import type { AnyDatasetSource } from '../data/source.js';
@@ -125,28 +125,11 @@ const GROUP_FLAGS: Readonly<Record<SharedGroup, readonly FlagSpec[]>> = {
                           (vitest browser mode), --backend webgpu (default) or webgl; one
                           launch per process`,
     },
-    {
-      name: 'browser-path',
-      type: 'string',
-      usage: '  --browser-path PATH     the Chromium to launch (default: GTP_BROWSER_PATH, else /usr/bin/chromium)',
-    },
-    {
-      name: 'browser-timeout',
-      type: 'string',
-      usage: `  --browser-timeout S     stop a browser process whose page gave no result after S seconds
-                          (default ${DEFAULT_BROWSER_TIMEOUT_S}: a hung page); its values are lost, nothing is written, exit 1`,
-    },
+    BROWSER_PATH_FLAG,
+    BROWSER_TIMEOUT_FLAG,
   ],
   force: [FORCE],
 };
-
-/** --browser-timeout S: whole seconds from 1 to a day; null when not given (the default applies). */
-function browserTimeoutOf(text: string | null): number | null {
-  if (text === null) return null;
-  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 86_400)
-    throw new UsageError(`--browser-timeout ${text}: expected whole seconds from 1 to 86400 (default ${DEFAULT_BROWSER_TIMEOUT_S})`);
-  return Number(text);
-}
 
 /** The variables the shared groups read, in their help form. */
 const GROUP_ENV: Readonly<Record<SharedGroup, readonly EnvSpec[]>> = {
@@ -164,7 +147,7 @@ const GROUP_ENV: Readonly<Record<SharedGroup, readonly EnvSpec[]>> = {
     },
   ],
   ab: [{ usage: '  PERF_BACKEND            as --backend' }],
-  browser: [{ usage: '  GTP_BROWSER_PATH        the Chromium --browser launches (as --browser-path)', scope: 'built-in' }],
+  browser: [browserPathEnv('built-in')],
   force: [],
 };
 

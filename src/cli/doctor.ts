@@ -3,7 +3,9 @@ import { HEALTH_DEADLINE_SECONDS as HEALTH_DEADLINE } from '../doctor/health-che
 import { MachineRootError } from '../doctor/physical/sysfs.js';
 import { outputStream } from '../base/regular-file.js';
 import { EXIT } from '../results/exit.js';
-import type { CommandSpec } from './command-spec.js';
+import { BrowserSetupError, unsupportedBrowser } from '../runner/browser-names.js';
+import { BROWSER_PATH_FLAG, BROWSER_TIMEOUT_FLAG, browserPathEnv, browserTimeoutOf } from './browser-flags.js';
+import type { CommandSpec, ParsedLine } from './command-spec.js';
 import { judgeDoctor } from './doctor/judge.js';
 import { armHealthDeadline, measureDoctor } from './doctor/measure.js';
 import { type DoctorArgs, type DoctorPlan, planDoctor } from './doctor/plan.js';
@@ -13,12 +15,12 @@ import { UsageError } from './usage-error.js';
 
 export type { DoctorArgs } from './doctor/plan.js';
 
-/** The plan, or null when it refused an input (a --sysfs-root that is not a copy of /sys, a bad --from report): said in one line. */
+/** The plan, or null when it refused an input (a --sysfs-root that is not a copy of /sys, a bad --from report, no usable --browser): said in one line. */
 async function planOrRefuse(args: DoctorArgs): Promise<DoctorPlan | null> {
   try {
     return await planDoctor(args);
   } catch (error) {
-    if (!(error instanceof MachineRootError || error instanceof DoctorFileError)) throw error;
+    if (!(error instanceof MachineRootError || error instanceof DoctorFileError || error instanceof BrowserSetupError)) throw error;
     console.error(`error: ${error.message}`);
     return null;
   }
@@ -42,6 +44,38 @@ export async function runDoctor(args: DoctorArgs): Promise<number> {
   } finally {
     cancel();
   }
+}
+
+/**
+ * --browser NAME, --browser-path, --browser-timeout: a supported browser (named before anything
+ * loads), only where doctor measures this machine's checks; the path and timeout only with it.
+ */
+function browserOf(
+  line: ParsedLine,
+  mode: { readonly writeEnvelope: string | null; readonly from: readonly string[]; readonly healthCheck: boolean; readonly sysfsRoot: string | null },
+): Pick<DoctorArgs, 'browser' | 'browserPath' | 'browserTimeout'> {
+  const browser = line.str('browser');
+  const browserPath = line.browserPath();
+  const browserTimeout = browserTimeoutOf(line.str('browser-timeout'));
+  if (browser === null) {
+    if (browserPath?.from === '--browser-path') throw new UsageError('doctor: --browser-path goes with --browser chromium');
+    if (browserTimeout !== null) throw new UsageError('doctor: --browser-timeout goes with --browser chromium');
+    return { browser, browserPath: null, browserTimeout };
+  }
+  const unsupported = unsupportedBrowser(browser);
+  if (unsupported) throw new UsageError(`doctor: ${unsupported}`);
+  const other =
+    mode.writeEnvelope !== null
+      ? '--write-envelope'
+      : mode.healthCheck
+        ? '--health-check'
+        : mode.sysfsRoot !== null
+          ? '--sysfs-root'
+          : mode.from.length > 0
+            ? '--from'
+            : null;
+  if (other) throw new UsageError(`doctor: --browser checks this machine's browser; run it without ${other}`);
+  return { browser, browserPath, browserTimeout };
 }
 
 /** `gtp doctor` (`npm run doctor` here): its flags, help, parse step and runner. */
@@ -103,14 +137,24 @@ export const doctorSpec: CommandSpec<DoctorArgs> = {
       usage: `  --deadline S            with --health-check: seconds to a verdict, else exit 2 (default ${HEALTH_DEADLINE})`,
     },
     { name: 'processes', type: 'string', usage: '  --processes N           with --write-envelope: doctor processes to make it from (default 8; 1 to 200)' },
+    {
+      name: 'browser',
+      type: 'string',
+      usage: `  --browser chromium      also check headless Chromium in one launch (vitest browser mode, as
+                          perf --browser): its WebGPU adapter and limits, whether WebGPU and
+                          WebGL start and why not, tfjs upload rates beside Node's`,
+    },
+    BROWSER_PATH_FLAG,
+    BROWSER_TIMEOUT_FLAG,
     'force',
   ],
-  env: [{ usage: '  LD_LIBRARY_PATH         where CUDA libraries are looked for too (tensorflow backend)' }],
+  env: [{ usage: '  LD_LIBRARY_PATH         where CUDA libraries are looked for too (tensorflow backend)' }, browserPathEnv()],
   exits: [
     '0 every check passed (warnings allowed); the envelope written',
-    '1 a check failed',
-    '2 bad usage or bad input (an unwritable --json, a --sysfs-root that is not a copy of /sys); could not',
-    '  judge: a sysfs file that cannot be parsed (named; its device unknown); with --health-check: could not measure',
+    '1 a check failed (with --browser: also a browser that crashed or a page that hung past --browser-timeout)',
+    '2 bad usage or bad input (an unwritable --json, a --sysfs-root that is not a copy of /sys, no Chromium',
+    '  for --browser); could not judge: a sysfs file that cannot be parsed (named; its device unknown); with',
+    '  --health-check: could not measure',
   ],
   parse: (line) => {
     const backend = line.run();
@@ -130,6 +174,7 @@ export const doctorSpec: CommandSpec<DoctorArgs> = {
       throw new UsageError(`doctor: --prometheus ${prometheus}: node exporter's textfile collector reads only files named *.prom; name it so`);
     }
     if (line.str('deadline') !== null && !healthCheck) throw new UsageError('doctor: --deadline goes with --health-check');
+    const browser = browserOf(line, { writeEnvelope, from, healthCheck, sysfsRoot: line.str('sysfs-root') });
     const fromOtherMachine = line.flag('from-other-machine');
     if (fromOtherMachine && !(healthCheck && from.length > 0)) throw new UsageError('doctor: --from-other-machine goes with --health-check --from REPORT');
     // The health check's stdout is its verdict alone (silent, or one line): a report there would be read as the verdict.
@@ -152,6 +197,7 @@ export const doctorSpec: CommandSpec<DoctorArgs> = {
       healthCheck,
       deadline: line.count('deadline', HEALTH_DEADLINE),
       fromOtherMachine,
+      ...browser,
     };
   },
   run: runDoctor,

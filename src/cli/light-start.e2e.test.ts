@@ -40,6 +40,7 @@ describe('a CLI start that measures nothing loads no device library', () => {
     ['a bad backend', ['perf', '--backend', 'gpu'], 2],
     ['a record that is not there', ['compare', 'no-such-run.json'], 2],
     ['doctor onto a file of another kind', ['doctor', '--json', 'README.md'], 2],
+    ['doctor in an unsupported browser', ['doctor', '--browser', 'firefox'], 2],
   ] as const)('%s', async (name, args, exit) => {
     const { code, packages, stderr } = await loaded(args, name.replace(/\W+/g, '-'));
     expect(code, stderr).toBe(exit);

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { adapterName } from '../backend/fingerprint.js';
 import type { LibraryLocation } from './cuda.js';
 import type { HostLoad } from './host-load.js';
 import { RUNTIME_TOOLS, resolvePackageDir } from './packages.js';
@@ -200,30 +201,45 @@ export function checkCudaLibraries(
 
 const SOFTWARE_HINT = 'on a GPU machine install the vendor Vulkan driver (check with `vulkaninfo --summary`) and run doctor again';
 
+/** Where an adapter was found: Node's Dawn, or a browser's page (`--browser`): its checks' id prefix, who reports it, what to do about a software one. */
+export interface AdapterWhere {
+  /** Prefix of the checks' ids ('' in Node, 'browser.' in the page). */
+  readonly idPrefix: string;
+  /** Who reports the adapter: 'Dawn', 'Chromium'. */
+  readonly reportedBy: string;
+  readonly softwareHint: string;
+}
+
+/** Node's own adapter: Dawn (the `webgpu` package). */
+export const NODE_ADAPTER: AdapterWhere = { idPrefix: '', reportedBy: 'Dawn', softwareHint: SOFTWARE_HINT };
+
 /** The adapter itself, software or not, its features and limits that matter to the harness. */
-export function checkWebGpuAdapter(facts: WebGpuFacts, expectGpu: boolean): Check[] {
+export function checkWebGpuAdapter(facts: WebGpuFacts, expectGpu: boolean, where: AdapterWhere = NODE_ADAPTER): Check[] {
+  const id = (name: string) => `${where.idPrefix}webgpu.${name}`;
   const name = [facts.vendor, facts.architecture, facts.device].filter(Boolean).join(' / ');
-  const checks: Check[] = [{ id: 'webgpu.adapter', status: 'info', reason: `adapter: ${name}; driver (as Dawn reports it): "${facts.description}"` }];
+  // Chromium leaves SwiftShader's description empty: named by what it is, as perf's note names it.
+  const driver = facts.description ? `"${facts.description}"` : `none (empty; ${adapterName(facts)})`;
+  const checks: Check[] = [{ id: id('adapter'), status: 'info', reason: `adapter: ${name}; driver (as ${where.reportedBy} reports it): ${driver}` }];
   if (facts.isSoftware || facts.isFallbackAdapter) {
     checks.push({
-      id: 'webgpu.software',
+      id: id('software'),
       status: expectGpu ? 'fail' : 'warn',
-      reason: `SOFTWARE adapter${facts.isFallbackAdapter ? ' (Dawn: isFallbackAdapter)' : ''}: a CPU rasterizer; its figures describe the CPU, not a GPU${expectGpu ? ' (--expect-gpu)' : ''}; ${SOFTWARE_HINT}`,
+      reason: `SOFTWARE adapter${facts.isFallbackAdapter ? ` (${where.reportedBy}: isFallbackAdapter)` : ''}: a CPU rasterizer; its figures describe the CPU, not a GPU${expectGpu ? ' (--expect-gpu)' : ''}; ${where.softwareHint}`,
     });
   } else {
-    checks.push({ id: 'webgpu.software', status: 'ok', reason: 'hardware adapter: the device is a GPU, not a CPU rasterizer' });
+    checks.push({ id: id('software'), status: 'ok', reason: 'hardware adapter: the device is a GPU, not a CPU rasterizer' });
   }
   const has = (f: string) => facts.features.includes(f);
   checks.push(
     has('timestamp-query')
-      ? { id: 'webgpu.timestamp-query', status: 'ok', reason: 'timestamp-query: offered; kernel profiles get device times' }
+      ? { id: id('timestamp-query'), status: 'ok', reason: 'timestamp-query: offered; kernel profiles get device times' }
       : {
-          id: 'webgpu.timestamp-query',
+          id: id('timestamp-query'),
           status: 'warn',
           reason: 'timestamp-query: missing; kernel profiles fall back to host times (a newer driver may offer it)',
         },
     {
-      id: 'webgpu.shader-f16',
+      id: id('shader-f16'),
       status: 'info',
       reason: `shader-f16: ${has('shader-f16') ? 'offered' : 'not offered'} by the adapter; tfjs 4.22 neither enables nor uses it (float16 payloads are decoded with unpack2x16float)`,
     },
@@ -231,7 +247,7 @@ export function checkWebGpuAdapter(facts: WebGpuFacts, expectGpu: boolean): Chec
   const mib = (n: number) => `${(n / MiB).toLocaleString('en-US', { maximumFractionDigits: 0 })} MiB`;
   const small = facts.maxBufferSize < DEFAULT_MAX_BUFFER_SIZE || facts.maxStorageBufferBindingSize < DEFAULT_MAX_STORAGE_BINDING;
   checks.push({
-    id: 'webgpu.limits',
+    id: id('limits'),
     status: small ? 'warn' : 'ok',
     reason: `maxBufferSize ${mib(facts.maxBufferSize)}, maxStorageBufferBindingSize ${mib(facts.maxStorageBufferBindingSize)}${small ? ': below the WebGPU defaults (256 / 128 MiB); large batches may not fit' : ' (WebGPU defaults: 256 / 128 MiB)'}`,
   });

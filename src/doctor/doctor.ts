@@ -70,7 +70,12 @@ export interface DoctorOptions {
    * is not the copy's, so a throughput measured here against the copy's link would mean nothing.
    */
   readonly sysfsRoot?: string | null;
+  /** --browser NAME: recorded in the report's settings; the browser's page is run by the command (src/cli/doctor/measure.ts). */
+  readonly browser?: string | null;
 }
+
+/** Work to do on the running backend once doctor's figures are measured, while the device is up (--browser: Node's same tfjs uploads as the page's). */
+export type OnDevice = (context: BackendContext, maxBufferSize: number | null) => Promise<void>;
 
 /** Where doctor's lines go as they are found (the console, or nothing in tests). */
 export interface DoctorSink {
@@ -193,10 +198,17 @@ function report(
     schemaVersion: DOCTOR_REPORT_VERSION,
     kind: 'gpu-transfer-perf doctor report',
     createdAt: new Date().toISOString(),
-    settings: { backend: options.backend, quick: options.quick, expectGpu: options.expectGpu, sysfsRoot: options.sysfsRoot ?? null },
+    settings: {
+      backend: options.backend,
+      quick: options.quick,
+      expectGpu: options.expectGpu,
+      sysfsRoot: options.sysfsRoot ?? null,
+      browser: options.browser ?? null,
+    },
     ...found,
     node: process.version,
     os: `${os.platform()} ${os.release()} ${os.arch()}`,
+    browser: null,
     durationSeconds: (performance.now() - started) / 1000,
     exitCode: failed ? EXIT.regression : unjudged ? EXIT.badInput : EXIT.pass,
   };
@@ -208,7 +220,7 @@ function report(
  * backend and judges each against the profile's envelope. Returns the whole report; its
  * exitCode is 1 when any check failed, else 2 when a sysfs file could not be parsed (judge.ts couldNotJudge), else 0.
  */
-export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink): Promise<DoctorReport> {
+export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink, onDevice?: OnDevice): Promise<DoctorReport> {
   const started = performance.now();
   if (options.sysfsRoot) return judgeCopy(options, options.sysfsRoot, sink, started);
   const checks: Check[] = [];
@@ -292,6 +304,7 @@ export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink):
       // The host copy at the largest upload's size: the efficiency sets one against the other.
       hostCopy = await measureHostCopy(Math.max(...planFor(context, plan, maxBufferSize).uploadSizes), options.quick ? 5 : 7);
       figures.push(hostCopy);
+      if (onDevice) await onDevice(context, maxBufferSize);
     }
   }
 

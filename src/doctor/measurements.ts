@@ -77,7 +77,7 @@ export function bandwidthFigure(id: string, label: string, bytes: number, times:
 }
 
 /** Warm-up repetitions: the first transfers of a size allocate and fault in memory. */
-const warmupFor = (size: number) => (size >= 64 * MiB ? 1 : 2);
+export const warmupFor = (size: number) => (size >= 64 * MiB ? 1 : 2);
 
 async function uploadCurve(ops: DeviceOps, plan: MeasurementPlan, say: (line: string) => void): Promise<Figure[]> {
   const largest = Math.max(...plan.uploadSizes);

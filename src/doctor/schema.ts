@@ -4,13 +4,14 @@ import { z } from 'zod';
  * Formats of what doctor writes: its report (`--json FILE`) and a profile's envelope
  * (`baselines/<profile-id>.doctor.json`). Bump a version on any change a reader must know about.
  */
-export const DOCTOR_REPORT_VERSION = 2;
+export const DOCTOR_REPORT_VERSION = 3;
 /**
  * Report versions a reader accepts: 2 added `physical` and `settings.sysfsRoot`, and lets `host`
- * be null (a copy of another machine's /sys measures nothing here); a version 1 report is a
- * version 2 report without them (kit runs of older versions still make envelopes).
+ * be null (a copy of another machine's /sys measures nothing here); 3 added `browser` and
+ * `settings.browser` (`--browser chromium`; null when not asked). An older report is a newer one
+ * without them (kit runs of older versions still make envelopes).
  */
-export const DOCTOR_REPORT_VERSIONS = [1, 2] as const;
+export const DOCTOR_REPORT_VERSIONS = [1, 2, 3] as const;
 export const ENVELOPE_VERSION = 1;
 
 /** ok: as it should be; info: a fact, no judgement; warn: works, but look; fail: not set up right (exit 1). */
@@ -148,13 +149,72 @@ export const physicalSchema = z
   .strict();
 export type PhysicalSection = z.infer<typeof physicalSchema>;
 
+/** One API in the browser's page (`--browser`): started through tfjs or why not, and its tfjs uploads. */
+const browserApiSchema = z
+  .object({
+    started: z.boolean(),
+    /** Why it did not start, in the page's words (requestAdapter null, context creation failed, tfjs fell back); null when started. */
+    whyNot: z.string().nullable(),
+    /** What tfjs ran on after asking for this API (tf.getBackend()). */
+    running: z.string().nullable(),
+    /** Rates of tfjs uploads of a float32 tensor in the page, synced with the device (ids upload.<size>). */
+    uploads: z.array(figureSchema),
+    /** Why the uploads stopped short, or null. */
+    uploadError: z.string().nullable(),
+  })
+  .strict();
+
+/** What `--browser chromium` found in one launch of the browser (src/doctor/browser-section.ts). */
+export const browserSectionSchema = z
+  .object({
+    name: z.string(),
+    version: z.string(),
+    path: z.string(),
+    /** Why the page gave no findings (the browser crashed, the page hung past --browser-timeout); null when it did. */
+    lost: z.string().nullable(),
+    userAgent: z.string().nullable(),
+    /** The WebGPU adapter navigator.gpu.requestAdapter() gave; null when none. `name`: its description, or the software rasterizer's name where Chromium leaves that empty. */
+    adapter: z
+      .object({
+        vendor: z.string(),
+        architecture: z.string(),
+        device: z.string(),
+        description: z.string(),
+        name: z.string(),
+        isSoftware: z.boolean(),
+        isFallbackAdapter: z.boolean().nullable(),
+        features: z.array(z.string()),
+        limits: z.record(z.string(), z.number()),
+      })
+      .strict()
+      .nullable(),
+    webgpu: browserApiSchema,
+    webgl: browserApiSchema.extend({ gl: z.object({ vendor: z.string(), renderer: z.string(), version: z.string() }).strict().nullable() }).strict(),
+    /** Node's rates of the same tfjs uploads at the same sizes in this doctor run (its running backend), to set the page's beside. */
+    node: z
+      .object({ backend: z.string(), uploads: z.array(figureSchema) })
+      .strict()
+      .nullable(),
+  })
+  .strict();
+export type BrowserSection = z.infer<typeof browserSectionSchema>;
+
 /** What `npm run doctor -- --json FILE` writes. */
 export const doctorReportSchema = z
   .object({
-    schemaVersion: z.union([z.literal(DOCTOR_REPORT_VERSIONS[0]), z.literal(DOCTOR_REPORT_VERSIONS[1])]),
+    schemaVersion: z.union([z.literal(DOCTOR_REPORT_VERSIONS[0]), z.literal(DOCTOR_REPORT_VERSIONS[1]), z.literal(DOCTOR_REPORT_VERSIONS[2])]),
     kind: z.literal('gpu-transfer-perf doctor report'),
     createdAt: z.iso.datetime(),
-    settings: z.object({ backend: z.string(), quick: z.boolean(), expectGpu: z.boolean(), sysfsRoot: z.string().nullable().optional() }).strict(),
+    settings: z
+      .object({
+        backend: z.string(),
+        quick: z.boolean(),
+        expectGpu: z.boolean(),
+        sysfsRoot: z.string().nullable().optional(),
+        /** --browser (version 3). */
+        browser: z.string().nullable().optional(),
+      })
+      .strict(),
     /** Null when no backend started. */
     profile: profileSummarySchema.nullable(),
     node: z.string(),
@@ -168,6 +228,8 @@ export const doctorReportSchema = z
     /** The physical verdicts (version 2): absent in version 1 reports. */
     physical: physicalSchema.optional(),
     figures: z.array(figureSchema),
+    /** What --browser found in the browser's page (version 3): null when not asked, absent in older reports. */
+    browser: browserSectionSchema.nullable().optional(),
     /** The envelope the figures were judged against (path looked at; null profile when none). */
     envelope: z.object({ path: z.string().nullable(), found: z.boolean() }).strict(),
     durationSeconds: z.number().nonnegative(),

@@ -1,5 +1,5 @@
 import type { MetricInput } from './metrics.js';
-import { softwareAdapterName } from '../backend/fingerprint.js';
+import { adapterName } from '../backend/fingerprint.js';
 import { directionOf } from './direction.js';
 import {
   metricProblems,
@@ -49,7 +49,7 @@ function profileNotes(profile: RunProfile): string[] {
   if (profile.adapter?.isSoftware) {
     // A browser's WebGL runs on the adapter too (SwiftShader through ANGLE); Chromium's WebGPU gives it no description.
     const api = profile.backend === 'webgl' ? 'WebGL' : 'WebGPU';
-    const named = profile.adapter.description || softwareAdapterName(profile.adapter) || 'unnamed';
+    const named = adapterName(profile.adapter);
     notes.push(`The ${api} adapter is a software rasterizer (${named}): a real device that renders on the CPU. Its timings describe it, not a GPU.`);
   }
   if (profile.backend !== 'webgpu') notes.push(`webgpu was NOT exercised: ${profile.backendReason}.`);

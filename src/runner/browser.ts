@@ -15,10 +15,9 @@ import { mnistSource } from '../data/mnist/source.js';
 import { readRegularFile } from '../base/regular-file.js';
 import type { RunConfig } from '../run-config.js';
 import type { BrowserCocoImages, BrowserImageFile, BrowserMnist } from '../suite/browser-session.js';
+import { type BrowserName, BrowserSetupError, unsupportedBrowser } from './browser-names.js';
 
-/** The browsers `--browser` takes; firefox and webkit have no WebGPU that tfjs can use headless here. */
-export const SUPPORTED_BROWSERS = ['chromium'] as const;
-export type BrowserName = (typeof SUPPORTED_BROWSERS)[number];
+export { type BrowserName, BrowserSetupError, SUPPORTED_BROWSERS } from './browser-names.js';
 
 /** Where a Chromium is looked for when neither --browser-path nor GTP_BROWSER_PATH names one (Debian's, then others'). */
 export const CHROMIUM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'] as const;
@@ -46,11 +45,6 @@ export const BROWSER_DEPENDENCIES = ['@tensorflow/tfjs', '@tensorflow/tfjs-core'
 export function browserOptimizeDeps(source: 'sources' | 'installed'): { include: string[]; exclude?: string[] } {
   if (source === 'sources') return { include: [...BROWSER_DEPENDENCIES] };
   return { include: [...BROWSER_DEPENDENCIES, 'gpu-transfer-perf > zod', 'gpu-transfer-perf > pure-rand'], exclude: ['gpu-transfer-perf'] };
-}
-
-/** A browser that cannot be used as asked: the user's to fix (exit 2), said with what to do. */
-export class BrowserSetupError extends Error {
-  override readonly name = 'BrowserSetupError';
 }
 
 /**
@@ -87,11 +81,8 @@ function executable(path: string): boolean {
  * to install or name.
  */
 export function findBrowser(name: string, named: { readonly path: string; readonly from: string } | null): BrowserLaunch {
-  if (!(SUPPORTED_BROWSERS as readonly string[]).includes(name)) {
-    throw new BrowserSetupError(
-      `--browser ${name}: not supported; supported: ${SUPPORTED_BROWSERS.join(', ')} (Firefox and WebKit have no WebGPU tfjs can use headless on Linux)`,
-    );
-  }
+  const unsupported = unsupportedBrowser(name);
+  if (unsupported) throw new BrowserSetupError(unsupported);
   const how = 'install Chromium (Debian: apt-get install chromium; npm run setup:system does) or name one with --browser-path PATH (or GTP_BROWSER_PATH)';
   const found = named?.path ?? CHROMIUM_CANDIDATES.find(executable) ?? null;
   if (found === null) throw new BrowserSetupError(`--browser ${name}: no Chromium found at ${CHROMIUM_CANDIDATES.join(', ')}; ${how}`);
@@ -172,8 +163,12 @@ function cocoCommand(config: () => RunConfig): BrowserCommand<[count: number]> {
   };
 }
 
-/** The vitest test options that run the files in `browser` (one launch per vitest run), with the page's commands reading `config()`. */
-export async function browserTestOptions(browser: BrowserLaunch, config: () => RunConfig) {
+/** Commands a page may call besides the run's data, by name (vitest's BrowserCommand: Node-side functions, JSON in and out). */
+// Payload never: each command declares its own arguments (the page's BrowserCommands say them).
+export type PageCommands = Readonly<Record<string, BrowserCommand<never>>>;
+
+/** The vitest test options that run the files in `browser` (one launch per vitest run), with the page's commands reading `config()`, and `more`. */
+export async function browserTestOptions(browser: BrowserLaunch, config: () => RunConfig, more: PageCommands = {}) {
   const { playwright } = await loadBrowserProvider();
   return {
     browser: {
@@ -181,7 +176,7 @@ export async function browserTestOptions(browser: BrowserLaunch, config: () => R
       headless: true,
       provider: playwright({ launchOptions: { executablePath: browser.path, args: [...CHROMIUM_FLAGS] } }),
       instances: [{ browser: browser.name }],
-      commands: { gtpMnist: mnistCommand(config), gtpCocoImages: cocoCommand(config) },
+      commands: { ...more, gtpMnist: mnistCommand(config), gtpCocoImages: cocoCommand(config) },
       screenshotFailures: false,
     },
   };

@@ -9,7 +9,7 @@ import { GTP_TEST_SETTINGS } from './vitest-settings.js';
 import { RunProgressReporter } from './progress-reporter.js';
 import { RunRecordReporter } from './reporter.js';
 import type { ScenarioFile } from './scenarios.js';
-import { type BrowserLaunch, browserOptimizeDeps, browserProfileHost, browserTestOptions } from './browser.js';
+import { type BrowserLaunch, browserOptimizeDeps, browserProfileHost, browserTestOptions, type PageCommands } from './browser.js';
 import { FROM_SOURCES } from '../base/commands.js';
 
 /** A path as a glob that matches only itself: glob syntax characters escaped. */
@@ -66,6 +66,8 @@ export interface ScenarioSessionOptions {
   readonly root?: string;
   /** Run the files in this browser's page (vitest browser mode) instead of a forked Node process. */
   readonly browser?: BrowserLaunch | null;
+  /** More commands the page may call besides the run's data (doctor's: its plan and its findings, src/cli/doctor/measure.ts). */
+  readonly commands?: PageCommands;
 }
 
 /** Scenario files ready to run, each run in a new forked process; see openScenarioSession. */
@@ -106,7 +108,7 @@ export async function openScenarioSession(files: readonly ScenarioFile[], config
   const projects: TestProject[] = [];
   const browser = options.browser ?? null;
   // In a browser the files share one page (isolate: false), as they share one forked process in Node.
-  const host = browser ? await browserTestOptions(browser, () => reporter.config) : {};
+  const host = browser ? await browserTestOptions(browser, () => reporter.config, options.commands) : {};
   const vitest: Vitest = await createVitest(
     'test',
     // Command-line options: vitest merges them over the config file's, replacing its arrays.

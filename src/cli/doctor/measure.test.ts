@@ -19,7 +19,7 @@ beforeAll(async () => {
   h200 = await readDoctorReport(H200_REPORT);
 });
 
-const CHECKS: DoctorChecksPlan = { backend: 'auto', requireBackend: null, expectGpu: false, quick: true, ldLibraryPath: null, sysfsRoot: null };
+const CHECKS: DoctorChecksPlan = { backend: 'auto', requireBackend: null, expectGpu: false, quick: true, ldLibraryPath: null, sysfsRoot: null, browser: null };
 const health = (from: Extract<DoctorPlan, { mode: 'health' }>['from'], fromOtherMachine: boolean): DoctorPlan => ({
   mode: 'health',
   startsDevice: false,
@@ -96,6 +96,7 @@ describe("doctor's measure phase", () => {
       json: null,
       prometheus: null,
       color: false,
+      browser: null,
     };
     const { value, out } = await quietly(() => measureDoctor(plan));
     if (value.kind !== 'report') throw new Error(`expected a report, got ${value.kind}`);

@@ -2,7 +2,10 @@ import { writeSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { DoctorFileError } from '../../doctor/files.js';
 import { armDeadline, HEALTH_EXIT, type ThisMachine, unknownLine, unknownWhy } from '../../doctor/health-check.js';
-import type { DoctorReport, Envelope } from '../../doctor/schema.js';
+import type { NodeUploads } from '../../doctor/browser-section.js';
+import type { DoctorSink } from '../../doctor/doctor.js';
+import type { Check, DoctorReport, Envelope } from '../../doctor/schema.js';
+import type { BrowserLaunch } from '../../runner/browser.js';
 import { gitState } from '../../runner/git.js';
 import { secondsSinceCommandStart } from '../filtered-stderr.js';
 import type { DoctorPlan } from './plan.js';
@@ -17,6 +20,41 @@ export type DoctorMeasured =
   | { readonly kind: 'report'; readonly report: DoctorReport; readonly here: ThisMachine | null }
   /** --health-check: could not measure (a bad --from report, or measuring threw): never a degraded node. */
   | { readonly kind: 'unknown'; readonly why: string };
+
+/**
+ * --browser: doctor's checks in Node, with the page's tfjs uploads timed on Node's running backend
+ * too (the same sizes), then the browser's page in one launch; its checks on the console as the
+ * Node checks are, and its section in the report.
+ */
+async function withBrowserChecked(
+  plan: Extract<DoctorPlan, { mode: 'check' }>,
+  browser: BrowserLaunch,
+  sink: DoctorSink,
+  runDoctorChecks: typeof import('../../doctor/doctor.js').runDoctorChecks,
+): Promise<DoctorReport> {
+  const { boundsOf, browserSection, pagePlan, withBrowser } = await import('../../doctor/browser-section.js');
+  const { DEFAULT_PLAN, QUICK_PLAN, planFor } = await import('../../doctor/measurements.js');
+  const { timeTensorUploads } = await import('../../doctor/tensor-uploads.js');
+  const { bottleneckReading } = await import('../../doctor/physical/references.js');
+  const { runDoctorPage } = await import('./browser-page.js');
+  const full = plan.checks.quick ? QUICK_PLAN : DEFAULT_PLAN;
+  let node: NodeUploads | null = null;
+  const report = await runDoctorChecks(plan.checks, sink, async (context, maxBufferSize) => {
+    sink.note(`timing tfjs float32 uploads on ${context.name} at doctor's sizes, to set the page's beside`);
+    const timed = await timeTensorUploads(context, pagePlan(planFor(context, full, maxBufferSize)), Number.POSITIVE_INFINITY);
+    node = { backend: context.name, uploads: timed.uploads, error: timed.error };
+  });
+  const started = performance.now();
+  sink.note(
+    `\nin ${browser.name} ${browser.version} (${browser.path}), one launch: WebGPU adapter and limits, WebGPU and WebGL started or why not, tfjs float32 uploads (synced; GB/s = 1e9 B/s)`,
+  );
+  const outcome = await runDoctorPage(browser, pagePlan(full));
+  const gbps = report.physical?.verdict.linkLimitGBps ?? null;
+  const bounds = boundsOf(report, gbps === null ? null : { gbps, reading: bottleneckReading(report.physical) });
+  const { section, checks } = browserSection(browser, outcome, node, bounds, plan.checks.expectGpu);
+  for (const check of checks) sink.check(check);
+  return withBrowser(report, section, checks, (performance.now() - started) / 1000);
+}
 
 /** This machine as a doctor report's profile names its host (backend/hardware-profile.ts; loaded only here: it loads tfjs). */
 async function thisMachine(): Promise<ThisMachine> {
@@ -78,11 +116,9 @@ export async function measureDoctor(plan: DoctorPlan): Promise<DoctorMeasured> {
       const { runDoctorChecks } = await import('../../doctor/doctor.js');
       const { formatCheck } = await import('../../doctor/report.js');
       console.log(plan.heading);
-      const report = await runDoctorChecks(plan.checks, {
-        check: (c) => console.log(formatCheck(c, plan.color)),
-        note: (line) => console.log(line),
-      });
-      return { kind: 'report', report, here: null };
+      const sink = { check: (c: Check) => console.log(formatCheck(c, plan.color)), note: (line: string) => console.log(line) };
+      if (!plan.browser) return { kind: 'report', report: await runDoctorChecks(plan.checks, sink), here: null };
+      return { kind: 'report', report: await withBrowserChecked(plan, plan.browser, sink, runDoctorChecks), here: null };
     }
   }
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { tempFolder } from '../../../test/support/temp-folder.js';
 import { DoctorFileError, readDoctorReport } from '../../doctor/files.js';
 import { MachineRootError } from '../../doctor/physical/sysfs.js';
+import { BrowserSetupError } from '../../runner/browser-names.js';
 import { OutputPathError } from '../../results/output-guard.js';
 import { parseCommandLine } from '../args.js';
 import { type DoctorArgs, planDoctor } from './plan.js';
@@ -26,12 +27,42 @@ describe("doctor's plan phase", () => {
     expect(plan).toEqual({
       mode: 'check',
       startsDevice: true,
-      checks: { backend: 'auto', requireBackend: null, expectGpu: true, quick: true, ldLibraryPath: null, sysfsRoot: null },
+      checks: { backend: 'auto', requireBackend: null, expectGpu: true, quick: true, ldLibraryPath: null, sysfsRoot: null, browser: null },
       heading: 'doctor: is this machine set up for gpu-transfer-perf? (--backend auto, --quick, --expect-gpu)',
       json,
       prometheus: prom,
       color: false,
+      browser: null,
     });
+  });
+
+  it('--browser: finds the browser and reads its version before anything starts; its timeout goes with it', async () => {
+    const chromium = tmp.at('fake-chromium');
+    await writeFile(chromium, '#!/bin/sh\necho "Chromium 156.0.8078.114 built on Debian"\n', { mode: 0o755 });
+    const plan = await planDoctor(doctorArgs('--quick', '--browser', 'chromium', '--browser-path', chromium, '--browser-timeout', '90'), false);
+    expect(plan).toMatchObject({
+      mode: 'check',
+      startsDevice: true,
+      checks: { browser: 'chromium' },
+      heading: 'doctor: is this machine set up for gpu-transfer-perf? (--backend auto, --quick, --browser chromium)',
+      browser: { name: 'chromium', path: chromium, version: '156.0.8078.114', major: 156, timeoutS: 90 },
+    });
+  });
+
+  it('--browser: no Chromium at --browser-path is refused with how to install one or name it (BrowserSetupError: exit 2)', async () => {
+    const missing = planDoctor(doctorArgs('--browser', 'chromium', '--browser-path', tmp.at('no-chromium')));
+    await expect(missing).rejects.toThrow(BrowserSetupError);
+    await expect(missing).rejects.toThrow(/no-chromium \(--browser-path\) is not an executable file; install Chromium .* or name one with --browser-path/);
+  });
+
+  it('--browser: refused when unsupported, with a mode that does not check this machine, and its flags without it (usage, exit 2)', () => {
+    expect(() => doctorArgs('--browser', 'firefox')).toThrow(/doctor: --browser firefox: not supported; supported: chromium/);
+    expect(() => doctorArgs('--browser', 'chromium', '--health-check')).toThrow(/--browser checks this machine's browser; run it without --health-check/);
+    expect(() => doctorArgs('--browser', 'chromium', '--write-envelope', 'e.json')).toThrow(/without --write-envelope/);
+    expect(() => doctorArgs('--browser', 'chromium', '--sysfs-root', DEGRADED)).toThrow(/without --sysfs-root/);
+    expect(() => doctorArgs('--browser-path', '/usr/bin/chromium')).toThrow(/--browser-path goes with --browser chromium/);
+    expect(() => doctorArgs('--browser-timeout', '5')).toThrow(/--browser-timeout goes with --browser chromium/);
+    expect(() => doctorArgs('--browser', 'chromium', '--browser-timeout', '0')).toThrow(/--browser-timeout 0: expected whole seconds from 1 to 86400/);
   });
 
   it('judges a copy of /sys without starting the device', async () => {

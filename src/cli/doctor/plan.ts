@@ -4,6 +4,7 @@ import { resolveMachineRoot } from '../../doctor/physical/sysfs.js';
 import type { DoctorReport } from '../../doctor/schema.js';
 import { checkOutputs } from '../../results/output-guard.js';
 import type { BackendChoice, BackendName } from '../../backend/types.js';
+import type { BrowserLaunch } from '../../runner/browser.js';
 import type { BackendArgs } from '../command-spec.js';
 
 /** What `doctor` is asked. */
@@ -28,6 +29,12 @@ export type DoctorArgs = {
   readonly deadline: number;
   /** --from-other-machine: with --health-check --from, judge a report of another machine (else UNKNOWN). */
   readonly fromOtherMachine: boolean;
+  /** --browser NAME: also check this browser's page (a supported name, checked by the parse step). */
+  readonly browser: string | null;
+  /** --browser-path PATH, else GTP_BROWSER_PATH (null: neither). */
+  readonly browserPath: { readonly path: string; readonly from: '--browser-path' | 'GTP_BROWSER_PATH' } | null;
+  /** --browser-timeout S (null: the default). */
+  readonly browserTimeout: number | null;
 } & BackendArgs;
 
 /** What the doctor checks run with (src/doctor/doctor.ts DoctorOptions), from the flags. */
@@ -38,6 +45,8 @@ export interface DoctorChecksPlan {
   readonly quick: boolean;
   readonly ldLibraryPath: string | null;
   readonly sysfsRoot: string | null;
+  /** --browser NAME, recorded in the report's settings (the page runs in the 'check' plan's `browser`). */
+  readonly browser: string | null;
 }
 
 /** A --from report as read for --health-check: the report, or why it could not be read (then the verdict is UNKNOWN). */
@@ -84,6 +93,8 @@ export type DoctorPlan =
       readonly prometheus: string | null;
       /** Colours on the console: stdout is a terminal. */
       readonly color: boolean;
+      /** --browser: the browser whose page is checked too, found and its version read; null: Node only. */
+      readonly browser: BrowserLaunch | null;
     };
 
 /** The --health-check --from report, or why it cannot be read (its verdict is then UNKNOWN, not a refusal). */
@@ -97,7 +108,8 @@ function readForHealth(path: string): Promise<ReportRead> {
 /**
  * The plan phase of `doctor`: every output checked writable and every input read before anything
  * starts. An unwritable output throws OutputPathError, a --sysfs-root that is not a copy of /sys
- * MachineRootError, an unusable --from report for --prometheus DoctorFileError: each exit 2. For
+ * MachineRootError, an unusable --from report for --prometheus DoctorFileError, no usable --browser
+ * BrowserSetupError: each exit 2. For
  * --health-check an unusable --from report is no refusal but its verdict (UNKNOWN): kept as `unreadable`.
  */
 export async function planDoctor(args: DoctorArgs, color = process.stdout.isTTY === true): Promise<DoctorPlan> {
@@ -122,6 +134,7 @@ export async function planDoctor(args: DoctorArgs, color = process.stdout.isTTY 
     quick: args.quick,
     ldLibraryPath: args.ldLibraryPath,
     sysfsRoot: args.sysfsRoot,
+    browser: args.browser,
   };
   const from = args.from[0] ?? null;
   const startsDevice = from === null && args.sysfsRoot === null;
@@ -132,7 +145,13 @@ export async function planDoctor(args: DoctorArgs, color = process.stdout.isTTY 
     return { mode: 'health', startsDevice, checks: { ...checks, quick: true }, from: read, fromOtherMachine, deadline, json, prometheus };
   }
   if (args.prometheus && from !== null) return { mode: 'export', startsDevice: false, from, report: await readDoctorReport(from), prometheus: args.prometheus };
-  const flags = [args.quick ? ', --quick' : '', args.expectGpu ? ', --expect-gpu' : '', args.sysfsRoot ? `, --sysfs-root ${args.sysfsRoot}` : ''].join('');
+  const browser = await browserOf(args);
+  const flags = [
+    args.quick ? ', --quick' : '',
+    args.expectGpu ? ', --expect-gpu' : '',
+    args.sysfsRoot ? `, --sysfs-root ${args.sysfsRoot}` : '',
+    browser ? `, --browser ${browser.name}` : '',
+  ].join('');
   return {
     mode: 'check',
     startsDevice,
@@ -141,5 +160,19 @@ export async function planDoctor(args: DoctorArgs, color = process.stdout.isTTY 
     json: args.json,
     prometheus: args.prometheus,
     color,
+    browser,
   };
+}
+
+/**
+ * The browser --browser names, found and its version read, and vitest's Playwright provider
+ * loaded, before anything starts (as perf's plan finds it); none usable throws BrowserSetupError
+ * saying how to install one or name it (exit 2).
+ */
+async function browserOf(args: DoctorArgs): Promise<BrowserLaunch | null> {
+  if (args.browser === null) return null;
+  const { findBrowser, loadBrowserProvider } = await import('../../runner/browser.js');
+  const browser = findBrowser(args.browser, args.browserPath);
+  await loadBrowserProvider();
+  return args.browserTimeout === null ? browser : { ...browser, timeoutS: args.browserTimeout };
 }

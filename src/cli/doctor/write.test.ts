@@ -17,7 +17,7 @@ beforeAll(async () => {
   h200 = await readDoctorReport(H200_REPORT);
 });
 
-const CHECKS: DoctorChecksPlan = { backend: 'auto', requireBackend: null, expectGpu: false, quick: true, ldLibraryPath: null, sysfsRoot: null };
+const CHECKS: DoctorChecksPlan = { backend: 'auto', requireBackend: null, expectGpu: false, quick: true, ldLibraryPath: null, sysfsRoot: null, browser: null };
 const judgedReport = (report: DoctorReport, exitCode: number, line: string | null = null): DoctorJudged => ({
   kind: 'report',
   report,
@@ -43,7 +43,7 @@ async function lines(work: () => Promise<number>): Promise<{ code: number; out: 
 describe("doctor's write phase", () => {
   it('writes the report (--json) and the textfile (--prometheus), says each, and gives the judged exit code', async () => {
     const [json, prom] = [tmp.at('check', 'report.json'), tmp.at('check', 'gtp.prom')];
-    const plan: DoctorPlan = { mode: 'check', startsDevice: true, checks: CHECKS, heading: 'doctor', json, prometheus: prom, color: false };
+    const plan: DoctorPlan = { mode: 'check', startsDevice: true, checks: CHECKS, heading: 'doctor', json, prometheus: prom, color: false, browser: null };
     const { code, out } = await lines(() => writeDoctor(plan, judgedReport(h200, 0)));
     expect(code).toBe(0);
     expect(await readDoctorReport(json)).toEqual(h200);
