@@ -247,7 +247,9 @@ describe('the public entries (src/index.ts, src/api/)', () => {
   it('each is a package export with its own .d.ts built from it (tsconfig.build.json: src -> dist)', () => {
     const manifest = JSON.parse(readFileSync(join(SRC, '../package.json'), 'utf8')) as { exports: Record<string, unknown> };
     for (const e of ENTRIES) expect(manifest.exports[`./${e}`]).toEqual({ types: `./dist/api/${e}.d.ts`, import: `./dist/api/${e}.js` });
-    expect(manifest.exports['.']).toEqual({ types: './dist/index.d.ts', import: './dist/index.js' });
+    // In a page (vitest's browser mode, a bundler) the root is the page's API: `browser` before `import`, whose key order decides.
+    expect(manifest.exports['.']).toEqual({ types: './dist/index.d.ts', browser: './dist/browser.js', import: './dist/index.js' });
+    expect(Object.keys(manifest.exports['.'] as object)).toEqual(['types', 'browser', 'import']);
   });
 
   it('no entry file is over 200 lines', () => {
