@@ -93,7 +93,7 @@ describe('an A/B in the browser (--browser chromium)', () => {
 
   it('judges what the browser baseline records: the browser memory scenario has no ratio, the Node one is not asked', async () => {
     await expect(nothingToJudgeReason({ scenarios: ['memory'], kinds: ['ratio'], browser: chromium })).resolves.toMatch(
-      /the scenario memory records no ratio metric \(baselines\/webgpu-chromium-156-[^)]+ lists its metrics\)/,
+      /the scenario memory records no ratio metric \(baselines\/web(gpu|gl)-chromium-156-[^)]+ lists its metrics\)/,
     );
     await expect(nothingToJudgeReason({ scenarios: ['speedup'], kinds: ['ratio'], browser: chromium })).resolves.toBeNull();
   });
