@@ -20,7 +20,7 @@ import { parseRunRecord, readRegularFile, regularFilesOf } from './storage.js';
  */
 
 /** The newest recorded runs read: enough sittings for the spread, a bounded read as the history grows. */
-export const RECORDED_RUNS_READ = 50;
+const RECORDED_RUNS_READ = 50;
 
 /**
  * Per ratio metric, the pooled within-run spread of log per-process values over `runs` of one

@@ -34,7 +34,7 @@ export interface BrowserLaunch {
 }
 
 /** The packages the page loads, bundled by Vite's optimizer before the page starts (a late one reloads it mid-run). */
-export const BROWSER_DEPENDENCIES = ['@tensorflow/tfjs', '@tensorflow/tfjs-core', '@tensorflow/tfjs-backend-webgpu', '@tensorflow/tfjs-backend-webgl'] as const;
+const BROWSER_DEPENDENCIES = ['@tensorflow/tfjs', '@tensorflow/tfjs-core', '@tensorflow/tfjs-backend-webgpu', '@tensorflow/tfjs-backend-webgl'] as const;
 
 /**
  * What Vite pre-bundles for the page. Here the page imports the harness's sources; in a user's
