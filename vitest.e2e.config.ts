@@ -25,6 +25,7 @@ export const SIDE_BY_SIDE_E2E = [
   'src/cli/history.e2e.test.ts',
   'src/cli/exports.e2e.test.ts',
   'src/cli/streams.e2e.test.ts',
+  'src/cli/doctor-browser.e2e.test.ts',
 ];
 
 const SETUP = './test/support/built-cli.setup.ts';

@@ -16,6 +16,7 @@ import { chromium } from 'playwright-core';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readDoctorReport } from '../doctor/files.js';
+import { doctorReportSchema } from '../doctor/schema.js';
 import { smallestDecidingGroupSize } from '../measure/permutation.js';
 import type { AbResult, BisectResult } from '../results/ab-result.js';
 import { sameDeviceOtherHost } from '../backend/fingerprint.js';
@@ -27,6 +28,7 @@ import { withResolvedUrls } from '../runner/offline-lock.js';
 import { bmfFindings, junitXsdFindings, readJunitAsTestReporter } from '../../test/support/export-validators.js';
 import { asOtherCpu, OTHER_CPU_LAVAPIPE_ID, OTHER_CPU_MODEL } from '../../test/support/other-cpu.js';
 import { packHarness } from '../../test/support/built-cli.setup.js';
+import { harnessChromiums } from '../../test/support/chromium.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const EXAMPLE = join(ROOT, 'examples/own-pipeline');
@@ -195,6 +197,50 @@ describe('the packed harness in a project of its own', () => {
     expect(value('memory.leaked-tensors.rgb-batches')).toBe(0);
     expect(value('rgb-batches.speedup')).toBeGreaterThan(0);
   });
+
+  // setup:system installs Debian's Chromium: a machine without it fails here, not skips.
+  it('gtp doctor --browser chromium --quick from the installed package: the adapter and its limits, WebGPU and WebGL started, the page upload rates beside Node’s, exit 0, no browser left', async () => {
+    const before = await harnessChromiums();
+    // Doctor's page is a file inside node_modules here: its packages are pre-bundled by name, or
+    // its tfjs would be served raw (it failed so: 'module is not defined' in long.js).
+    const run = await gtp(['doctor', '--quick', '--browser', 'chromium', '--json', 'results/doctor-browser.json']);
+    expect(run.code, run.output).toBe(0);
+    const report = doctorReportSchema.parse(JSON.parse(await readFile(join(project, 'results/doctor-browser.json'), 'utf8')));
+    expect(report.schemaVersion).toBe(3);
+    expect(report.settings.browser).toBe('chromium');
+    const browser = report.browser!;
+    expect(browser).toMatchObject({ name: 'chromium', lost: null, version: expect.stringMatching(/^\d+\.\d+\.\d+\.\d+$/) });
+    // perf's flags give SwiftShader; Chromium leaves its description empty, so it is named by what it is.
+    expect(browser.adapter).toMatchObject({ vendor: 'google', architecture: 'swiftshader', name: 'swiftshader', isSoftware: true });
+    expect(browser.adapter!.limits.maxBufferSize).toBeGreaterThanOrEqual(256 * 1024 * 1024);
+    expect(browser.adapter!.limits.maxStorageBufferBindingSize).toBeGreaterThanOrEqual(128 * 1024 * 1024);
+    expect(browser.webgpu).toMatchObject({ started: true, whyNot: null, running: 'webgpu', uploadError: null });
+    expect(browser.webgl).toMatchObject({
+      started: true,
+      whyNot: null,
+      running: 'webgl',
+      uploadError: null,
+      gl: { renderer: expect.stringMatching(/SwiftShader/) },
+    });
+    // doctor's --quick sizes, each a positive rate in GB/s, in the page on both APIs and in Node.
+    const sizes = ['upload.64kib', 'upload.1mib', 'upload.16mib', 'upload.64mib'];
+    for (const uploads of [browser.webgpu.uploads, browser.webgl.uploads, browser.node!.uploads]) {
+      expect(uploads.map((f) => f.id)).toEqual(sizes);
+      for (const figure of uploads) {
+        expect(figure.unit).toBe('GB/s');
+        expect(figure.value).toBeGreaterThan(0);
+      }
+    }
+    const checks = new Map(report.checks.map((c) => [c.id, c]));
+    expect(checks.get('browser.webgpu')?.status).toBe('ok');
+    expect(checks.get('browser.webgl')?.status).toBe('ok');
+    expect(checks.get('browser.webgpu.upload')?.reason).toMatch(
+      /64 MiB \d.*GB\/s; Node \(webgpu, this run\) at 64 MiB: .* GB\/s, the page reaches .* of it; .* of the host memory copy/,
+    );
+    expect(run.output).toMatch(/\[ok\] {3}webgpu in chromium \d+: started; tfjs runs on webgpu \(adapter swiftshader\)/);
+    const left = [...(await harnessChromiums())].filter((pid) => !before.has(pid));
+    expect(left, 'Chromium processes left behind').toEqual([]);
+  }, 200_000);
 
   it('passes against its baseline (exit 0) and fails (exit 1) against one whose bytes differ', async () => {
     const committed = await readBaseline(COMMITTED_BASELINE);

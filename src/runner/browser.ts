@@ -44,8 +44,20 @@ const BROWSER_DEPENDENCIES = ['@tensorflow/tfjs', '@tensorflow/tfjs-core', '@ten
  */
 export function browserOptimizeDeps(source: 'sources' | 'installed'): { include: string[]; exclude?: string[] } {
   if (source === 'sources') return { include: [...BROWSER_DEPENDENCIES] };
-  return { include: [...BROWSER_DEPENDENCIES, 'gpu-transfer-perf > zod', 'gpu-transfer-perf > pure-rand'], exclude: ['gpu-transfer-perf'] };
+  return { include: [...BROWSER_DEPENDENCIES, ...HARNESS_PURE_IMPORTS.map((id) => `gpu-transfer-perf > ${id}`)], exclude: ['gpu-transfer-perf'] };
 }
+
+/**
+ * The pure packages' specifiers the harness's page code imports, as written (pure-rand exports
+ * subpaths only: its bare name does not resolve). browser.test.ts checks the list against src/.
+ */
+export const HARNESS_PURE_IMPORTS = [
+  'zod',
+  'pure-rand/distribution/uniformFloat64',
+  'pure-rand/distribution/uniformInt',
+  'pure-rand/generator/xoroshiro128plus',
+  'pure-rand/utils/skipN',
+] as const;
 
 /**
  * Launch flags (shared/facts/browser-chromium.md): headless with WebGPU and WebGL both on

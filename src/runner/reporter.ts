@@ -34,6 +34,12 @@ function collect(modules: ReadonlyArray<TestModule>): CollectedTest[] {
   return tests;
 }
 
+/** An error's message followed by its cause's, where it has one (vitest wraps a file's import failure). */
+function withCause(error: SerializedError): string {
+  const cause = error.cause as SerializedError | undefined;
+  return cause?.message ? `${error.message}: ${cause.name ?? 'Error'}: ${cause.message}` : error.message;
+}
+
 /** The test process's resource usage as its last recording file saw it (the largest CPU time). */
 function latestUsage(modules: ReadonlyArray<TestModule>): NodeJS.ResourceUsage | null {
   let latest: NodeJS.ResourceUsage | null = null;
@@ -84,6 +90,8 @@ export class RunRecordReporter implements Reporter {
   record: RunRecord | null = null;
   /** The last run's errors outside any test (also in its record, when it has one). */
   unhandledErrors: readonly string[] = [];
+  /** The last run's errors of a file that failed to load or set up, with their causes ('Failed to import test file ...: ReferenceError: ...'). */
+  fileErrors: readonly string[] = [];
   private start = { ticks: cpuTicks(), at: performance.now() };
 
   /** `config`: the run's; a session sets the next run's before it starts. */
@@ -93,11 +101,13 @@ export class RunRecordReporter implements Reporter {
   onTestRunStart(): void {
     this.record = null;
     this.unhandledErrors = [];
+    this.fileErrors = [];
     this.start = { ticks: cpuTicks(), at: performance.now() };
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
     this.unhandledErrors = unhandledErrors.map((e) => e.message);
+    this.fileErrors = modules.flatMap((m) => m.errors().map(withCause));
     this.record = assembleRunRecord(collect(modules), {
       createdAt: new Date().toISOString(),
       scale: this.config.scale,

@@ -30,8 +30,18 @@ function provideRunConfig(config: RunConfig, projects: TestProject[], browser: B
     configureVitest({ project }) {
       projects.push(project);
       project.provide('runConfig', config);
+      if (!browser) return;
       // The page cannot read the host's CPU: the profile's host part comes from here (runner/browser.ts).
-      if (browser) project.provide('browserHost', browserProfileHost(browser));
+      project.provide('browserHost', browserProfileHost(browser));
+      // The page's Vite server is a second one, built from the config file and the parent
+      // project's `options` (@vitest/browser createBrowserServer spreads them), never from
+      // createVitest's overrides (vitest#5015): the pre-bundled packages go there. The project
+      // here is the browser instance's clone, whose parent (vitest-internal `_parent`) owns that
+      // server. Without them a page file inside node_modules (doctor's, from the installed
+      // package) had its tfjs served raw: 'module is not defined' in long.js.
+      const owner = (project as TestProject & { _parent?: TestProject })._parent ?? project;
+      // (configFile: the server reads the project's own, whatever this says.)
+      owner.options = { configFile: false, ...owner.options, optimizeDeps: browserOptimizeDeps(FROM_SOURCES ? 'sources' : 'installed') };
     },
   };
 }
@@ -80,6 +90,8 @@ export interface ScenarioSession {
   run(config?: RunConfig): Promise<RunRecord | null>;
   /** The errors of the last run that no test caught (in a browser: a page or browser that closed). */
   unhandledErrors(): readonly string[];
+  /** The last run's errors of files that failed to load or set up, each with its cause. */
+  fileErrors(): readonly string[];
   /** Stops vitest and removes its temp folders. */
   close(): Promise<void>;
 }
@@ -119,9 +131,6 @@ export async function openScenarioSession(files: readonly ScenarioFile[], config
     // (verbose), else one progress line, the perf files' own lines and failures as they happen.
     {
       plugins: [provideRunConfig(config, projects, browser), tmpDirs.plugin],
-      // The page's packages bundled before it loads: one found at run time (the webgl backend,
-      // imported when asked for) made Vite reload the page mid-run, and the run ended with no record.
-      ...(browser ? { optimizeDeps: browserOptimizeDeps(FROM_SOURCES ? 'sources' : 'installed') } : {}),
       // The browser's provider is an instance too (runner/browser.ts): here, where it is not cloned.
       test: { ...host, reporters: options.quiet ? [reporter] : options.verbose ? ['default', reporter] : [new RunProgressReporter({ root }), reporter] },
     },
@@ -143,6 +152,7 @@ export async function openScenarioSession(files: readonly ScenarioFile[], config
       return reporter.record;
     },
     unhandledErrors: () => reporter.unhandledErrors,
+    fileErrors: () => reporter.fileErrors,
     async close() {
       await vitest.close(); // removes the temp folders itself
       tmpDirs.dispose();

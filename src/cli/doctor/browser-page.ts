@@ -45,6 +45,6 @@ export async function runDoctorPage(browser: BrowserLaunch, plan: PagePlan): Pro
     await session.close();
   }
   if (got.findings) return { findings: got.findings };
-  const said = got.failed ?? session.unhandledErrors()[0]?.split('\n')[0];
+  const said = got.failed ?? [...session.fileErrors(), ...session.unhandledErrors()][0]?.split('\n')[0];
   return { lost: `the page ended without its findings${said ? ` (it said: ${said})` : ''}` };
 }
