@@ -8,7 +8,7 @@
 
 export type { BackendCapabilities, BackendContext, BackendName } from './backend/types.js';
 export type { ScaleSizes } from './suite/sizes.js';
-export type { PageImageFile } from './suite/browser-session.js';
+export type { PageImageFile, PageVideoFile } from './suite/browser-session.js';
 export type { Tensor } from '@tensorflow/tfjs';
 export {
   /** The page's backend (webgpu or webgl, --backend), started once per browser launch; what tfjs runs on is read back. */
@@ -21,6 +21,8 @@ export {
   useBrowserSizes as useSizes,
   /** The run's COCO images (the fixture, or --coco-root/--coco-ann): file bytes to decode in the page and Node's decoded pixels. */
   useBrowserCocoImages as useCocoImages,
+  /** The run's Kinetics videos (the fixture, or --kinetics-root): file bytes to decode in the page and ffmpeg's frames. */
+  useBrowserKineticsVideos as useKineticsVideos,
   /** Adds metrics to the run record from a test in the page. */
   recordBrowserMetrics as recordMetrics,
   /** The last test of a scenario: no tensor it created is still alive (records memory.leaked-tensors.<scenario>). */
@@ -64,9 +66,15 @@ export {
   importedPixels,
   levelDiff,
   rgbaToRgb,
+  expectedImageTransfers,
+  imageTransferMetrics,
+  type ImageTransfers,
+  type PageImageSource,
+  sourceSize,
   translucentPixels,
   webglImageTensorBytes,
 } from './suite/browser-images.js';
+export { closeVideo, frameOf, openVideo, seekFrame, VideoDecodeInPageError } from './suite/browser-video.js';
 export { cpuNormalize, deviceNormalize, type TransferStrategy } from './transfer/strategies/strategies.js';
 export { int32DeviceNormalize, WEBGL_SCALAR_BYTES } from './transfer/strategies/int32-pixels.js';
 export { sendWireType, wireCrossing, type WireCrossing } from './transfer/strategies/send-wire.js';

@@ -11,14 +11,12 @@
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  bytesMetric,
   CLOCK,
   CanvasPixels,
   countAndRead,
   deviceChannelNormalize,
   DeviceChannelNormalization,
   decodeInPage,
-  exactMetric,
   IMAGENET_NORMALIZATION,
   IMAGE_STRATEGIES,
   imageAgreementBound,
@@ -39,8 +37,8 @@ import {
   useBackend,
   useCocoImages,
   useConfig,
-  webglImageTensorBytes,
-  wireCrossing,
+  expectedImageTransfers,
+  imageTransferMetrics,
   type BackendContext,
   type ImageStrategy,
   type MetricInput,
@@ -127,7 +125,6 @@ describe('COCO images three ways in the browser: CPU float32, raw bytes, GPU imp
     const translucent = bitmaps.map((b) => translucentPixels(canvas.rgba(b)) > 0);
     const outputs: Partial<Record<string, Tensor[]>> = {};
     const metrics: MetricInput[] = [];
-    const sum = (bytes: (f: PageImageFile) => number) => files.reduce((a, f) => a + bytes(f), 0);
     // webgl: an [h,w,3] tensor goes up as RGBA float32 texels, 16 B a pixel, float32 or int32 alike
     // (webglImageTensorBytes), while h*w fits its texture size limit (the fixture's do).
     const webgl = context.name === 'webgl';
@@ -137,35 +134,16 @@ describe('COCO images three ways in the browser: CPU float32, raw bytes, GPU imp
         files.every((f) => f.height * f.width <= texels),
         `every image's height x width within WEBGL_MAX_TEXTURE_SIZE ${texels}`,
       ).toBe(true);
-    const tensorBytes = sum((f) => (webgl ? webglImageTensorBytes(f.height, f.width) : f.height * f.width * 12));
-    const expected: Record<string, { bytes: number; imagePixels: number }> = {
-      'cpu-normalize': { bytes: tensorBytes, imagePixels: 0 },
-      // Packed uint8 words, each image padded to a whole word; without the packed kernel (webgl) an int32 tensor.
-      'device-normalize': {
-        bytes: wireCrossing('uint8').as === 'packed' ? sum((f) => Math.ceil((f.height * f.width * 3) / 4) * 4) : tensorBytes,
-        imagePixels: 0,
-      },
-      // No CPU pixels: the bitmap goes into a texture (the normalization constants were uploaded once, before).
-      'gpu-import': { bytes: 0, imagePixels: pixels },
-    };
+    const expected = expectedImageTransfers(files);
     for (const s of strategies) {
       const pass = await imagePass(context, s, bitmaps, (out) => {
         outputs[s.id] = out;
       });
-      const labels = { strategy: s.id };
-      const what = `${files.length} COCO images (${pixels} pixels, each at its own size) decoded in the page, on ${context.name}: ${s.says}`;
+      const moved = { bytes: pass.bytes.dataBytes, imagePixels: pass.imagePixels };
       metrics.push(
-        bytesMetric(`browser-coco.bytes.${s.id}`, pass.bytes.dataBytes, 'measured', {
-          detail: `data bytes counted at the ${context.name} API (${context.transfers.boundary}) for ${what}`,
-          labels,
-        }),
-        exactMetric(`browser-coco.image-pixels.${s.id}`, pass.imagePixels, 'pixels', 'measured', {
-          detail: `pixels of image sources imported without a host array (ImageBitmap into a texture), counted at the ${context.name} API, for ${what}`,
-          labels,
-        }),
+        ...imageTransferMetrics('browser-coco', context, s, moved, `${files.length} COCO images (${pixels} pixels, each at its own size) decoded in the page`),
       );
-      expect(pass.bytes.dataBytes, s.id).toBe(expected[s.id]!.bytes);
-      expect(pass.imagePixels, s.id).toBe(expected[s.id]!.imagePixels);
+      expect(moved, s.id).toEqual(expected[s.id]);
     }
     try {
       for (const [a, b] of [

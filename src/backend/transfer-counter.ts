@@ -86,3 +86,22 @@ export function madeFromHostSince(tensor: tf.Tensor, mark: number): boolean {
   const made = hostMade.get(tensor.dataId);
   return made !== undefined && made >= mark;
 }
+
+/** What the page's imageSourcePixels sees of an image source: its size. */
+export interface SizedSource {
+  readonly width?: number;
+  readonly height?: number;
+  readonly displayWidth?: number;
+  readonly displayHeight?: number;
+  readonly videoWidth?: number;
+  readonly videoHeight?: number;
+  readonly naturalWidth?: number;
+  readonly naturalHeight?: number;
+}
+
+/** Pixels of an image source as WebGL and WebGPU read it (a video element's video size, an image's natural size, a VideoFrame's display size). */
+export function imageSourcePixels(source: SizedSource): number {
+  const width = source.videoWidth ?? source.naturalWidth ?? source.displayWidth ?? source.width ?? 0;
+  const height = source.videoHeight ?? source.naturalHeight ?? source.displayHeight ?? source.height ?? 0;
+  return width * height;
+}

@@ -6,7 +6,9 @@ import * as tf from '@tensorflow/tfjs';
 import { recordCapabilities, runningBackendName } from './capabilities.js';
 import { BackendUnavailableError } from './errors.js';
 import { softwareAdapterName } from './fingerprint.js';
-import { ImageCountingTransferCounter } from './transfer-counter.js';
+import { ImageCountingTransferCounter, imageSourcePixels, type SizedSource } from './transfer-counter.js';
+
+export { imageSourcePixels };
 import type { AdapterDescription, BackendContext } from './types.js';
 
 /** The WebGL rendering context classes whose methods carry data (WebGL 1 and 2). */
@@ -18,25 +20,6 @@ export type WebGlGlobals = Readonly<Record<'WebGL2RenderingContext' | 'WebGLRend
  * imagePixels, counted apart from dataBytes.
  */
 export class WebGlTransferCounter extends ImageCountingTransferCounter {}
-
-/** What the page's imageSourcePixels sees of an image source: its size. */
-interface SizedSource {
-  readonly width?: number;
-  readonly height?: number;
-  readonly displayWidth?: number;
-  readonly displayHeight?: number;
-  readonly videoWidth?: number;
-  readonly videoHeight?: number;
-  readonly naturalWidth?: number;
-  readonly naturalHeight?: number;
-}
-
-/** Pixels of an image source as WebGL reads it (a video element's video size, an image's natural size, a VideoFrame's display size). */
-export function imageSourcePixels(source: SizedSource): number {
-  const width = source.videoWidth ?? source.naturalWidth ?? source.displayWidth ?? source.width ?? 0;
-  const height = source.videoHeight ?? source.naturalHeight ?? source.displayHeight ?? source.height ?? 0;
-  return width * height;
-}
 
 /**
  * Bytes of a typed array handed to WebGL from element `srcOffset` (WebGL 2's srcOffset and

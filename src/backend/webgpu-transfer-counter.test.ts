@@ -29,6 +29,9 @@ describe('installWebGpuTransferCounter', () => {
         return d as unknown as GPUBuffer;
       }
     }
+    if (withImageCopy) {
+      (GPUDevice.prototype as unknown as Record<string, unknown>).importExternalTexture = (...args: unknown[]) => copied.push(args);
+    }
     class GPUBuffer {
       mapAsync(): Promise<void> {
         return Promise.resolve();
@@ -48,9 +51,21 @@ describe('installWebGpuTransferCounter', () => {
     expect(counter.boundary).toMatch(/copyExternalImageToTexture counted apart as image pixels/);
   });
 
+  it("counts a browser's importExternalTexture (a video element's frame) as image pixels, by the video's size, and still calls it", () => {
+    const { g, copied } = globals(true);
+    const counter = installWebGpuTransferCounter(g);
+    const device = new (g.GPUDevice as unknown as new () => { importExternalTexture(d: unknown): void })();
+    const video = { width: 300, height: 150, videoWidth: 64, videoHeight: 48 };
+    device.importExternalTexture({ source: video });
+    expect(imagePixelsOf(counter)).toBe(3_072);
+    expect(counter.totals().dataBytes).toBe(0);
+    expect(copied).toEqual([[{ source: video }]]);
+    expect(counter.boundary).toMatch(/importExternalTexture \(video frames\) counted apart as image pixels/);
+  });
+
   it("keeps Node's boundary text where the queue has no image import", () => {
     const counter = installWebGpuTransferCounter(globals(false).g);
     expect(imagePixelsOf(counter)).toBe(0);
-    expect(counter.boundary).not.toMatch(/copyExternalImageToTexture/);
+    expect(counter.boundary).not.toMatch(/copyExternalImageToTexture|importExternalTexture/);
   });
 });

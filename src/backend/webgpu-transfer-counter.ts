@@ -1,8 +1,14 @@
-import { ImageCountingTransferCounter } from './transfer-counter.js';
+import { ImageCountingTransferCounter, imageSourcePixels, type SizedSource } from './transfer-counter.js';
 
 /** The WebGPU classes of the `webgpu` package whose methods carry data. */
 export interface WebGpuGlobals {
-  GPUDevice: { prototype: { createBuffer(descriptor: GPUBufferDescriptor): GPUBuffer } };
+  GPUDevice: {
+    prototype: {
+      createBuffer(descriptor: GPUBufferDescriptor): GPUBuffer;
+      /** A browser's import of a video frame as an external texture (Dawn in Node has none). */
+      importExternalTexture?(descriptor: GPUExternalTextureDescriptor): GPUExternalTexture;
+    };
+  };
   GPUQueue: {
     prototype: {
       writeBuffer(buffer: GPUBuffer, offset: number, data: BufferSource | SharedArrayBuffer, dataOffset?: number, size?: number): void;
@@ -46,14 +52,18 @@ export function extentPixels(extent: GPUExtent3DStrict): number {
  * UNIFORM usage (the harness's own upload buffers, device-upload.ts). Uniforms:
  * `queue.writeBuffer` into UNIFORM buffers (tfjs's per-dispatch parameters). Readback:
  * `mapAsync(READ)` (see shared/facts). Image pixels: `queue.copyExternalImageToTexture` in a browser
- * (tf.browser.fromPixels of an ImageBitmap or canvas), the copy's width x height, not CPU bytes.
+ * (tf.browser.fromPixels of an ImageBitmap or canvas), the copy's width x height, and
+ * `device.importExternalTexture` (fromPixels of a video element: tfjs-backend-webgpu 4.22
+ * FromPixels with WEBGPU_IMPORT_EXTERNAL_TEXTURE, its default), the frame's size; not CPU bytes.
  */
 export function installWebGpuTransferCounter(globals: WebGpuGlobals): ImageCountingTransferCounter {
   const copyExternal = globals.GPUQueue.prototype.copyExternalImageToTexture;
+  const importExternal = globals.GPUDevice.prototype.importExternalTexture;
   // Node's boundary text stays as its records and baselines say it; a browser's adds the image imports.
   const counter = new ImageCountingTransferCounter(
     'WebGPU API: buffers created mappedAtCreation and queue.writeBuffer into non-uniform buffers (data), queue.writeBuffer into UNIFORM buffers (uniforms), mapAsync(READ) (readback)' +
-      (copyExternal ? '; queue.copyExternalImageToTexture counted apart as image pixels (width x height)' : ''),
+      (copyExternal ? '; queue.copyExternalImageToTexture counted apart as image pixels (width x height)' : '') +
+      (importExternal ? '; device.importExternalTexture (video frames) counted apart as image pixels' : ''),
   );
   const createBuffer = globals.GPUDevice.prototype.createBuffer;
   globals.GPUDevice.prototype.createBuffer = function (this: unknown, descriptor: GPUBufferDescriptor) {
@@ -73,6 +83,12 @@ export function installWebGpuTransferCounter(globals: WebGpuGlobals): ImageCount
     globals.GPUQueue.prototype.copyExternalImageToTexture = function (this: unknown, source, destination, copySize) {
       counter.imagePixels += extentPixels(copySize);
       return copyExternal.call(this, source, destination, copySize);
+    };
+  }
+  if (importExternal) {
+    globals.GPUDevice.prototype.importExternalTexture = function (this: unknown, descriptor) {
+      counter.imagePixels += imageSourcePixels(descriptor.source as SizedSource);
+      return importExternal.call(this, descriptor);
     };
   }
   const mapAsync = globals.GPUBuffer.prototype.mapAsync;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assembleRunRecord, type CollectedTest } from './assemble.js';
+import { assembleRunRecord, type CollectedTest, scenariosSkippedByTests } from './assemble.js';
 import type { MetricInput } from './metrics.js';
 import { testRunRecord } from '../../test/support/run-record.js';
 
@@ -100,5 +100,28 @@ describe('assembleRunRecord', () => {
 
   it('is null when no test reached a backend', () => {
     expect(assembleRunRecord([test([])], { ...run, profile: null })).toBeNull();
+  });
+});
+
+describe('scenariosSkippedByTests', () => {
+  const test = (scenario: string, state: CollectedTest['state'], note?: string): CollectedTest => ({
+    scenario,
+    name: `${scenario} ${state}`,
+    state,
+    errors: [],
+    note,
+  });
+
+  it('names a scenario whose every test was skipped, with the note one of them gave', () => {
+    const why = 'the browser decodes none of the 4 videos: MEDIA_ERR_SRC_NOT_SUPPORTED';
+    expect(scenariosSkippedByTests([test('kinetics', 'skipped', why), test('kinetics', 'skipped'), test('coco', 'passed')])).toEqual([
+      { scenario: 'kinetics', reason: why },
+    ]);
+  });
+
+  it('names none where a test of the scenario ran, or where no skipped test said why (skip flags, .only elsewhere)', () => {
+    expect(scenariosSkippedByTests([test('kinetics', 'skipped', 'why'), test('kinetics', 'passed')])).toEqual([]);
+    expect(scenariosSkippedByTests([test('kinetics', 'skipped', 'why'), test('kinetics', 'failed')])).toEqual([]);
+    expect(scenariosSkippedByTests([test('coco', 'skipped'), test('coco', 'skipped')])).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import {
   type RunError,
   type RunProfile,
   type RunRecord,
+  type SkippedScenario,
 } from './schema.js';
 
 /** What one test hands to the run record (through vitest's task.meta). */
@@ -26,7 +27,24 @@ export interface CollectedTest {
   readonly name: string;
   readonly state: 'passed' | 'failed' | 'skipped' | 'pending';
   readonly errors: readonly string[];
+  /** Why a skipped test was skipped, where it said (`ctx.skip(note)`: the page could not measure it here). */
+  readonly note?: string | undefined;
   readonly perf?: RecordedByTest;
+}
+
+/**
+ * Scenarios whose every test was skipped, one at least saying why (`ctx.skip(note)`): measured
+ * nothing here, for that reason (a video the browser cannot decode), as a missing tool skips one.
+ */
+export function scenariosSkippedByTests(tests: readonly CollectedTest[]): SkippedScenario[] {
+  const byScenario = new Map<string, CollectedTest[]>();
+  for (const t of tests) byScenario.set(t.scenario, [...(byScenario.get(t.scenario) ?? []), t]);
+  const skipped: SkippedScenario[] = [];
+  for (const [scenario, own] of byScenario) {
+    const note = own.find((t) => t.note)?.note;
+    if (note && own.every((t) => t.state === 'skipped')) skipped.push({ scenario, reason: note });
+  }
+  return skipped;
 }
 
 export interface RunContext {
@@ -110,6 +128,8 @@ export function assembleRunRecord(tests: readonly CollectedTest[], run: RunConte
     ...(run.diagnostics ? { diagnostics: [run.diagnostics] } : {}),
     errors,
   };
+  const skipped = scenariosSkippedByTests(tests);
+  if (skipped.length > 0) record.skipped = skipped;
   // What we write must be what readers accept.
   return runRecordSchema.parse(record);
 }

@@ -16,6 +16,7 @@ import { readRegularFile } from '../base/regular-file.js';
 import type { RunConfig } from '../run-config.js';
 import type { BrowserCocoImages, BrowserImageFile, BrowserMnist } from '../suite/browser-session.js';
 import { type BrowserName, BrowserSetupError, unsupportedBrowser } from './browser-names.js';
+import { kineticsCommand } from './browser-kinetics.js';
 
 export { type BrowserName, BrowserSetupError, SUPPORTED_BROWSERS } from './browser-names.js';
 
@@ -188,7 +189,7 @@ export async function browserTestOptions(browser: BrowserLaunch, config: () => R
       headless: true,
       provider: playwright({ launchOptions: { executablePath: browser.path, args: [...CHROMIUM_FLAGS] } }),
       instances: [{ browser: browser.name }],
-      commands: { ...more, gtpMnist: mnistCommand(config), gtpCocoImages: cocoCommand(config) },
+      commands: { ...more, gtpMnist: mnistCommand(config), gtpCocoImages: cocoCommand(config), gtpKineticsVideos: kineticsCommand(config, base64) },
       screenshotFailures: false,
     },
   };

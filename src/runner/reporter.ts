@@ -16,13 +16,14 @@ function collect(modules: ReadonlyArray<TestModule>): CollectedTest[] {
         name: test.fullName,
         state: result.state,
         errors: result.state === 'failed' ? result.errors.map((e) => e.message) : [],
+        note: result.state === 'skipped' ? result.note : undefined,
         perf: test.meta().perf,
       });
     }
     // A file that failed to load, or a beforeAll/afterAll that threw (whose tests then show as
     // skipped), leaves its errors on the module or the suite, not on any test.
     const hookErrors = [
-      ...module.errors().map((e) => ({ where: '(file)', message: e.message })),
+      ...module.errors().map((e) => ({ where: '(file)', message: withCause(e) })),
       ...[...module.children.allSuites()].flatMap((suite) => suite.errors().map((e) => ({ where: suite.fullName, message: e.message }))),
     ];
     for (const { where, message } of hookErrors)

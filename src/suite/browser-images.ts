@@ -16,9 +16,18 @@ import type { BackendContext } from '../backend/types.js';
 import { HOST_ROUNDINGS, NORMALIZE_ROUNDINGS, normalizeAgreementBound } from '../measure/float-bounds.js';
 import { hasPackedKernel } from '../transfer/kernels/normalize-packed-kernel.js';
 import { type ChannelNormalization, normalizeChannelsOnHost } from '../transfer/normalization.js';
+import { bytesMetric, exactMetric, type MetricInput } from '../results/metrics.js';
 import { sendFloat32, sendPayload } from '../transfer/strategies/send-payload.js';
 
 export const IMAGE_STRATEGIES = ['cpu-normalize', 'device-normalize', 'gpu-import'] as const;
+
+/** What the page brings to the device: a decoded image, or a video element at its current frame. */
+export type PageImageSource = ImageBitmap | HTMLVideoElement;
+
+/** A source's pixel size: a video element's is its video's (videoWidth), not the element's. */
+export function sourceSize(source: PageImageSource): { readonly height: number; readonly width: number } {
+  return 'videoWidth' in source ? { height: source.videoHeight, width: source.videoWidth } : { height: source.height, width: source.width };
+}
 export type ImageStrategyId = (typeof IMAGE_STRATEGIES)[number];
 
 /**
@@ -62,9 +71,9 @@ export function levelDiff(a: ArrayLike<number>, b: ArrayLike<number>): { max: nu
   return { max, differing };
 }
 
-/** The pixels tf.browser.fromPixels imports from a bitmap, read back (for checks, outside any count). */
-export async function importedPixels(bitmap: ImageBitmap): Promise<Uint8Array> {
-  const t = tf.browser.fromPixels(bitmap, 3);
+/** The pixels tf.browser.fromPixels imports from a bitmap or a video's current frame, read back (for checks, outside any count). */
+export async function importedPixels(source: PageImageSource): Promise<Uint8Array> {
+  const t = tf.browser.fromPixels(source, 3);
   try {
     return Uint8Array.from((await t.data()) as Int32Array);
   } finally {
@@ -81,22 +90,23 @@ export class CanvasPixels {
     this.context = context;
   }
 
-  /** The bitmap's [height, width, 3] RGB bytes. */
-  rgb(bitmap: ImageBitmap): Uint8Array {
-    return rgbaToRgb(this.rgba(bitmap));
+  /** The source's [height, width, 3] RGB bytes. */
+  rgb(source: PageImageSource): Uint8Array {
+    return rgbaToRgb(this.rgba(source));
   }
 
   /**
    * The bitmap's RGBA bytes as getImageData gives them. A 2D canvas stores premultiplied alpha, so
    * where alpha < 255 the colour comes back rounded twice (measured: up to 2 levels on an RGBA PNG).
    */
-  rgba(bitmap: ImageBitmap): Uint8ClampedArray {
+  rgba(source: PageImageSource): Uint8ClampedArray {
+    const { height, width } = sourceSize(source);
     const canvas = this.context.canvas;
-    canvas.width = bitmap.width;
-    canvas.height = bitmap.height;
-    this.context.clearRect(0, 0, bitmap.width, bitmap.height);
-    this.context.drawImage(bitmap, 0, 0);
-    return this.context.getImageData(0, 0, bitmap.width, bitmap.height).data;
+    canvas.width = width;
+    canvas.height = height;
+    this.context.clearRect(0, 0, width, height);
+    this.context.drawImage(source, 0, 0);
+    return this.context.getImageData(0, 0, width, height).data;
   }
 }
 
@@ -132,12 +142,12 @@ export function webglImageTensorBytes(height: number, width: number): number {
   return Math.ceil((height * width) / 2) * 2 * 16;
 }
 
-/** One way from a decoded bitmap to the normalized tensor on the device. */
+/** One way from a decoded bitmap (or a video's current frame) to the normalized tensor on the device. */
 export interface ImageStrategy {
   readonly id: ImageStrategyId;
   /** What crosses, in words, for a metric's detail. */
   readonly says: string;
-  toDevice(bitmap: ImageBitmap): tf.Tensor;
+  toDevice(source: PageImageSource): tf.Tensor;
 }
 
 /** The three strategies on `context`, normalizing with `n` (constants: the same n, kept on the device). */
@@ -148,8 +158,9 @@ export function imageStrategies(context: BackendContext, constants: DeviceChanne
     {
       id: 'cpu-normalize',
       says: 'CPU pixels (getImageData) normalized on the host, sent as float32 (12 B a pixel)',
-      toDevice(bitmap) {
-        return sendFloat32(context, normalizeChannelsOnHost(canvas.rgb(bitmap), n), [bitmap.height, bitmap.width, 3]);
+      toDevice(source) {
+        const { height, width } = sourceSize(source);
+        return sendFloat32(context, normalizeChannelsOnHost(canvas.rgb(source), n), [height, width, 3]);
       },
     },
     {
@@ -157,9 +168,10 @@ export function imageStrategies(context: BackendContext, constants: DeviceChanne
       says: packed
         ? 'CPU pixels (getImageData) sent raw as packed uint8 words (3 B a pixel), normalized on the device by NormalizePackedBytes'
         : 'CPU pixels (getImageData) sent raw as an int32 tensor (12 B a pixel: this backend has no uint8 tensor), normalized on the device',
-      toDevice(bitmap) {
-        const rgb = canvas.rgb(bitmap);
-        const shape = [bitmap.height, bitmap.width, 3];
+      toDevice(source) {
+        const rgb = canvas.rgb(source);
+        const { height, width } = sourceSize(source);
+        const shape = [height, width, 3];
         if (packed) return sendPayload(context, { dtype: 'uint8', values: rgb, shape }, n);
         const ints = tf.tensor(Int32Array.from(rgb), shape, 'int32');
         context.upload(ints);
@@ -173,8 +185,8 @@ export function imageStrategies(context: BackendContext, constants: DeviceChanne
     {
       id: 'gpu-import',
       says: "tf.browser.fromPixels(ImageBitmap): the browser's import into a texture, no CPU pixels, normalized on the device",
-      toDevice(bitmap) {
-        const pixels = tf.browser.fromPixels(bitmap, 3);
+      toDevice(source) {
+        const pixels = tf.browser.fromPixels(source, 3);
         try {
           return constants.apply(pixels);
         } finally {
@@ -200,7 +212,7 @@ export interface ImagePass {
 export async function imagePass(
   context: BackendContext,
   strategy: ImageStrategy,
-  bitmaps: readonly ImageBitmap[],
+  bitmaps: readonly PageImageSource[],
   keep?: (outputs: tf.Tensor[]) => void,
 ): Promise<ImagePass> {
   const pixelsBefore = imagePixelsOf(context.transfers) ?? 0;
@@ -219,4 +231,44 @@ export async function imagePass(
 export function imageAgreementBound(n: ChannelNormalization, a: ImageStrategyId, b: ImageStrategyId): number {
   const roundings = (s: ImageStrategyId) => (s === 'cpu-normalize' ? HOST_ROUNDINGS : NORMALIZE_ROUNDINGS);
   return normalizeAgreementBound(n, roundings(a), roundings(b));
+}
+
+/** What one strategy moved: data bytes and image pixels, counted at the API. */
+export interface ImageTransfers {
+  readonly bytes: number;
+  readonly imagePixels: number;
+}
+
+/**
+ * What each strategy moves for images (or frames) of these sizes on this backend, exactly:
+ * cpu-normalize a float32 tensor (12 B a pixel; webgl: webglImageTensorBytes); device-normalize
+ * packed uint8 words, each image padded to a whole word (without the packed kernel, webgl: an int32
+ * tensor, as much as float32); gpu-import no CPU bytes, its pixels imported (the normalization
+ * constants were uploaded once, before).
+ */
+export function expectedImageTransfers(sizes: ReadonlyArray<{ readonly height: number; readonly width: number }>): Record<ImageStrategyId, ImageTransfers> {
+  const sum = (of: (h: number, w: number) => number) => sizes.reduce((a, s) => a + of(s.height, s.width), 0);
+  const webgl = !hasPackedKernel();
+  const tensorBytes = sum((h, w) => (webgl ? webglImageTensorBytes(h, w) : h * w * 12));
+  return {
+    'cpu-normalize': { bytes: tensorBytes, imagePixels: 0 },
+    'device-normalize': { bytes: webgl ? tensorBytes : sum((h, w) => Math.ceil((h * w * 3) / 4) * 4), imagePixels: 0 },
+    'gpu-import': { bytes: 0, imagePixels: sum((h, w) => h * w) },
+  };
+}
+
+/** The `<prefix>.bytes.<strategy>` and `<prefix>.image-pixels.<strategy>` metrics of what `strategy` moved for `what`. */
+export function imageTransferMetrics(prefix: string, context: BackendContext, strategy: ImageStrategy, moved: ImageTransfers, what: string): MetricInput[] {
+  const labels = { strategy: strategy.id };
+  const said = `${what}, on ${context.name}: ${strategy.says}`;
+  return [
+    bytesMetric(`${prefix}.bytes.${strategy.id}`, moved.bytes, 'measured', {
+      detail: `data bytes counted at the ${context.name} API (${context.transfers.boundary}) for ${said}`,
+      labels,
+    }),
+    exactMetric(`${prefix}.image-pixels.${strategy.id}`, moved.imagePixels, 'pixels', 'measured', {
+      detail: `pixels of image sources imported without a host array the page holds (an image or a video frame into a texture), counted at the ${context.name} API, for ${said}`,
+      labels,
+    }),
+  ];
 }

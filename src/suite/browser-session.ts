@@ -61,6 +61,40 @@ export interface PageImageFile {
   readonly width: number;
 }
 
+/** One video file as the Node host hands it to the page: its bytes, to decode there, and ffmpeg's frames of it. */
+export interface BrowserVideoFile {
+  /** The file's path under the data set's root ('train/abseiling/abseiling_001.mp4'). */
+  readonly file: string;
+  /** The file's bytes (base64). */
+  readonly bytes: string;
+  /** Frames ffmpeg decodes from its first video stream (every frame, in order). */
+  readonly frames: number;
+  readonly height: number;
+  readonly width: number;
+  /** The stream's codec as ffprobe names it ('h264'). */
+  readonly codec: string;
+  /** ffmpeg's [frames, height, width, 3] RGB frames at the video's own size (rgb24; base64). */
+  readonly pixels: string;
+}
+
+/** The run's Kinetics videos, as the page gets them. */
+export interface BrowserKineticsVideos {
+  readonly videos: readonly BrowserVideoFile[];
+  /** The data set in the run record's words. */
+  readonly described: string;
+}
+
+/** A Kinetics video in the page: its file's bytes and ffmpeg's frames. */
+export interface PageVideoFile {
+  readonly file: string;
+  readonly bytes: Uint8Array;
+  readonly frames: number;
+  readonly height: number;
+  readonly width: number;
+  readonly codec: string;
+  readonly nodePixels: Uint8Array;
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
     /** The Node host's CPU, OS and package versions, with the browser it launched (runner/browser.ts). */
@@ -74,6 +108,8 @@ declare module 'vitest/browser' {
     gtpMnist: () => Promise<BrowserMnist>;
     /** The first `count` images of the run's COCO data (--coco-root/--coco-ann or the fixture), read and decoded by the Node host. */
     gtpCocoImages: (count: number) => Promise<BrowserCocoImages>;
+    /** The first `count` decodable videos of the run's Kinetics split (--kinetics-root or the fixture), probed and decoded by the Node host's ffmpeg. */
+    gtpKineticsVideos: (count: number) => Promise<BrowserKineticsVideos>;
   }
 }
 
@@ -81,6 +117,7 @@ interface PageSession {
   backend?: Promise<{ context: BackendContext; profile: RunProfile }>;
   mnist?: Promise<ImageDataset>;
   coco?: Promise<PageImageFile[]>;
+  kinetics?: Promise<PageVideoFile[]>;
   read: Record<string, string>;
 }
 
@@ -137,6 +174,15 @@ export function useBrowserCocoImages(count: number): Promise<PageImageFile[]> {
   return page.coco;
 }
 
+/** The first `count` decodable videos of the run's Kinetics split: file bytes to decode in the page, and ffmpeg's frames (read once per page). */
+export function useBrowserKineticsVideos(count: number): Promise<PageVideoFile[]> {
+  page.kinetics ??= commands.gtpKineticsVideos(count).then((k) => {
+    page.read.kinetics = k.described;
+    return k.videos.map((v) => ({ ...v, bytes: bytesOf(v.bytes), nodePixels: bytesOf(v.pixels) }));
+  });
+  return page.kinetics;
+}
+
 /** Adds metrics to the run record from a test in the page; the scenario is the test's perf file. */
 export async function recordBrowserMetrics(task: RecordingTask, ...metrics: MetricInput[]): Promise<void> {
   page.backend ??= start();
@@ -145,6 +191,6 @@ export async function recordBrowserMetrics(task: RecordingTask, ...metrics: Metr
 }
 
 /** The last test of a scenario in the page: no tensor it created is still alive (leak-spec.ts), recorded in this run. */
-export function itLeavesNoTensorsInPage(leaks: () => LeakCheck): void {
-  itLeavesNoTensorsRecorded(leaks, recordBrowserMetrics);
+export function itLeavesNoTensorsInPage(leaks: () => LeakCheck, skipped?: () => string | null): void {
+  itLeavesNoTensorsRecorded(leaks, recordBrowserMetrics, skipped);
 }

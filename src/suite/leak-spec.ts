@@ -11,9 +11,12 @@ export type RecordMetrics = (task: RecordingTask, ...metrics: MetricInput[]) => 
 /**
  * The last test of a scenario: no tensor it created is still alive. Records
  * memory.leaked-tensors.<scenario of this perf file> (exact, must stay 0) through `recordMetrics`.
+ * `skipped`: why the scenario measured nothing here, where it did not (the test is skipped with it).
  */
-export function itLeavesNoTensorsRecorded(leaks: () => LeakCheck, recordMetrics: RecordMetrics): void {
-  it('leaves no tensors behind', async ({ task }) => {
+export function itLeavesNoTensorsRecorded(leaks: () => LeakCheck, recordMetrics: RecordMetrics, skipped: () => string | null = () => null): void {
+  it('leaves no tensors behind', async ({ task, skip }) => {
+    const why = skipped();
+    if (why !== null) skip(why);
     const leaked = leaks().leakedTensors();
     expect(leaked).toBe(0);
     await recordMetrics(

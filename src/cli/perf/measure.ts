@@ -19,6 +19,8 @@ export async function measurePerf(
   const { measureInProcesses } = await import('../../runner/perf.js');
   const measured = await measureInProcesses(plan.files, plan.config, plan.processes, plan.verbose, plan.browser);
   if (!measured) return null;
-  const record: RunRecord = plan.skipped.length > 0 ? { ...measured, skipped: [...plan.skipped] } : measured;
+  // Skipped before the run (a missing tool) and by the run's own tests (what the page cannot decode).
+  const skipped = [...plan.skipped, ...(measured.skipped ?? [])];
+  const record: RunRecord = skipped.length > 0 ? { ...measured, skipped } : measured;
   return { record, recordPath: plan.out ?? defaultRecordPath(record) };
 }
