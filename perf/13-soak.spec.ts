@@ -15,6 +15,7 @@ import {
   exactMetric,
   qualityMetric,
   recordMetrics,
+  sendSyncedBatches,
   useBackend,
   useMnist,
   useSizes,
@@ -53,14 +54,8 @@ beforeAll(async () => {
   batches = [...new BatchLoader(await useMnist(), { ...ARTICLE_BATCH, dropLast: true }).epoch(0)];
 });
 
-/** Sends `count` batches, each synced and disposed, as a training loop's input stage would. */
-async function send(strategy: TransferStrategy, count: number, offset: number): Promise<void> {
-  for (let i = 0; i < count; i++) {
-    const out = strategy.toDevice(batches[(offset + i) % batches.length]!);
-    await context.sync(out);
-    out.dispose();
-  }
-}
+/** Sends `count` batches from `offset`, each synced and disposed (sendSyncedBatches). */
+const send = (strategy: TransferStrategy, count: number, offset: number) => sendSyncedBatches(context, strategy, batches, count, offset);
 
 describe('memory stays flat under load (section 13)', () => {
   for (const id of ['cpu-normalize', 'device-normalize'] as const) {

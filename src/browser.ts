@@ -75,6 +75,7 @@ export {
   webglImageTensorBytes,
 } from './suite/browser-images.js';
 export { closeVideo, frameOf, openVideo, seekFrame, VideoDecodeInPageError } from './suite/browser-video.js';
+export { sendSyncedBatches } from './suite/soak.js';
 export { cpuNormalize, deviceNormalize, type TransferStrategy } from './transfer/strategies/strategies.js';
 export { int32DeviceNormalize, WEBGL_SCALAR_BYTES } from './transfer/strategies/int32-pixels.js';
 export { sendWireType, wireCrossing, type WireCrossing } from './transfer/strategies/send-wire.js';

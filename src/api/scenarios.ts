@@ -162,3 +162,7 @@ export {
   /** `gtp perf --image-folder`: a real folder end to end (one whole pass, then interleaved rounds both ways): counts, bytes, speedups, stages. */
   measureImageFolder,
 } from '../suite/image-folder-question.js';
+export {
+  /** Section 13's load: batches through a strategy, each synced on the device and disposed. */
+  sendSyncedBatches,
+} from '../suite/soak.js';

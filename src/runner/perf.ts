@@ -129,7 +129,11 @@ export async function measureInProcesses(
       }
       const label = `process ${k + 1} of ${processes}`;
       const record = browser ? await runBrowserProcess(session, browser, label) : await session.run();
-      if (!record) return null;
+      if (!record) {
+        // No test recorded anything: what stopped the files, said here (the progress line shows no failed test then).
+        for (const message of [...session.fileErrors(), ...session.unhandledErrors()]) console.error(`error: ${message.split('\n')[0]}`);
+        return null;
+      }
       records.push(record);
     }
   } finally {

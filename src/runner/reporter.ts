@@ -91,7 +91,7 @@ export class RunRecordReporter implements Reporter {
   record: RunRecord | null = null;
   /** The last run's errors outside any test (also in its record, when it has one). */
   unhandledErrors: readonly string[] = [];
-  /** The last run's errors of a file that failed to load or set up, with their causes ('Failed to import test file ...: ReferenceError: ...'). */
+  /** The last run's errors of files that failed to load or set up, each as '<scenario>: <message>: <cause>' ('kinetics: Failed to import test file ...: ReferenceError: ...'). */
   fileErrors: readonly string[] = [];
   private start = { ticks: cpuTicks(), at: performance.now() };
 
@@ -108,7 +108,10 @@ export class RunRecordReporter implements Reporter {
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
     this.unhandledErrors = unhandledErrors.map((e) => e.message);
-    this.fileErrors = modules.flatMap((m) => m.errors().map(withCause));
+    // A file that failed to load or whose beforeAll/afterAll threw: its tests never ran (and may show as skipped).
+    this.fileErrors = modules.flatMap((m) =>
+      [...m.errors(), ...[...m.children.allSuites()].flatMap((s) => s.errors())].map((e) => `${scenarioOfPath(m.moduleId)}: ${withCause(e)}`),
+    );
     this.record = assembleRunRecord(collect(modules), {
       createdAt: new Date().toISOString(),
       scale: this.config.scale,
