@@ -5,12 +5,17 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { descendantPids } from '../base/process-tree.js';
 import { harnessChromiums } from '../../test/support/chromium.js';
 import { cli, ROOT, withEnv } from '../../test/support/cli.js';
 
 const env = withEnv({ PERF_REQUIRE_BASELINE: '', PERF_GATE_TIMING: '', GTP_BROWSER_PATH: '' });
 
-/** Every browser seen while `run` runs (polled), and what it returned. */
+/**
+ * Every browser `run` started (this test process's descendants, polled), and what it returned.
+ * A browser of another run on the machine (the test before, still closing) is never this run's: it
+ * was once seen here and killed as it exited (ESRCH).
+ */
 async function watching<T>(run: Promise<T>, onSeen: (pid: number) => void = () => undefined): Promise<{ result: T; seen: Set<number> }> {
   const seen = new Set<number>();
   let done = false;
@@ -18,9 +23,11 @@ async function watching<T>(run: Promise<T>, onSeen: (pid: number) => void = () =
     done = true;
   });
   while (!done) {
+    const mine = new Set(descendantPids());
     for (const pid of await harnessChromiums({ browsersOnly: true })) {
-      if (!seen.has(pid)) onSeen(pid);
+      if (!mine.has(pid) || seen.has(pid)) continue;
       seen.add(pid);
+      onSeen(pid);
     }
     await new Promise((wake) => setTimeout(wake, 200));
   }
