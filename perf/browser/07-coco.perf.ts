@@ -134,7 +134,7 @@ describe('COCO images three ways in the browser: CPU float32, raw bytes, GPU imp
         files.every((f) => f.height * f.width <= texels),
         `every image's height x width within WEBGL_MAX_TEXTURE_SIZE ${texels}`,
       ).toBe(true);
-    const expected = expectedImageTransfers(files);
+    const expected = expectedImageTransfers(context.name, files);
     for (const s of strategies) {
       const pass = await imagePass(context, s, bitmaps, (out) => {
         outputs[s.id] = out;

@@ -201,7 +201,10 @@ describe('Kinetics videos three ways in the browser: CPU float32, raw bytes, GPU
     const metrics: MetricInput[] = [];
     const pixels = frames.reduce((a, { v }) => a + files[v]!.height * files[v]!.width, 0);
     // No CPU pixels the page holds for gpu-import: the frame goes into a texture (webgl: through tfjs's own 2D canvas).
-    const expected = expectedImageTransfers(frames.map(({ v }) => files[v]!));
+    const expected = expectedImageTransfers(
+      context.name,
+      frames.map(({ v }) => files[v]!),
+    );
     const totals = Object.fromEntries(IMAGE_STRATEGIES.map((id) => [id, { bytes: 0, imagePixels: 0 }]));
     const worst: Record<string, number> = {};
     let compared = 0;

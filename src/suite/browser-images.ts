@@ -246,13 +246,16 @@ export interface ImageTransfers {
  * tensor, as much as float32); gpu-import no CPU bytes, its pixels imported (the normalization
  * constants were uploaded once, before).
  */
-export function expectedImageTransfers(sizes: ReadonlyArray<{ readonly height: number; readonly width: number }>): Record<ImageStrategyId, ImageTransfers> {
+export function expectedImageTransfers(
+  backend: string,
+  sizes: ReadonlyArray<{ readonly height: number; readonly width: number }>,
+): Record<ImageStrategyId, ImageTransfers> {
   const sum = (of: (h: number, w: number) => number) => sizes.reduce((a, s) => a + of(s.height, s.width), 0);
-  const webgl = !hasPackedKernel();
-  const tensorBytes = sum((h, w) => (webgl ? webglImageTensorBytes(h, w) : h * w * 12));
+  // The tensor's layout is the backend's (webgl: RGBA texels); whether raw bytes go packed is the kernel's.
+  const tensorBytes = sum((h, w) => (backend === 'webgl' ? webglImageTensorBytes(h, w) : h * w * 12));
   return {
     'cpu-normalize': { bytes: tensorBytes, imagePixels: 0 },
-    'device-normalize': { bytes: webgl ? tensorBytes : sum((h, w) => Math.ceil((h * w * 3) / 4) * 4), imagePixels: 0 },
+    'device-normalize': { bytes: hasPackedKernel() ? sum((h, w) => Math.ceil((h * w * 3) / 4) * 4) : tensorBytes, imagePixels: 0 },
     'gpu-import': { bytes: 0, imagePixels: sum((h, w) => h * w) },
   };
 }
