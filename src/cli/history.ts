@@ -1,6 +1,5 @@
 import { readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
-import { cpuPart } from '../backend/fingerprint.js';
 import { join } from 'node:path';
 import { deriveSeed, seededRng } from '../base/random.js';
 import { BASELINE_DIR } from '../results/baseline.js';
@@ -11,6 +10,7 @@ import { calibrateCondition, conditionsFrom, DEFAULT_PLAN, readPools, type Calib
 import { changePointsOf, seriesOf, STEP_RESAMPLES, type Series } from '../history/change-points.js';
 import { DEFAULT_EDIVISIVE, type EDivisiveParams } from '../history/edivisive.js';
 import { changeSummary, describeStep, renderHistoryPage, shortCommit, type AnalysedSeries } from '../history/page.js';
+import { defaultHistoryProfile, type HistoryHost } from '../history/default-profile.js';
 import { HISTORY_DIR, historyProfiles, readHistory } from '../history/store.js';
 import { lookupProfileFile } from '../results/profile-files.js';
 import type { CommandSpec } from './command-spec.js';
@@ -20,7 +20,7 @@ import { commandName } from '../base/commands.js';
 
 /** What `perf:history` is asked. */
 export interface HistoryArgs {
-  /** The profile's folder to read; null: the only one there. */
+  /** The profile's folder to read; null: the only one there, or this machine's of several (history/default-profile.ts). */
   readonly profile: string | null;
   /** Metric ids; empty: every ratio and exact metric. */
   readonly metrics: readonly string[];
@@ -48,8 +48,16 @@ export function methodLine(p: EDivisiveParams): string {
   return `Change points: ratio metrics by E-Divisive means (Matteson & James 2014) on log values, permutation test as MongoDB (Daly et al. 2020) / Apache Otava: minimum segment ${p.minSegment} records, alpha exponent ${p.alpha}, significance level ${p.significance}, ${p.permutations} permutations (seed ${SEED}); step = median ratio of the segments on both sides, 95% bootstrap interval (${STEP_RESAMPLES} resamples). Exact metrics: any change is a change point. Time and quality metrics: not analysed.`;
 }
 
-/** The profile to read: the one asked for, or the only one in the history. */
-async function chooseProfile(dir: string, asked: string | null): Promise<string | null> {
+/** This machine, as the default profile's rule reads it (as backend/hardware-profile.ts reads the host for a profile id; not imported: it loads tfjs). */
+export function thisHost(): HistoryHost {
+  return { cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown', cores: Math.max(1, os.availableParallelism()), arch: os.arch() };
+}
+
+/**
+ * The profile to read: the one asked for, the only one in the history, or where it holds several
+ * this machine's Node profile (history/default-profile.ts), said with why and the others.
+ */
+async function chooseProfile(dir: string, asked: string | null, host: HistoryHost): Promise<string | null> {
   const folder = await stat(dir).catch(() => null);
   if (!folder?.isDirectory())
     throw new RecordFileError(`${dir}: no history folder there (${commandName('baseline')} appends to history/, ${commandName('perf')} --history DIR to DIR)`);
@@ -62,31 +70,11 @@ async function chooseProfile(dir: string, asked: string | null): Promise<string 
     return asked;
   }
   if (profiles.length <= 1) return profiles[0] ?? null;
-  // As backend/hardware-profile.ts reads the host for a profile id (hostCpuModel; not imported: it loads tfjs).
-  const host = { cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown', cores: Math.max(1, os.availableParallelism()), arch: os.arch() };
-  const mine = thisMachinesProfile(profiles, host);
-  if (mine === null)
-    throw new UsageError(
-      `${dir} holds several profiles (${profiles.join(', ')}) and none is this machine's (CPU ${cpuPart(host.cpuModel, host.cores)}, ${host.arch}): choose one with --profile`,
-    );
+  const chosen = defaultHistoryProfile(profiles, host);
+  if (chosen.profile === null) throw new UsageError(`${dir} holds several profiles (${profiles.join(', ')}) and ${chosen.why}: choose one with --profile`);
   // Said first: the page and the lines below are of this one profile (issue 40, item 12).
-  console.log(`${dir}: drawing ${mine}, this machine's profile; also there: ${profiles.filter((p) => p !== mine).join(', ')} (choose one with --profile)`);
-  return mine;
-}
-
-/**
- * The one profile of `profiles` this host measures with a software adapter or the CPU: its id ends
- * in this host's CPU part and architecture ('webgpu-lavapipe-amd-epyc-2c-x64' on a 2-core AMD EPYC
- * x64, backend/fingerprint.ts profileId); null when none or several do (a GPU's profile names no
- * CPU: it is chosen with --profile).
- */
-export function thisMachinesProfile(
-  profiles: readonly string[],
-  host: { readonly cpuModel: string; readonly cores: number; readonly arch: string },
-): string | null {
-  const suffix = `-${cpuPart(host.cpuModel, host.cores)}-${host.arch.toLowerCase()}`;
-  const mine = profiles.filter((p) => p.endsWith(suffix));
-  return mine.length === 1 ? mine[0]! : null;
+  console.log(`${dir}: drawing ${chosen.profile}, ${chosen.why}; also there: ${chosen.others.join(', ')} (choose one with --profile)`);
+  return chosen.profile;
 }
 
 /** The series to show: those named (each must exist), else every ratio and exact series, in id order. */
@@ -157,11 +145,12 @@ export async function calibrateHistory(
 
 /**
  * `npm run perf:history`: reads one profile's history (ordered by git), prints each selected
- * metric's series and change points, writes the trend page. `cwd` is where `git log` runs.
+ * metric's series and change points, writes the trend page. `cwd` is where `git log` runs;
+ * `host` is the machine whose profile is drawn by default (this one).
  */
-export async function historyCommand(args: HistoryArgs, cwd = process.cwd()): Promise<number> {
+export async function historyCommand(args: HistoryArgs, cwd = process.cwd(), host: HistoryHost = thisHost()): Promise<number> {
   if (args.calibrate) return calibrateHistory(args.profile);
-  const profile = await chooseProfile(args.history, args.profile);
+  const profile = await chooseProfile(args.history, args.profile, host);
   // Nothing to analyse and no page written: bad input, exit 2, as the exit table says (issue 41, item 7).
   if (profile === null) {
     throw new RecordFileError(
@@ -228,7 +217,13 @@ export const historySpec: CommandSpec<{ readonly command: 'history' } & HistoryA
       usage: `  --history DIR           the history folder (default history/; perf --history DIR appends
                           each run's record to DIR/<profile>/, baseline the accepted run's)`,
     },
-    { name: 'profile', type: 'string', usage: "  --profile P             the profile's folder to read (default: the only one there)" },
+    {
+      name: 'profile',
+      type: 'string',
+      usage: `  --profile P             the profile's folder to read (default: the only one there; of several,
+                          this machine's Node profile, the one perf records here: its id names
+                          this CPU, else it is the only GPU profile; said with the others)`,
+    },
     { name: 'metric', type: 'string', multiple: true, usage: '  --metric ID             only this metric; repeatable (default: every ratio and exact metric)' },
     { name: 'out', type: 'string', usage: '  --out FILE              the trend page (default: results/history-<profile>.html)' },
     {
@@ -243,7 +238,8 @@ export const historySpec: CommandSpec<{ readonly command: 'history' } & HistoryA
   exits: [
     '0 analysed (the page written); a record that cannot be used (truncated, invalid, another',
     "  profile's, not a regular file) is skipped and named under 'Skipped N file(s)'",
-    '2 bad usage or bad input (no history folder, an unknown profile, no usable record in it)',
+    '2 bad usage or bad input (no history folder, an unknown profile, several and none this',
+    "  machine's, no usable record in it)",
   ],
   parse: (line) => ({
     command: 'history',

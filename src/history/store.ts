@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { link, readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { FileWriteError, parseRunRecord, readRegularFile, regularFilesOf, writeJsonAtomic } from '../results/storage.js';
+import { ensureDirDurable, FileWriteError, parseRunRecord, readRegularFile, regularFilesOf, syncDir, writeNewFileSynced } from '../results/storage.js';
 import type { RunRecord } from '../results/schema.js';
 import { legacyMismatch, profileFilePath } from '../results/profile-files.js';
 import { legacyIdOf } from '../backend/fingerprint.js';
@@ -58,25 +58,38 @@ export interface AppendResult {
 export const appendedLine = (a: AppendResult) => (a.written ? `History: ${a.path}` : `History: ${a.path} is already there; left as it is.`);
 
 /**
- * Appends a run record to the history at `dir`, never over an existing file: written atomically
- * to a hidden temp file (writeJsonAtomic), then hard-linked to its name, which fails if a file is
- * there (no check-then-write race), then the temp name removed.
+ * Appends a run record to the history at `dir`, never over an existing file, durably (as
+ * writeTextAtomic): written to a hidden temp file and fsynced, then hard-linked to its name, which
+ * fails if a file is there (no check-then-write race), then the temp name removed and the folder
+ * fsynced (as the parent of any folder made for it), so the record survives a power cut whole.
  */
 export async function appendToHistory(dir: string, record: RunRecord): Promise<AppendResult> {
   const refusal = historyRefusal(record);
   if (refusal !== null) throw new HistoryRefusedError(`not appending the run to the history ${dir}: ${refusal}`);
   const path = historyPath(dir, record);
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.pending`);
-  await writeJsonAtomic(temp, record);
-  try {
-    await link(temp, path);
-    return { path, written: true };
-  } catch (error) {
+  const folder = dirname(path);
+  const temp = join(folder, `.${basename(path)}.${process.pid}.${Date.now()}.pending`);
+  const failed = (error: unknown, inPlace = false) => {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return { path, written: false };
-    throw new FileWriteError(path, typeof code === 'string' ? code : String(error));
-  } finally {
+    return new FileWriteError(path, typeof code === 'string' ? code : String(error), inPlace);
+  };
+  let written = false;
+  try {
+    await ensureDirDurable(folder);
+    await writeNewFileSynced(temp, `${JSON.stringify(record, null, 2)}\n`);
+    written = await link(temp, path).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => (error.code === 'EEXIST' ? false : Promise.reject(error)),
+    );
     await rm(temp, { force: true });
+    // The new name (and the temp name's removal) reach the disk; nothing changed where the name was there.
+    if (written) await syncDir(folder).catch((error: unknown) => Promise.reject(failed(error, true)));
+    return { path, written };
+  } catch (error) {
+    if (error instanceof FileWriteError) throw error;
+    throw failed(error);
+  } finally {
+    await rm(temp, { force: true }).catch(() => undefined);
   }
 }
 

@@ -2,10 +2,10 @@ import { constants, fstat, type Stats } from 'node:fs';
 import { access, lstat, realpath, rm, stat, statfs, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { BASELINE_DIR } from './baseline.js';
-import { ensureDir, entryKind, writeTextAtomic } from './storage.js';
+import { ensureDirDurable, entryKind, writeTextAtomic } from './storage.js';
 import { commandName } from '../base/commands.js';
 import { streamFailed } from '../base/standard-streams.js';
-import { NotRegularFileError, type OutputEntry, type OutputStream, outputEntry, outputStream, readRegularFile } from '../base/regular-file.js';
+import { fsErrorCause, NotRegularFileError, type OutputEntry, type OutputStream, outputEntry, outputStream, readRegularFile } from '../base/regular-file.js';
 
 /** An output path that must not or cannot be written: exit 2, found before anything is measured. */
 export class OutputPathError extends Error {
@@ -122,13 +122,15 @@ function describeForeign(content: Buffer): string {
   return content.length === 0 ? 'an empty file' : 'another file';
 }
 
-const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error);
+/** A cause in a refusal: the error's code, in words where it is cryptic ('ELOOP: a symbolic link in the path loops'). */
+const errorCode = fsErrorCause;
 
 /** Fails now, not after the run, when a file cannot be created in `dir` (made if missing). */
 export async function checkWritableDir(dir: string, what: string): Promise<void> {
   const probe = join(dir, `.gtp-write-probe-${process.pid}-${Date.now()}`);
   try {
-    await ensureDir(dir);
+    // Durably: a folder made here (results/, history/<profile>/) is where the outputs go later.
+    await ensureDirDurable(dir);
     await writeFile(probe, '', { flag: 'wx' });
     await rm(probe, { force: true });
   } catch (error) {

@@ -7,6 +7,7 @@ import { readBaseline } from './baseline.js';
 import { testRunRecord } from '../../test/support/run-record.js';
 import {
   ensureDir,
+  ensureDirDurable,
   FileWriteError,
   latestRecord,
   NotRegularFileError,
@@ -14,6 +15,8 @@ import {
   readRunRecord,
   RecordFileError,
   skippedNote,
+  syncDir,
+  writeFilesAtomic,
   writeJsonAtomic,
   writeTextAtomic,
 } from './storage.js';
@@ -104,12 +107,77 @@ describe('reading run records and baselines', () => {
   });
 });
 
+// Durable writes (issue 51): each temp file is fsynced before its rename, and its folder after it.
+// The order of those calls cannot be seen from inside the process without replacing node:fs, so
+// it is checked with strace (docs/usage.md, "Output files"); here, what a reader sees: whole
+// files, no temp file left, and a failure that leaves what was there.
+describe('durable writes', () => {
+  /** Every entry under `dir`, relative, folders included. */
+  const entries = async (dir: string) => (await readdir(dir, { recursive: true })).map(String).sort();
+
+  it('writes many files at once into folders made for them: each whole, no temp file left', async () => {
+    const dir = temp.at('batch');
+    const png = new Uint8Array(200_000).map((_, i) => i % 251);
+    const files = [
+      { path: join(dir, 'results', 'run.json'), text: `${JSON.stringify({ a: 'x'.repeat(300_000) })}\n` },
+      ...Array.from({ length: 6 }, (_, i) => [
+        { path: join(dir, 'results', `run.c${i}.svg`), text: `<svg>${i}</svg>` },
+        { path: join(dir, 'results', `run.c${i}.png`), text: png },
+      ]).flat(),
+      { path: join(dir, 'history', 'p', 'r.json'), text: '{}\n' },
+    ];
+    await writeFilesAtomic(files);
+    // Compared as bytes (Buffer.equals: toEqual walks a 200 KB array element by element).
+    for (const f of files) expect((await readFile(f.path)).equals(Buffer.from(f.text)), f.path).toBe(true);
+    const results = files.slice(0, 13).map((f) => `results/${basename(f.path)}`);
+    expect(await entries(dir)).toEqual(['history', 'history/p', 'history/p/r.json', 'results', ...results].sort());
+    // Written again over themselves: the new content whole, still no temp file.
+    await writeFilesAtomic(files.map((f) => ({ ...f, text: 'again' })));
+    for (const f of files) expect(await readFile(f.path, 'utf8')).toBe('again');
+    expect((await entries(dir)).filter((n) => n.includes('.tmp'))).toEqual([]);
+  });
+
+  it('names the file that failed; those before it are written whole, the rest not, and no temp file is left', async () => {
+    const dir = temp.at('batch-fails');
+    await mkdir(join(dir, 'blocked', 'child'), { recursive: true }); // a rename onto a non-empty folder fails
+    await writeFile(join(dir, 'after.txt'), 'old');
+    const failed = await writeFilesAtomic([
+      { path: join(dir, 'before.txt'), text: 'new' },
+      { path: join(dir, 'blocked'), text: 'x' },
+      { path: join(dir, 'after.txt'), text: 'new' },
+    ]).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(FileWriteError);
+    expect((failed as FileWriteError).path).toBe(join(dir, 'blocked'));
+    expect((failed as Error).message).toMatch(/what was there is unchanged$/);
+    expect(await readFile(join(dir, 'before.txt'), 'utf8')).toBe('new');
+    expect(await readFile(join(dir, 'after.txt'), 'utf8')).toBe('old');
+    expect(await entries(dir)).toEqual(['after.txt', 'before.txt', 'blocked', 'blocked/child']);
+  });
+
+  it('a write into a folder that cannot be made leaves nothing and names the file', async () => {
+    const dir = temp.at('no-folder');
+    await mkdir(dir);
+    await writeFile(join(dir, 'f'), '');
+    await expect(writeTextAtomic(join(dir, 'f', 'x.json'), '{}')).rejects.toMatchObject({ path: join(dir, 'f', 'x.json'), code: 'ENOTDIR' });
+    expect(await entries(dir)).toEqual(['f']);
+  });
+
+  it('syncs a folder (opened read-only), and makes missing folders durably', async () => {
+    const dir = temp.at('sync');
+    await ensureDirDurable(join(dir, 'a', 'b'));
+    expect((await stat(join(dir, 'a', 'b'))).isDirectory()).toBe(true);
+    await expect(syncDir(join(dir, 'a'))).resolves.toBeUndefined();
+    await expect(syncDir(join(dir, 'missing'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
 describe('ensureDir', () => {
   it('creates missing levels, accepts an existing folder, and fails (not spins) below /proc', async () => {
     const base = await mkdtemp(join(tmpdir(), 'gtp-ensure-'));
     try {
-      await ensureDir(join(base, 'a', 'b'));
-      await ensureDir(join(base, 'a', 'b'));
+      // The folders it made, outermost first (a durable write syncs their parents); none the second time.
+      expect(await ensureDir(join(base, 'a', 'b'))).toEqual([join(base, 'a'), join(base, 'a', 'b')]);
+      expect(await ensureDir(join(base, 'a', 'b'))).toEqual([]);
       expect((await stat(join(base, 'a', 'b'))).isDirectory()).toBe(true);
       await expect(ensureDir('/proc/gtp-no-such-dir/x')).rejects.toMatchObject({ code: expect.stringMatching(/^E/) });
       await writeFile(join(base, 'f'), '');

@@ -1,4 +1,4 @@
-import { lstat, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { entryKind, NotRegularFileError, notRegularReason, readRegularFile } from '../base/regular-file.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { z } from 'zod';
@@ -18,16 +18,23 @@ export class FileWriteError extends Error {
   constructor(
     readonly path: string,
     readonly code: string,
+    /** Where the new content is in place already, but its folder could not be synced to disk (syncDir). */
+    inPlace = false,
   ) {
-    super(`${path}: cannot write it (${code}); what was there is unchanged`);
+    super(
+      inPlace
+        ? `${path}: written, but its folder could not be synced to disk (${code}); the file may not survive a power cut`
+        : `${path}: cannot write it (${code}); what was there is unchanged`,
+    );
   }
 }
 
 /**
  * Creates `dir` and any missing parents, one level at a time. Node 20's recursive mkdir spins
  * forever where the kernel answers ENOENT to every mkdir (e.g. below /proc): this fails instead.
+ * Returns the folders it made, outermost first (a durable write syncs their parents: syncDir).
  */
-export async function ensureDir(dir: string): Promise<void> {
+export async function ensureDir(dir: string): Promise<string[]> {
   const missing: string[] = [];
   let at = resolve(dir);
   for (;;) {
@@ -38,26 +45,137 @@ export async function ensureDir(dir: string): Promise<void> {
     if (parent === at) break;
     at = parent;
   }
-  for (const level of missing) await mkdir(level).catch((error: NodeJS.ErrnoException) => (error.code === 'EEXIST' ? undefined : Promise.reject(error)));
+  const made: string[] = [];
+  for (const level of missing) {
+    const created = await mkdir(level).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => (error.code === 'EEXIST' ? false : Promise.reject(error)),
+    );
+    if (created) made.push(level);
+  }
+  return made;
 }
 
-/** Writes text (or bytes) to a temp file beside the target, then renames it: readers never see half a file, and a failed write leaves the old one. */
-export async function writeTextAtomic(path: string, text: string | Uint8Array): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
+/**
+ * Where fsync of a folder is refused by the platform, not failed: Windows cannot open a folder as
+ * a file (EISDIR, EPERM), and some file systems answer fsync of a folder with EINVAL (Linux's
+ * older FUSE or CIFS mounts) or EPERM. A rename there is as durable as the platform makes it.
+ */
+const DIR_SYNC_REFUSED = new Set(['EINVAL', 'EISDIR', 'EPERM']);
+
+/**
+ * fsyncs the folder `dir` (opened read-only), so that the entries created, renamed, linked or
+ * removed in it survive a power cut: without it the journal may hold the rename but not the
+ * folder's new entry, or the reverse (see fsync(2): "Calling fsync() does not necessarily ensure
+ * that the entry in the directory containing the file has also reached disk").
+ */
+export async function syncDir(dir: string): Promise<void> {
+  let handle: Awaited<ReturnType<typeof open>>;
   try {
-    await ensureDir(dirname(path));
-    await writeFile(temp, text, { flag: 'wx' });
-    // A rename replaces whatever entry is there: never a FIFO, socket, device or folder (the output guard refused them up front; this holds if one appeared since).
-    const there = await lstat(path).catch(() => null);
-    if (there && !there.isFile() && !there.isSymbolicLink())
-      throw Object.assign(new Error('not a regular file'), { code: `${entryKind(there)}, not a regular file` });
-    await rename(temp, path);
+    handle = await open(dir, 'r');
   } catch (error) {
-    await rm(temp, { force: true }).catch(() => undefined);
-    // A value that cannot be serialized is a defect, not a write failure: keep it as it is.
-    const code = (error as NodeJS.ErrnoException).code;
-    if (typeof code === 'string') throw new FileWriteError(path, code);
+    if (DIR_SYNC_REFUSED.has((error as NodeJS.ErrnoException).code ?? '')) return;
     throw error;
+  }
+  try {
+    await handle.sync();
+  } catch (error) {
+    if (!DIR_SYNC_REFUSED.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Writes `text` to a new file `path` (failing if one is there) and fsyncs it: its bytes are on disk before any rename or link makes them visible. */
+export async function writeNewFileSynced(path: string, text: string | Uint8Array): Promise<void> {
+  const handle = await open(path, 'wx');
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * ensureDir, durably: each folder it makes is an entry of its parent, and that parent is fsynced
+ * (innermost first), so an output's folder made now (results/, history/<profile>/) survives a
+ * power cut with it. Costs nothing where the folder was there.
+ */
+export async function ensureDirDurable(dir: string): Promise<void> {
+  const made = await ensureDir(dir);
+  for (const level of made.reverse()) await syncDir(dirname(level));
+}
+
+/** One file of a durable write (writeFilesAtomic). */
+export interface FileToWrite {
+  readonly path: string;
+  readonly text: string | Uint8Array;
+}
+
+const errorCodeOf = (error: unknown) => (error as NodeJS.ErrnoException).code;
+
+/**
+ * Writes text (or bytes) durably and atomically: to a temp file beside the target, fsynced, then
+ * renamed over the target, then the folder fsynced (and the parents of any folder made for it).
+ * Readers never see half a file, a failed write leaves the old one, and after a power cut the
+ * name holds the old content or the whole new one, never an empty or short file (the journal
+ * may otherwise commit the rename before the data: SQLite's and PostgreSQL's fsync notes,
+ * LWN's "ext4 and data loss"). Every output under results/, baselines/, history/ and every
+ * envelope is written through this (writeJsonAtomic, output-guard's writeOutput, writeFilesAtomic
+ * for several at once, history/store.ts's appendToHistory with a link in place of the rename).
+ */
+export async function writeTextAtomic(path: string, text: string | Uint8Array): Promise<void> {
+  await writeFilesAtomic([{ path, text }]);
+}
+
+/**
+ * Writes several files as writeTextAtomic writes one, with the fsyncs batched: every temp file
+ * is written and fsynced at once (the file system commits them together: a run's dozen charts
+ * cost about one fsync, not twelve), then each is renamed in order, then each folder is fsynced
+ * once. A file that fails is a FileWriteError naming it; those renamed before it stay written
+ * (each whole), the rest are not (their temp files removed).
+ */
+export async function writeFilesAtomic(files: readonly FileToWrite[]): Promise<void> {
+  if (files.length === 0) return;
+  const stamp = `${process.pid}.${Date.now()}`;
+  const temps = files.map((f, i) => join(dirname(f.path), `.${basename(f.path)}.${stamp}${files.length > 1 ? `.${i}` : ''}.tmp`));
+  const renamedIn = new Set<string>();
+  let at = -1;
+  try {
+    for (const folder of new Set(files.map((f) => dirname(f.path)))) await ensureDirDurable(folder);
+    // All written and fsynced before any is renamed; the first failure (in order) is the one named.
+    const wrote = await Promise.allSettled(files.map((f, i) => writeNewFileSynced(temps[i]!, f.text)));
+    const failed = wrote.findIndex((w) => w.status === 'rejected');
+    if (failed >= 0) {
+      at = failed;
+      throw (wrote[failed] as PromiseRejectedResult).reason;
+    }
+    for (const [i, f] of files.entries()) {
+      at = i;
+      // A rename replaces whatever entry is there: never a FIFO, socket, device or folder (the output guard refused them up front; this holds if one appeared since).
+      const there = await lstat(f.path).catch(() => null);
+      if (there && !there.isFile() && !there.isSymbolicLink())
+        throw Object.assign(new Error('not a regular file'), { code: `${entryKind(there)}, not a regular file` });
+      await rename(temps[i]!, f.path);
+      renamedIn.add(dirname(f.path));
+    }
+    at = -1;
+  } catch (error) {
+    await Promise.all(temps.map((t) => rm(t, { force: true }).catch(() => undefined)));
+    // What was renamed is made durable still (best effort: the error to report is the first one).
+    await Promise.all([...renamedIn].map((d) => syncDir(d).catch(() => undefined)));
+    const code = errorCodeOf(error);
+    // A value that cannot be serialized is a defect, not a write failure: keep it as it is.
+    if (typeof code === 'string') throw new FileWriteError(files[Math.max(0, at)]!.path, code);
+    throw error;
+  }
+  try {
+    await Promise.all([...renamedIn].map((d) => syncDir(d)));
+  } catch (error) {
+    // The new content is in place; only a folder's sync failed (EIO): said as such, not "unchanged".
+    const code = errorCodeOf(error);
+    throw new FileWriteError(files[0]!.path, typeof code === 'string' ? code : String(error), true);
   }
 }
 
