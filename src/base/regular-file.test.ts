@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   assertRegularFile,
   firstSpecialEntry,
+  fsErrorCause,
   NotRegularFileError,
   notRegularReasonSync,
   outputEntry,
@@ -36,6 +37,17 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await new Promise((closed) => server?.close(closed));
+});
+
+describe('fsErrorCause (the cause a path check says in one line)', () => {
+  it('says a looping link in words (issue 51: `Error: ELOOP ...` named no flag), other codes as they are', async () => {
+    await symlink('self', at('self'));
+    const loop = await readRegularFile(join(at('self'), 'x.json')).catch((e: unknown) => e);
+    expect(fsErrorCause(loop)).toBe('ELOOP: a symbolic link in the path loops');
+    const missing = await readRegularFile(at('no-such.json')).catch((e: unknown) => e);
+    expect(fsErrorCause(missing)).toBe('ENOENT');
+    expect(fsErrorCause(new Error('first\nsecond'))).toBe('first');
+  });
 });
 
 describe('outputStream', () => {

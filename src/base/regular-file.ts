@@ -2,6 +2,25 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, type PathLike, re
 import { join } from 'node:path';
 import { lstat, open, readlink, stat } from 'node:fs/promises';
 
+/** Causes whose code alone says little to a user, in words (the others are shown as their code: ENOTDIR, ENOSPC). */
+const CAUSE_WORDS: Readonly<Record<string, string>> = {
+  ELOOP: 'a symbolic link in the path loops',
+  EACCES: 'permission denied',
+  EROFS: 'a read-only file system',
+};
+
+/**
+ * A file-system error's cause for a one-line message: its code, with words where the code alone
+ * is cryptic ('ELOOP: a symbolic link in the path loops'); an error without a code, its message's
+ * first line. Every path check (flags' folders, outputs, the perf files' folder) says causes so.
+ */
+export function fsErrorCause(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (typeof code !== 'string') return String((error as Error | null)?.message ?? error).split('\n')[0] ?? '';
+  const words = CAUSE_WORDS[code];
+  return words ? `${code}: ${words}` : code;
+}
+
 /** What a file system entry is, in words: 'a FIFO (named pipe)', 'a directory'. */
 export function entryKind(stats: Stats): string {
   if (stats.isFile()) return 'a regular file';

@@ -1,5 +1,9 @@
+import { readdirSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { envBoolean, parseCommandLine, runConfigFromEnv, shown, UsageError, withLongValuesCut } from './args.js';
+import { tempFolder } from '../../test/support/temp-folder.js';
+import { shownOutput } from '../base/shown.js';
+import { envBoolean, parseCommandLine, runConfigFromEnv, shown, tempFolderProblem, UsageError, withLongValuesCut } from './args.js';
 import { perfRunConfig } from './perf.js';
 
 describe('command line', () => {
@@ -159,7 +163,7 @@ describe('command line', () => {
     expect(() => parseCommandLine(['perf', '--processes', '-1'], {})).toThrow(
       /^perf: --processes needs a value; a value starting with '-' goes as --processes=VALUE$/,
     );
-    expect(() => parseCommandLine(['perf', '--processes=-1'], {})).toThrow(/^--processes must be a whole number from 1 to 200, got '-1'$/);
+    expect(() => parseCommandLine(['perf', '--processes=-1'], {})).toThrow(/^--processes must be 1 \(.*\) or a whole number from 6 to 200 \(.*\), got '-1'$/);
   });
 
   it('takes --force on every command that writes output', () => {
@@ -189,5 +193,40 @@ describe('command line', () => {
       message = (error as Error).message;
     }
     expect(message).toMatch(/^--backend must be one of .*, got 'x{200}\.\.\. \(120000 characters\)'$/);
+  });
+});
+
+// Issue 51: a TMPDIR on a read-only file system crashed tsx's loader (`npm run gtp`) and failed
+// each scenario in vitest (the built gtp). Every command now checks it first (src/cli/main.ts);
+// the npm scripts' side is src/cli/bare-gtp.e2e.test.ts (a process boundary).
+describe('tempFolderProblem: a temp folder every command can make its own in', () => {
+  const temp = tempFolder('gtp-tmpdir-check-');
+  const HOW =
+    "every command makes its temp folders there (vitest's, the A/B's checkouts, the charts' font config): point TMPDIR at a folder you can write, e.g. TMPDIR=$HOME/tmp";
+
+  it('takes a folder it can write in, and leaves nothing there', () => {
+    expect(tempFolderProblem({ TMPDIR: temp.path })).toBeNull();
+    expect(tempFolderProblem({ TMPDIR: `${temp.path}/` })).toBeNull();
+    expect(readdirSync(temp.path)).toEqual([]);
+  });
+
+  it('names the variable Node took it from, the folder and the cause, in one line', async () => {
+    await writeFile(temp.at('a-file'), '');
+    const under = temp.at('a-file', 'tmp');
+    expect(tempFolderProblem({ TMPDIR: under })).toBe(`TMPDIR=${under}: cannot make a temp folder in it (ENOTDIR); ${HOW}`);
+    // Node's os.tmpdir(): TMPDIR, else TMP, else TEMP; an empty one is passed over.
+    expect(tempFolderProblem({ TMPDIR: '', TMP: under })).toBe(`TMP=${under}: cannot make a temp folder in it (ENOTDIR); ${HOW}`);
+    expect(tempFolderProblem({ TMPDIR: temp.at('no-such', 'tmp') })).toMatch(/^TMPDIR=\S+no-such\/tmp: cannot make a temp folder in it \(ENOENT\); /);
+  });
+});
+
+describe('shownOutput: a program output quoted on one line', () => {
+  it("quotes the first line, cut after 200 characters, and says how many lines there were (issue 51: /bin/true's seven)", () => {
+    expect(shownOutput('Chromium 156.0.8078.114\n')).toBe("'Chromium 156.0.8078.114'");
+    expect(shownOutput('true (GNU coreutils) 9.1\nCopyright\nLicense\nfree\nNO WARRANTY\n\nWritten by\n')).toBe(
+      "'true (GNU coreutils) 9.1' (the first of its 7 lines)",
+    );
+    expect(shownOutput(`${'x'.repeat(300)}\nmore`)).toBe(`'${'x'.repeat(200)}... (300 characters)' (the first of its 2 lines)`);
+    expect(shownOutput('')).toBe("''");
   });
 });

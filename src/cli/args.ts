@@ -13,11 +13,12 @@
  * file: a command file keeps its heavy modules (runners, report renderers, the backends) behind
  * `await import()` in its runner.
  */
-import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtempSync, rmdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { BACKEND_CHOICES, BACKEND_NAMES, type BackendChoice } from '../backend/types.js';
 import { BASELINE_DIR } from '../results/baseline.js';
+import { DEFAULT_PROCESS_ALPHA, processCountRange } from '../results/process-verdict.js';
 import { BROWSER_PATH_FLAG, BROWSER_TIMEOUT_FLAG, browserPathEnv, browserTimeoutOf } from './browser-flags.js';
 import { type DataSources, defaultRunConfig, SCALES, type RunConfig } from '../run-config.js';
 import type { FfmpegPaths } from '../data/kinetics/ffmpeg.js';
@@ -29,6 +30,8 @@ import { commandLine, FROM_SOURCES, type GtpCommand } from '../base/commands.js'
 import { COMMANDS, type AnyCommandSpec, type CommandArgs } from './commands.js';
 import { lostBytes, type ProcessArgvs, processArgvs } from './raw-argv.js';
 import { displayName } from '../data/image-folder/names.js';
+import { MAX_SHOWN, shown } from '../base/shown.js';
+import { fsErrorCause } from '../base/regular-file.js';
 
 // What parseCommandLine throws, in a module of its own: the command files throw it too.
 export { UsageError } from './usage-error.js';
@@ -39,6 +42,7 @@ export type {
   BrowserArgs,
   CommandSpec,
   CompareArgs,
+  CountRange,
   DataArgs,
   EnvSpec,
   FlagScope,
@@ -47,7 +51,7 @@ export type {
   ParsedLine,
   SharedGroup,
 } from './command-spec.js';
-import type { BackendArgs, BrowserArgs, EnvSpec, FlagSpec, ParsedLine, SharedGroup } from './command-spec.js';
+import type { BackendArgs, BrowserArgs, CountRange, EnvSpec, FlagSpec, ParsedLine, SharedGroup } from './command-spec.js';
 
 /** `--help` / `-h` of a command (topic), or of the CLI (`gtp --help`, `gtp help`: topic null). */
 export interface HelpLine {
@@ -111,8 +115,9 @@ const GROUP_FLAGS: Readonly<Record<SharedGroup, readonly FlagSpec[]>> = {
       name: 'processes',
       type: 'string',
       usage: `  --processes K           processes per arm and look (default 8; at least 6, the fewest that
-                          can decide at the first look; K more when inconclusive: once in ab,
-                          up to twice in bisect); each arm is measured by its own commit's harness`,
+                          can decide at the first look, and at most 200; K more when inconclusive:
+                          once in ab, up to twice in bisect); each arm is measured by its own
+                          commit's harness`,
     },
     { name: 'ratios-only', type: 'boolean', usage: '  --ratios-only           judge speedups only, not absolute times' },
     { name: 'backend', type: 'string', usage: '  --backend NAME          as for perf: auto|webgpu|wasm|cpu|tensorflow (default $PERF_BACKEND, else auto)' },
@@ -149,6 +154,12 @@ const GROUP_ENV: Readonly<Record<SharedGroup, readonly EnvSpec[]>> = {
   ab: [{ usage: '  PERF_BACKEND            as --backend' }],
   browser: [browserPathEnv('built-in')],
   force: [],
+};
+
+/** The variable every command reads (tempFolderProblem, checked before it runs), last in each command's help. */
+const TMPDIR_ENV: EnvSpec = {
+  usage:
+    '  TMPDIR                  where temp folders are made (default /tmp); one where none can be made\n                          (a read-only file system) is exit 2, before anything runs',
 };
 
 /** Backend and scale from flags, else from PERF_BACKEND / PERF_REQUIRE_BACKEND / PERF_SCALE. */
@@ -265,20 +276,63 @@ export function commandOf(argv: readonly string[]): GtpCommand | undefined {
   return COMMAND_NAMES.find((name) => name === first);
 }
 
-/** Why `path` is not an existing folder ('no such folder', 'a file, not a folder'), or null; its type is read with lstat/stat only (a FIFO is never opened). */
+/**
+ * Why no temp folder can be made where this process makes its own (Node's os.tmpdir(): TMPDIR,
+ * else TMP, else TEMP, else /tmp), or null. Every command makes one there, or a library it runs
+ * does (vitest's module cache, the A/B's checkouts, the charts' font config, the doctor envelope's
+ * staging), so a TMPDIR on a read-only file system is refused before anything runs, in one line
+ * (exit 2; issue 51: vitest failed each scenario with `ENOENT ... mkdir` instead). Probed by
+ * making and removing one folder.
+ */
+export function tempFolderProblem(env: NodeJS.ProcessEnv = process.env): string | null {
+  const variable = (['TMPDIR', 'TMP', 'TEMP'] as const).find((v) => env[v]);
+  const dir = variable ? env[variable]!.replace(/(.)\/+$/, '$1') : '/tmp';
+  try {
+    rmdirSync(mkdtempSync(join(dir, 'gtp-tmp-probe-')));
+    return null;
+  } catch (error) {
+    const where = variable ? `${variable}=${shown(dir)}` : `the temp folder ${dir} (TMPDIR is unset)`;
+    return `${where}: cannot make a temp folder in it (${fsErrorCause(error)}); every command makes its temp folders there (vitest's, the A/B's checkouts, the charts' font config): point TMPDIR at a folder you can write, e.g. TMPDIR=$HOME/tmp`;
+  }
+}
+
+/**
+ * Why `path` is not an existing folder ('no such folder', 'a file, not a folder', 'cannot be read
+ * (ELOOP: a symbolic link in the path loops)'), or null; its type is read with lstat/stat only (a
+ * FIFO is never opened).
+ */
 export function folderProblem(path: string): string | null {
   try {
     return statSync(path).isDirectory() ? null : 'not a folder';
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? `no such folder (${resolve(path)})` : code === 'ENOTDIR' ? 'a path through a file, not a folder' : `cannot be read (${code})`;
+    return code === 'ENOENT'
+      ? `no such folder (${resolve(path)})`
+      : code === 'ENOTDIR'
+        ? 'a path through a file, not a folder'
+        : `cannot be read (${fsErrorCause(error)})`;
   }
 }
 
-/** Longest value quoted whole in a message; a longer one is cut (a 120,000-character value would fill the terminal). */
-const MAX_SHOWN = 200;
-/** `value` as a message shows it: whole up to MAX_SHOWN characters, else its start and how long it is. */
-export const shown = (value: string): string => (value.length <= MAX_SHOWN ? value : `${value.slice(0, MAX_SHOWN)}... (${value.length} characters)`);
+/** The most a count flag (--processes, --deadline) takes. */
+export const MAX_COUNT = 200;
+
+/**
+ * A count flag's value (`--processes 8`): a whole number in `range` (default 1 to MAX_COUNT).
+ * Anything else is one usage error that states the whole range, the same for every value
+ * refused: `ab --processes 0` and `--processes 1` both say "from 6 to 200", not one then the other.
+ */
+export function countOf(name: string, text: string, range: CountRange = {}): number {
+  const least = range.least ?? 1;
+  const k = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if ((k >= least && k <= MAX_COUNT) || (range.one !== undefined && k === 1)) return k;
+  const one = range.one !== undefined && least > 1 ? `1 (${range.one}) or ` : '';
+  const why = range.why ? ` (${range.why})` : '';
+  throw new UsageError(`--${name} must be ${one}a whole number from ${least} to ${MAX_COUNT}${why}, got '${shown(text)}'`);
+}
+
+// How a message quotes a value (cut after MAX_SHOWN characters): src/base/shown.ts, shared by every layer.
+export { shown } from '../base/shown.js';
 /** A message with every run of more than MAX_SHOWN non-blank characters (quotes excepted) (a value echoed by any layer) cut as shown() cuts it. */
 export const withLongValuesCut = (message: string): string => message.replace(new RegExp(`[^\\s'"]{${MAX_SHOWN + 1},}`, 'g'), shown);
 
@@ -368,11 +422,9 @@ function parsedLine(spec: AnyCommandSpec, rest: readonly string[], env: NodeJS.P
   };
   const flag = (name: string): boolean => values[name] === true;
   const many = (name: string): string[] => (values[name] as string[] | undefined) ?? [];
-  const count = (name: string, fallback: number): number => {
+  const count = (name: string, fallback: number, range: CountRange = {}): number => {
     const v = str(name);
-    if (v === null) return fallback;
-    if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 200) throw new UsageError(`--${name} must be a whole number from 1 to 200, got '${v}'`);
-    return Number(v);
+    return v === null ? fallback : countOf(name, v, range);
   };
   // The browser `--browser` launches: the flag, else GTP_BROWSER_PATH (unset or empty: neither).
   const browserPath = (): BrowserArgs['browserPath'] => {
@@ -405,7 +457,8 @@ function parsedLine(spec: AnyCommandSpec, rest: readonly string[], env: NodeJS.P
     }),
     ab: () => ({
       scenarios: many('scenario'),
-      processes: count('processes', 8),
+      // Both arms are judged per process only: from the fewest that can decide at the first look (issue 51).
+      processes: count('processes', 8, processCountRange(DEFAULT_PROCESS_ALPHA, false)),
       json: str('json'),
       force: flag('force'),
       backend: backendChoice(env, str('backend')),
@@ -454,7 +507,7 @@ export function commandHelp(spec: AnyCommandSpec, sources: boolean = FROM_SOURCE
     lines.push(...builtIn.map((f) => f.usage));
     if (spec.dataSources) lines.push('                          (without these: the committed fixtures: the mnist package, fixtures/coco, fixtures/kinetics)');
   }
-  const env = [...spec.options.flatMap((o) => (typeof o === 'string' ? GROUP_ENV[o] : [])), ...spec.env];
+  const env = [...spec.options.flatMap((o) => (typeof o === 'string' ? GROUP_ENV[o] : [])), ...spec.env, TMPDIR_ENV];
   if (env.length > 0) {
     lines.push('', 'Environment:');
     for (const e of env.filter((e, i) => env.findIndex((f) => f.usage === e.usage) === i))

@@ -2,7 +2,6 @@ import { FROM_SOURCES } from '../base/commands.js';
 import { type CalibrateArgs, planCalibrate } from './calibrate/plan.js';
 import type { CommandSpec, ParsedLine } from './command-spec.js';
 import { nothingToCompareIsExit3 } from './harness-checkout.js';
-import { UsageError } from './usage-error.js';
 
 export type { CalibrateArgs } from './calibrate/plan.js';
 
@@ -16,20 +15,19 @@ export const CALIBRATE_MIN_PER_ARM = 3;
 
 /**
  * --processes K, checked against the minimum of the calibration it asks for (the four conditions
- * here without --scenario, else an A/A): a count below it is a usage error, before anything runs.
+ * here without --scenario, else an A/A): any value outside it is one usage error stating the
+ * whole range (ParsedLine.count), before anything runs.
  */
 export function calibrateProcesses(line: Pick<ParsedLine, 'str' | 'count'>, scenarios: readonly string[], sources: boolean = FROM_SOURCES): number | null {
   if (line.str('processes') === null) return null;
-  const k = line.count('processes', 1);
   const fourConditions = sources && scenarios.length === 0;
-  const least = fourConditions ? CALIBRATE_MIN_PER_CONDITION : CALIBRATE_MIN_PER_ARM;
-  if (k < least) {
-    const why = fourConditions
-      ? `processes per condition: two looks of 8 + 8 per arm, drawn without replacement (default 60)`
-      : 'processes per arm of the A/A: a spread needs three values (default 20)';
-    throw new UsageError(`calibrate: --processes ${k} is too few; use ${least} or more ${why}`);
-  }
-  return k;
+  return line.count(
+    'processes',
+    1,
+    fourConditions
+      ? { least: CALIBRATE_MIN_PER_CONDITION, why: 'processes per condition: two looks of 8 + 8 per arm, drawn without replacement; default 60' }
+      : { least: CALIBRATE_MIN_PER_ARM, why: 'processes per arm of the A/A: a spread needs three values; default 20' },
+  );
 }
 
 /**
@@ -63,7 +61,7 @@ export const calibrateSpec: CommandSpec<CalibrateArgs> = {
       type: 'string',
       usage: `  --processes K           processes per condition (default 60, at least 32: two looks of 8
                           per arm); in an A/A (your project, or named scenarios): per arm
-                          (default 20, at least 3)`,
+                          (default 20, at least 3); at most 200`,
     },
     {
       name: 'scenario',
@@ -83,7 +81,7 @@ export const calibrateSpec: CommandSpec<CalibrateArgs> = {
   env: [],
   exits: [
     '0 calibrated (written where said)',
-    '2 bad usage or bad input (--processes below its minimum: 32 per condition, 3 per arm of an A/A)',
+    '2 bad usage or bad input (--processes outside its range: 32 to 200 per condition, 3 to 200 per arm of an A/A)',
     '3 nothing to compare: no harness or no perf files in your project',
   ],
   parse: (line) => ({

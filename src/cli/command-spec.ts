@@ -90,6 +90,20 @@ export interface EnvSpec {
   readonly scope?: FlagScope;
 }
 
+/**
+ * The values a count flag takes beyond the default 1 to 200 (ParsedLine.count): from `least` to
+ * 200, and 1 as well where `one` says what a single one means. Every value outside it is refused
+ * with the same line, which states the whole range once (`ab --processes 0` and `1` alike).
+ */
+export interface CountRange {
+  /** The smallest count taken besides 1 (default 1). */
+  readonly least?: number;
+  /** 1 is taken too, below `least`: what it means ('one process, judged with a prediction interval'). */
+  readonly one?: string;
+  /** Why nothing below `least` is taken, in a few words (said in the refusal). */
+  readonly why?: string;
+}
+
 /** What a command's parse step is handed: its flags' values, its positionals, and the shared groups' parse steps. */
 export interface ParsedLine {
   /** A string flag's value (null: not given); an empty value is a usage error. */
@@ -100,8 +114,8 @@ export interface ParsedLine {
   flag(name: string): boolean;
   /** A repeatable string flag's values (none: []). */
   many(name: string): string[];
-  /** A whole number from 1 to 200 (a process count), or `fallback` when not given. */
-  count(name: string, fallback: number): number;
+  /** A whole number from 1 (or `range.least`) to 200 (a process count), or `fallback` when not given; any other value is one usage error stating the whole range. */
+  count(name: string, fallback: number, range?: CountRange): number;
   /** One of `allowed`, or `fallback` when not given; anything else is a usage error naming `flag`. */
   choice<T extends string>(flag: string, value: string | null, allowed: readonly T[], fallback: T): T;
   readonly positionals: readonly string[];

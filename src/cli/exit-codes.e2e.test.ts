@@ -105,7 +105,7 @@ const REACH: Record<GtpCommand, Record<number, Reach>> = {
       test: "measures each metric's spread with gtp calibrate",
       checks: /calibrated\.code, calibrated\.output\)\.toBe\(0\)/,
     },
-    2: { args: () => ['calibrate', '--processes', '2'], says: /--processes 2 is too few; use \d+ or more/ },
+    2: { args: () => ['calibrate', '--processes', '2'], says: /--processes must be a whole number from \d+ to 200 \(.*\), got '2'/ },
     3: { args: () => ['calibrate', '--processes', '3'], cwd: () => at('project'), says: /no node_modules\/gpu-transfer-perf in .*: run `npm install`/ },
   },
   report: {

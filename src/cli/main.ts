@@ -5,7 +5,7 @@ import { FileWriteError, RecordFileError } from '../results/storage.js';
 import { HistoryRefusedError } from '../history/store.js';
 import { RunInputError } from '../runner/run-input-error.js';
 import { ProcessLostError } from '../runner/process-lost.js';
-import { commandOf, helpText, parseCommandLine, usageHint, UsageError, withLongValuesCut } from './args.js';
+import { commandOf, helpText, parseCommandLine, tempFolderProblem, usageHint, UsageError, withLongValuesCut } from './args.js';
 import { runCommand } from './commands.js';
 import { moveConsoleToStderr, OutputPathError } from '../results/output-guard.js';
 import { outputStream } from '../base/regular-file.js';
@@ -48,6 +48,12 @@ async function main(argv: readonly string[]): Promise<number> {
     if (args.command === 'help') {
       console.log(helpText(args.topic));
       return EXIT.pass;
+    }
+    // Every command makes a temp folder (or a library it runs does): a TMPDIR that cannot hold one is said now, in one line (issue 51).
+    const noTemp = tempFolderProblem();
+    if (noTemp) {
+      console.error(`error: ${noTemp}`);
+      return EXIT.badInput;
     }
     // One stream, one output: two outputs on stdout would make one corrupt stream (issue 41, item 3).
     const onStdout = stdoutOutputs(args);

@@ -12,5 +12,5 @@ import { perfRunConfig } from './perf.js';
 
 const args = parseCommandLine(['perf', ...process.argv.slice(2)]);
 if (args.command !== 'perf') throw new Error('the measure host takes perf flags');
-const files = scenarioFiles(args.scenarios, args.dir ?? undefined);
+const files = scenarioFiles(args.scenarios, args.dir ?? undefined, undefined, args.dir ? '--dir' : null);
 await serveMeasurements(files, perfRunConfig(args, files, await describeDatasets(args.data, files, sourceContext(args))));

@@ -1,6 +1,7 @@
 import { IMAGE_RESAMPLES, PIL_MAX_IMAGE_PIXELS } from '../data/image-folder/options.js';
 import { parseShape, parseSize, ShapeParseError } from '../data/shape.js';
 import { EXIT } from '../results/exit.js';
+import { processCountRange } from '../results/process-verdict.js';
 import type { Question, QuestionNormalization } from '../run-config.js';
 import { isIdentityChannels } from '../transfer/normalization.js';
 import { WIRE_DTYPES, type WireDtype } from '../transfer/wire-dtypes.js';
@@ -191,7 +192,8 @@ export const perfSpec: CommandSpec<PerfArgs> = {
       type: 'string',
       usage: `  --processes K           run the scenarios in K separate processes, one after another; ratio
                           and time metrics keep one value per process (default 1; else at
-                          least 6, the fewest whose values can decide against a baseline)`,
+                          least 6, the fewest whose values can decide against a baseline, and
+                          at most 200)`,
     },
     { name: 'dir', type: 'string', usage: "  --dir DIR               run the perf files of DIR instead of perf/ (your own project's)" },
     {
@@ -278,7 +280,8 @@ export const perfSpec: CommandSpec<PerfArgs> = {
     out: line.str('out'),
     scenarios: line.many('scenario'),
     data: line.data(),
-    processes: line.count('processes', 1),
+    // 1, else from the fewest whose values can decide against a baseline: one refusal states both (issue 51).
+    processes: line.count('processes', 1, processCountRange()),
     question: questionOf(line),
     dir: line.str('dir'),
     history: line.str('history'),

@@ -23,8 +23,8 @@ const TRACKED = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' 
 /** Tracked files and every folder above one. */
 const IN_CLONE = new Set(TRACKED.flatMap((f) => f.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
 
-/** An npm script that runs the CLI (`exec node --import tsx src/cli/main.ts <words>`): the words it puts before the user's arguments. */
-const CLI_SCRIPT = /^exec node --import tsx src\/cli\/main\.ts(?: (.*))?$/;
+/** An npm script that runs the CLI (`exec node --import ./scripts/tsx-tmpdir.mjs --import tsx src/cli/main.ts <words>`): the words it puts before the user's arguments. */
+const CLI_SCRIPT = /^exec node --import \.\/scripts\/tsx-tmpdir\.mjs --import tsx src\/cli\/main\.ts(?: (.*))?$/;
 
 /** Flags whose value is a file the command writes: a later command may name it. */
 const OUTPUT_FLAGS = new Set(['--out', '--json', '--junit', '--bmf', '--gab-bigger', '--gab-smaller', '--html']);

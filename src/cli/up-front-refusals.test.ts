@@ -1,9 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempFolder } from '../../test/support/temp-folder.js';
+import { OutputPathError } from '../results/output-guard.js';
 import { DEFAULT_PROCESS_ALPHA, processCountProblem } from '../results/process-verdict.js';
 import { nothingToJudgeReason } from '../runner/ab.js';
-import { type CommandLine, helpText, parseCommandLine, UsageError } from './args.js';
+import { RunInputError } from '../runner/run-input-error.js';
+import { type CommandLine, countOf, helpText, parseCommandLine, UsageError } from './args.js';
 import { CALIBRATE_MIN_PER_ARM, CALIBRATE_MIN_PER_CONDITION, calibrateProcesses } from './calibrate.js';
 import type { ParsedLine } from './command-spec.js';
+import { planPerf } from './perf/plan.js';
 
 // Issue 34: refusals made before anything runs, each one line (exit 2 through the CLI: the
 // e2e cases are src/cli/exit-codes.e2e.test.ts), and help that names the minimum it enforces.
@@ -16,20 +22,58 @@ const processesHelp = (command: 'perf' | 'ab' | 'bisect' | 'calibrate' | 'doctor
   const next = help.slice(from + 2).search(/\n {2}-/);
   return help.slice(from, from + 2 + next).replace(/\s+/g, ' ');
 };
-/** A parsed line holding only a valid --processes (what calibrateProcesses reads); the parser's own range check is tested through parse. */
-const line = (k: string | null): Pick<ParsedLine, 'str' | 'count'> => ({ str: () => k, count: () => Number(k) });
+/** A parsed line holding only --processes (what calibrateProcesses reads), checked by the parser's own count check. */
+const line = (k: string | null): Pick<ParsedLine, 'str' | 'count'> => ({
+  str: () => k,
+  count: (name, fallback, range) => (k === null ? fallback : countOf(name, k, range)),
+});
+/** The refusal a command line gets (one line), or null when it parses. */
+const refusalOf = (argv: string[]): string | null => {
+  try {
+    parse(argv);
+    return null;
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    return (error as Error).message;
+  }
+};
 
 describe('--processes: the minimum of each command is in its --help, and enforced', () => {
   it('perf: 1, else at least 6 (the fewest whose permutation test can reach alpha)', () => {
     expect(processesHelp('perf')).toContain('(default 1; else at least 6,');
+    expect(processesHelp('perf')).toContain('at most 200');
     expect([1, 6, 8].map((k) => processCountProblem(k))).toEqual([null, null, null]);
     expect(processCountProblem(5)).toMatch(/^--processes 5: .*use --processes 6 or more/);
   });
 
   it('ab and bisect: at least 6 per arm', () => {
-    for (const command of ['ab', 'bisect'] as const) expect(processesHelp(command)).toContain('at least 6, the fewest that can decide at the first look');
+    for (const command of ['ab', 'bisect'] as const) {
+      expect(processesHelp(command)).toContain('at least 6, the fewest that can decide at the first look');
+      expect(processesHelp(command)).toContain('at most 200');
+    }
     expect(processCountProblem(6, DEFAULT_PROCESS_ALPHA, false)).toBeNull();
     for (const k of [1, 5]) expect(processCountProblem(k, DEFAULT_PROCESS_ALPHA, false)).toMatch(/use --processes 6 or more/);
+  });
+
+  // Issue 51: `ab --processes 0` said "from 1 to 200", then 1 was refused ("6 or more"). Every
+  // value outside the range now gets the same line, which states the real bounds once.
+  it('ab and bisect: every value outside 6 to 200 gets the one line that states the range', () => {
+    const range =
+      "--processes must be a whole number from 6 to 200 (fewer than 6 + 6 per-process values cannot reach p < 0.005 in an exact permutation test; 8 recommended), got '";
+    for (const command of [
+      ['ab', '--base', 'HEAD~1'],
+      ['bisect', '--good', 'HEAD~1', '--bad', 'HEAD'],
+    ]) {
+      for (const k of ['0', '1', '5', '201', '-1', '6.5', 'x']) expect(refusalOf([...command, `--processes=${k}`])).toBe(`${range}${k}'`);
+      for (const k of ['6', '200']) expect(refusalOf([...command, '--processes', k])).toBeNull();
+    }
+  });
+
+  it('perf: every value outside 1 and 6 to 200 gets the one line that states both', () => {
+    const range =
+      "--processes must be 1 (one process, judged with a prediction interval) or a whole number from 6 to 200 (fewer than 6 + 6 per-process values cannot reach p < 0.005 in an exact permutation test; 8 recommended), got '";
+    for (const k of ['0', '2', '5', '201']) expect(refusalOf(['perf', '--processes', k])).toBe(`${range}${k}'`);
+    for (const k of [1, 6, 200]) expect(parse(['perf', '--processes', String(k)])).toMatchObject({ processes: k });
   });
 
   it('calibrate: 32 per condition here, 3 per arm of an A/A (--scenario, or in your project)', () => {
@@ -38,14 +82,18 @@ describe('--processes: the minimum of each command is in its --help, and enforce
     expect(help).toContain(`at least ${CALIBRATE_MIN_PER_ARM}`);
     expect(calibrateProcesses(line(null), [], true)).toBeNull();
     expect(calibrateProcesses(line('32'), [], true)).toBe(32);
-    for (const k of ['1', '31'])
-      expect(() => calibrateProcesses(line(k), [], true)).toThrow(`calibrate: --processes ${k} is too few; use 32 or more processes per condition`);
+    const perCondition = (k: string) =>
+      `--processes must be a whole number from 32 to 200 (processes per condition: two looks of 8 + 8 per arm, drawn without replacement; default 60), got '${k}'`;
+    for (const k of ['0', '1', '31', '201']) expect(() => calibrateProcesses(line(k), [], true)).toThrow(perCondition(k));
     expect(calibrateProcesses(line('3'), ['dtypes'], true)).toBe(3);
     expect(calibrateProcesses(line('3'), [], false)).toBe(3);
-    expect(() => calibrateProcesses(line('2'), [], false)).toThrow('calibrate: --processes 2 is too few; use 3 or more processes per arm of the A/A');
-    expect(() => parse(['calibrate', '--processes', '0'])).toThrow('from 1 to 200');
-    // Through the parser, here (the sources): a RangeError with its stack before; a UsageError now.
-    expect(() => parse(['calibrate', '--processes', '31'])).toThrow(UsageError);
+    for (const k of ['0', '2'])
+      expect(() => calibrateProcesses(line(k), [], false)).toThrow(
+        `--processes must be a whole number from 3 to 200 (processes per arm of the A/A: a spread needs three values; default 20), got '${k}'`,
+      );
+    // Through the parser, here (the sources): a RangeError with its stack before; a UsageError now, the same line for 0 and 31.
+    expect(refusalOf(['calibrate', '--processes', '0'])).toBe(perCondition('0'));
+    expect(refusalOf(['calibrate', '--processes', '31'])).toBe(perCondition('31'));
   });
 
   it('doctor --write-envelope: 1 to 200', () => {
@@ -129,5 +177,49 @@ describe('an A/B of scenarios known to record nothing it judges is refused befor
     expect(await nothingToJudgeReason({ scenarios: ['speedup'] })).toBeNull();
     expect(await nothingToJudgeReason({ scenarios: ['1', 'speedup'] })).toBeNull();
     expect(await nothingToJudgeReason({ scenarios: ['1'] }, 'no-such-baselines-folder')).toBeNull();
+  });
+});
+
+// Issue 51: `perf --dir LOOP` (a symbolic link to itself) printed `Error: ELOOP ...`, naming no
+// flag. Every path flag's check says the cause in words, in one line naming the flag and the path.
+describe('a symbolic-link loop named by a path flag: one line naming the flag, the path and the cause', () => {
+  const temp = tempFolder('gtp-loop-');
+  const LOOP = 'ELOOP: a symbolic link in the path loops';
+  const loop = () => temp.at('loop');
+  beforeAll(async () => {
+    await symlink('loop', temp.at('loop'));
+  });
+  /** What perf's plan phase (everything before a device starts) refuses `argv` with. */
+  const planRefusal = async (argv: string[]): Promise<Error> => {
+    const args = parse(['perf', ...argv]) as Extract<CommandLine, { command: 'perf' }>;
+    return (await planPerf(args).catch((e: unknown) => e)) as Error;
+  };
+
+  it('--dir (the folder of perf files)', async () => {
+    const refused = await planRefusal(['--dir', loop()]);
+    expect(refused).toBeInstanceOf(RunInputError);
+    expect(refused.message).toBe(`--dir ${loop()}: cannot list this folder of perf files (${LOOP}); name a folder that can be read`);
+  });
+
+  it('--baselines (a folder read: checked by the parser)', () => {
+    expect(refusalOf(['compare', '--baselines', loop()])).toBe(`--baselines ${loop()}: cannot be read (${LOOP}); name an existing folder`);
+  });
+
+  it('--out and --history (outputs: checked before measuring)', async () => {
+    const out = await planRefusal(['--scenario', 'memory', '--out', join(loop(), 'run.json')]);
+    expect(out).toBeInstanceOf(OutputPathError);
+    expect(out.message).toBe(`--out ${join(loop(), 'run.json')}: cannot look at it (${LOOP}); choose another path`);
+    const history = await planRefusal(['--scenario', 'memory', '--out', temp.at('run.json'), '--history', loop()]);
+    expect(history).toBeInstanceOf(OutputPathError);
+    expect(history.message).toBe(`--history: cannot write into ${loop()} (${LOOP}); choose another place`);
+  });
+
+  it('the data folders: --mnist-dir, --kinetics-root, --image-folder (named with the cause by their readers)', async () => {
+    const mnist = await planRefusal(['--scenario', 'memory', '--mnist-dir', loop()]);
+    expect(mnist).toBeInstanceOf(RunInputError);
+    expect(mnist.message).toMatch(new RegExp(`^${loop()}: cannot be read \\(${LOOP}\\); expected a folder holding train-images-idx3-ubyte`));
+    const images = await planRefusal(['--image-folder', loop()]);
+    expect(images.message).toMatch(new RegExp(`^${loop()}: cannot read the image folder \\(${LOOP}\\); expected <folder>/<class>/<image file>`));
+    for (const refused of [mnist, images]) expect(refused.message).not.toContain('\n');
   });
 });

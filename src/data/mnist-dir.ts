@@ -1,5 +1,5 @@
 import { lstat, stat } from 'node:fs/promises';
-import { notRegularReason, readRegularFile } from '../base/regular-file.js';
+import { fsErrorCause, notRegularReason, readRegularFile } from '../base/regular-file.js';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
@@ -49,12 +49,11 @@ export async function loadMnistDir(dir: string, split: MnistSplit = 'train'): Pr
   const labelsBase = `${split}-labels-idx1-ubyte`;
   const lookedFor = [imagesBase, `${imagesBase}.gz`, labelsBase, `${labelsBase}.gz`];
 
-  const dirStat = await stat(dir).catch(() => undefined);
-  if (dirStat === undefined || !dirStat.isDirectory()) {
-    throw new MnistDirError(
-      `${dir}: ${dirStat === undefined ? 'no such directory' : 'not a directory'}; ` +
-        `expected a folder holding ${lookedFor.join(', ')}. ${TORCHVISION_HINT}.`,
-    );
+  // A link that loops (ELOOP) or a folder not ours (EACCES) is said as such, not as 'no such directory'.
+  const dirStat = await stat(dir).catch((error: NodeJS.ErrnoException) => error);
+  if (dirStat instanceof Error || !dirStat.isDirectory()) {
+    const why = !(dirStat instanceof Error) ? 'not a directory' : dirStat.code === 'ENOENT' ? 'no such directory' : `cannot be read (${fsErrorCause(dirStat)})`;
+    throw new MnistDirError(`${dir}: ${why}; expected a folder holding ${lookedFor.join(', ')}. ${TORCHVISION_HINT}.`);
   }
 
   const imagesFile = await readMaybeGzipped(dir, imagesBase, lookedFor);

@@ -64,7 +64,7 @@ describe('perfFlagsProblem (what the launcher asks before measuring)', () => {
   it('says what perf would say about the rest', () => {
     expect(perfFlagsProblem(['--bogus'], {}, ROOT)).toMatch(/^perf: Unknown option '--bogus'/);
     expect(perfFlagsProblem(['--scale', 'huge'], {}, ROOT)).toMatch(/--scale must be one of quick\|full, got 'huge'/);
-    expect(perfFlagsProblem(['--processes', '0'], {}, ROOT)).toMatch(/--processes must be a whole number from 1 to 200/);
+    expect(perfFlagsProblem(['--processes', '0'], {}, ROOT)).toMatch(/--processes must be 1 \(.*\) or a whole number from 6 to 200/);
     expect(perfFlagsProblem(['--scenario', 'nope'], {}, ROOT)).toMatch(/^unknown scenario 'nope'. Known: mnist-loader \(01\)/);
   });
 });

@@ -17,7 +17,7 @@ async function gtpArgs(command: string): Promise<string[]> {
   const m = /^npm run ([\w:-]+) -- (.+)$/.exec(command);
   expect(m, command).not.toBeNull();
   // exec: npm's signal reaches the CLI itself, no shell between (issue 41).
-  expect(scripts[m![1]!]).toBe('exec node --import tsx src/cli/main.ts');
+  expect(scripts[m![1]!]).toBe('exec node --import ./scripts/tsx-tmpdir.mjs --import tsx src/cli/main.ts');
   return m![2]!.split(/\s+/);
 }
 

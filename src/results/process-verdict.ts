@@ -288,9 +288,23 @@ export function judgeOneProcess(s: ProcessSamples, o: ProcessJudgeOptions, sprea
 }
 
 /**
- * Why `--processes K` cannot be used, or null: K + K processes must be able to reach p < alpha
- * at the first look (`smallestDecidingGroupSize`); 1 is one process, judged by `judgeOneProcess`
- * (gtp perf), unless `oneAllowed` is false (an A/B, where both arms are judged per process only).
+ * The `--processes K` a per-process verdict can use (the parser's range: ParsedLine.count): K + K
+ * processes must be able to reach p < alpha at the first look (`smallestDecidingGroupSize`, the
+ * least); 1 is one process, judged by `judgeOneProcess` (gtp perf), unless `oneAllowed` is false
+ * (an A/B, where both arms are judged per process only).
+ */
+export function processCountRange(alpha: number = DEFAULT_PROCESS_ALPHA, oneAllowed = true): { least: number; why: string; one?: string } {
+  const least = smallestDecidingGroupSize(alpha);
+  return {
+    least,
+    why: `fewer than ${least} + ${least} per-process values cannot reach p < ${alpha} in an exact permutation test; 8 recommended`,
+    ...(oneAllowed ? { one: 'one process, judged with a prediction interval' } : {}),
+  };
+}
+
+/**
+ * Why `--processes k` cannot be used, or null: processCountRange's check, for a caller that was
+ * handed a count without the parser (the API), in words that say what the smallest p would be.
  */
 export function processCountProblem(k: number, alpha: number = DEFAULT_PROCESS_ALPHA, oneAllowed = true): string | null {
   const least = smallestDecidingGroupSize(alpha);

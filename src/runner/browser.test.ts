@@ -28,3 +28,21 @@ describe('browserOptimizeDeps', () => {
     expect(browserOptimizeDeps('sources').exclude).toBeUndefined();
   });
 });
+
+// Issue 51: docs/own-pipeline.md never said that a browser run needs vitest's Playwright provider
+// in the user's project; only the first try's refusal gave the install line.
+describe("the browser run's two peer dependencies, as the docs and the refusal give them", () => {
+  const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+  const peers = (JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { peerDependencies: Record<string, string> }).peerDependencies;
+  const install = `npm install --save-dev @vitest/browser-playwright@${peers['@vitest/browser-playwright']} playwright@${peers.playwright}`;
+
+  it("docs/own-pipeline.md gives the install line, at package.json's pinned versions, before its first browser run", () => {
+    const docs = readFileSync(`${ROOT}/docs/own-pipeline.md`, 'utf8');
+    expect(docs).toContain(install);
+    expect(docs.indexOf(install)).toBeLessThan(docs.search(/npx gtp \w+ [^\n`]*--browser chromium/));
+  });
+
+  it("the refusal without them gives the same line (src/runner/browser.ts's loadBrowserProvider)", () => {
+    expect(readFileSync(`${SRC}/runner/browser.ts`, 'utf8')).toContain(`${install} (neither downloads a browser)`);
+  });
+});

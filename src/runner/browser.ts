@@ -4,7 +4,7 @@
  * Node side of it: which browser, its launch flags, what the page gets from Node (the CPU it
  * renders on, the MNIST images), and one launch per measuring process.
  */
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { BrowserCommand } from 'vitest/node';
@@ -13,6 +13,7 @@ import type { ProfileHost } from '../backend/profile.js';
 import { type CocoFiles, cocoSource } from '../data/coco/source.js';
 import { mnistSource } from '../data/mnist/source.js';
 import { readRegularFile } from '../base/regular-file.js';
+import { shown, shownOutput } from '../base/shown.js';
 import type { RunConfig } from '../run-config.js';
 import type { BrowserCocoImages, BrowserImageFile, BrowserMnist } from '../suite/browser-session.js';
 import { type BrowserName, BrowserSetupError, unsupportedBrowser } from './browser-names.js';
@@ -79,8 +80,14 @@ export const CHROMIUM_FLAGS = [
   '--disable-quic',
 ] as const;
 
+/**
+ * Whether `path` (links followed) is a regular file this process may execute. X_OK alone is not
+ * enough: a directory passes it (its x bit is search), and spawning one failed with a raw
+ * "spawnSync ... EACCES" (issue 51), where a FIFO or a file without x is said in words.
+ */
 function executable(path: string): boolean {
   try {
+    if (!statSync(path).isFile()) return false;
     accessSync(path, constants.X_OK);
     return true;
   } catch {
@@ -100,15 +107,17 @@ export function findBrowser(name: string, named: { readonly path: string; readon
   const found = named?.path ?? CHROMIUM_CANDIDATES.find(executable) ?? null;
   if (found === null) throw new BrowserSetupError(`--browser ${name}: no Chromium found at ${CHROMIUM_CANDIDATES.join(', ')}; ${how}`);
   const from = named?.from ?? 'found';
-  if (!executable(found)) throw new BrowserSetupError(`--browser ${name}: ${found} (${from}) is not an executable file; ${how}`);
+  // Each message one line, a quoted path or output cut after 200 characters (docs/usage.md).
+  const at = shown(found);
+  if (!executable(found)) throw new BrowserSetupError(`--browser ${name}: ${at} (${from}) is not an executable file; ${how}`);
   let output: string;
   try {
     output = execFileSync(found, ['--version'], { encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (error) {
-    throw new BrowserSetupError(`--browser ${name}: ${found} --version failed (${(error as Error).message.split('\n')[0]}); ${how}`);
+    throw new BrowserSetupError(`--browser ${name}: ${at} --version failed (${shown((error as Error).message.split('\n')[0] ?? '')}); ${how}`);
   }
   const version = output.match(/(\d+)\.\d+\.\d+\.\d+/);
-  if (!version) throw new BrowserSetupError(`--browser ${name}: ${found} --version printed '${output.trim()}', not a Chromium version; ${how}`);
+  if (!version) throw new BrowserSetupError(`--browser ${name}: ${at} --version printed ${shownOutput(output)}, not a Chromium version; ${how}`);
   return { name: 'chromium', path: found, version: version[0], major: Number(version[1]) };
 }
 

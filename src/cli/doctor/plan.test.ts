@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,7 +16,12 @@ const DEGRADED = join(ROOT, 'fixtures/sysfs/gen3-x8-degraded');
 const tmp = tempFolder('gtp-doctor-plan-');
 
 function doctorArgs(...argv: string[]): DoctorArgs {
-  const args = parseCommandLine(['doctor', ...argv], {});
+  return envArgs({}, ...argv);
+}
+
+/** `doctor --browser chromium` and `argv`, parsed with `env` as the environment. */
+function envArgs(env: NodeJS.ProcessEnv, ...argv: string[]): DoctorArgs {
+  const args = parseCommandLine(['doctor', ...(argv.length > 0 ? argv : ['--browser', 'chromium'])], env);
   if (args.command !== 'doctor') throw new Error('not doctor');
   return args;
 }
@@ -53,6 +59,41 @@ describe("doctor's plan phase", () => {
     const missing = planDoctor(doctorArgs('--browser', 'chromium', '--browser-path', tmp.at('no-chromium')));
     await expect(missing).rejects.toThrow(BrowserSetupError);
     await expect(missing).rejects.toThrow(/no-chromium \(--browser-path\) is not an executable file; install Chromium .* or name one with --browser-path/);
+  });
+
+  // Issue 51: a folder in GTP_BROWSER_PATH failed with "spawnSync ... EACCES" (a folder passes
+  // X_OK), where a FIFO or a file without x said it in words; /bin/true's --version was quoted whole.
+  it('--browser: a folder or FIFO at --browser-path or in GTP_BROWSER_PATH is not an executable file (one line)', async () => {
+    const folder = tmp.at('chromium-folder');
+    const fifo = tmp.at('chromium-fifo');
+    await mkdir(folder, { recursive: true });
+    execFileSync('mkfifo', [fifo]);
+    for (const path of [folder, fifo]) {
+      const named = { '--browser-path': doctorArgs('--browser', 'chromium', '--browser-path', path), GTP_BROWSER_PATH: envArgs({ GTP_BROWSER_PATH: path }) };
+      for (const [from, args] of Object.entries(named)) {
+        const refused = (await planDoctor(args).catch((e: unknown) => e)) as Error;
+        expect(refused).toBeInstanceOf(BrowserSetupError);
+        expect(refused.message).toBe(
+          `--browser chromium: ${path} (${from}) is not an executable file; install Chromium (Debian: apt-get install chromium; npm run setup:system does) or name one with --browser-path PATH (or GTP_BROWSER_PATH)`,
+        );
+      }
+    }
+  });
+
+  it('--browser: a --version that names no Chromium is quoted on one line, its first line cut after 200 characters', async () => {
+    const refusal = async (path: string) =>
+      ((await planDoctor(doctorArgs('--browser', 'chromium', '--browser-path', path)).catch((e: unknown) => e)) as Error).message;
+    // /bin/true (GNU coreutils) prints seven lines for --version.
+    const trueBinary = tmp.at('true');
+    await writeFile(trueBinary, '#!/bin/sh\nprintf "true (GNU coreutils) 9.1\\nCopyright\\nLicense\\nfree software\\nNO WARRANTY\\n\\nWritten by\\n"\n', {
+      mode: 0o755,
+    });
+    expect(await refusal(trueBinary)).toMatch(
+      /^--browser chromium: \S+\/true --version printed 'true \(GNU coreutils\) 9\.1' \(the first of its 7 lines\), not a Chromium version; install Chromium [^\n]*$/,
+    );
+    const long = tmp.at('long-version');
+    await writeFile(long, `#!/bin/sh\necho ${'v'.repeat(300)}\n`, { mode: 0o755 });
+    expect(await refusal(long)).toContain(` --version printed '${'v'.repeat(200)}... (300 characters)', not a Chromium version; `);
   });
 
   it('--browser: refused when unsupported, with a mode that does not check this machine, and its flags without it (usage, exit 2)', () => {

@@ -46,7 +46,8 @@ describe("perf's plan phase", () => {
   });
 
   it('refuses what the user can get wrong before anything starts: a process count that cannot decide, a question with scenarios, a stream as --out', async () => {
-    await expect(planPerf(perfArgs(['--processes', '2']))).rejects.toThrow(UsageError);
+    // Refused while parsing now, one line with the real range (issue 51), before any plan.
+    expect(() => perfArgs(['--processes', '2'])).toThrow(/--processes must be 1 .* or a whole number from 6 to 200 .*got '2'/);
     await expect(planPerf(perfArgs(['--shape', '4x8x8x3', '--scenario', '9']))).rejects.toThrow(
       '--shape asks its own question: it does not go with --scenario or --dir',
     );

@@ -120,7 +120,7 @@ export async function planPerf(args: PerfArgs): Promise<PerfPlan> {
   }
   const browser = await browserOf(args);
   const browserDir = browser ? browserScenarioDir() : undefined;
-  const asked = args.question ? [questionFile(args.question)] : scenarioFiles(args.scenarios, args.dir ?? browserDir);
+  const asked = args.question ? [questionFile(args.question)] : scenarioFiles(args.scenarios, args.dir ?? browserDir, undefined, args.dir ? '--dir' : null);
   checkBackendChoice(args.backend);
   // A scenario whose tool is missing (ffmpeg) is skipped with its reason unless named (preflight.ts); the rest run.
   const { preflightScenarios } = await import('../../runner/preflight.js');

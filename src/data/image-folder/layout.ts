@@ -21,6 +21,7 @@
  * without image files is listed with 0 images rather than refused (torchvision raises unless
  * allow_empty): a perf run measures the images there are.
  */
+import { fsErrorCause } from '../../base/regular-file.js';
 import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -88,7 +89,7 @@ function whyUnlistable(error: unknown): string {
   if (code === 'ENOTDIR') return 'not a folder but a file';
   if (code === 'EACCES') return 'permission denied';
   if (code === 'ENAMETOOLONG') return 'its path is longer than the system allows (ENAMETOOLONG)';
-  return code ?? String(error);
+  return fsErrorCause(error);
 }
 
 /** The entries of a folder (names as bytes), or the error that stopped listing it. */

@@ -4,6 +4,7 @@
  * per class, in class order, the video files under its folder (recursively, folders in sorted
  * path order, files sorted by name: make_dataset), with extension .mp4 or .avi.
  */
+import { fsErrorCause } from '../../base/regular-file.js';
 import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -32,7 +33,7 @@ async function listFolder(folder: string, what: string): Promise<Dirent[]> {
     return await readdir(folder, { withFileTypes: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such folder' : code === 'ENOTDIR' ? 'not a folder' : code === 'EACCES' ? 'permission denied' : (code ?? String(error));
+    const why = code === 'ENOENT' ? 'no such folder' : code === 'ENOTDIR' ? 'not a folder' : code === 'EACCES' ? 'permission denied' : fsErrorCause(error);
     throw new KineticsDataError(`${folder}: cannot read the ${what} (${why}); expected the layout <root>/<split>/<class>/<video>.mp4`);
   }
 }
