@@ -18,6 +18,7 @@ import {
   cropMirrorNormalize,
   cropMirrorNormalizeComposed,
   wireByteLength,
+  packedBytesSent,
   itLeavesNoTensors,
   type BackendContext,
   type CropMirrorNormalizeSpec,
@@ -69,8 +70,10 @@ describe('fused crop-mirror-normalize kernel', () => {
       expect(out.shape).toEqual(resolveCropMirrorNormalize(spec).outputShape);
       const values = (await out.data()) as Float32Array;
       out.dispose();
-      // The pixels cross once, at 1 byte each, padded to a whole 32-bit word.
-      expect(bytes.dataBytes).toBe(wireByteLength('uint8', pixels.length));
+      // The pixels cross once, at 1 byte each: padded to a whole 32-bit word where the words
+      // cross, unpadded where only their bytes do (tensorflow: one TF_UINT8 tensor).
+      expect(bytes.dataBytes).toBe(packedBytesSent('uint8', pixels.length));
+      expect([pixels.length, wireByteLength('uint8', pixels.length)]).toContain(bytes.dataBytes); // nothing else: not the mean and std
       const error = maxAbsDiff(values, reference);
       expect(error).toBeLessThanOrEqual(MAX_ERROR);
       await recordMetrics(

@@ -72,6 +72,10 @@ export {
   wireByteLength,
 } from '../transfer/wire-dtypes.js';
 export {
+  /** Bytes `count` elements of a wire type put on the wire on the running backend, sent from host values (unpadded on tensorflow). */
+  packedBytesSent,
+} from '../transfer/kernels/normalize-packed-kernel.js';
+export {
   /** Pixels centred on zero as int8 (x - 128). */
   centerPixels,
   /** Encodes raw pixels as one wire type so that every type decodes to the same model input (one mean/std, or per channel). */

@@ -2,21 +2,23 @@ import * as tf from '@tensorflow/tfjs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { buildHardwareProfile, type CapabilityTable, type HardwareProfile, type ProfileHost } from './profile.js';
+import { tensorflowVersions } from './tensorflow.js';
 import type { BackendContext } from './types.js';
 
 const require = createRequire(import.meta.url);
 
-/** Installed versions of the packages that decide the numbers: tfjs parts, backends, Dawn. */
+/** Installed versions of the packages that decide the numbers: tfjs parts, backends, Dawn, tfjs-node and the TensorFlow it runs. */
 function packageVersions(): Record<string, string> {
   const versions: Record<string, string> = Object.fromEntries(Object.entries(tf.version).map(([k, v]) => [k, String(v)]));
-  for (const name of ['@tensorflow/tfjs-backend-webgpu', '@tensorflow/tfjs-backend-wasm', 'webgpu', '@tensorflow/tfjs-node-gpu']) {
+  for (const name of ['@tensorflow/tfjs-backend-webgpu', '@tensorflow/tfjs-backend-wasm', 'webgpu', '@tensorflow/tfjs-node', '@tensorflow/tfjs-node-gpu']) {
     try {
       versions[name.replace('@tensorflow/', '')] = (require(`${name}/package.json`) as { version: string }).version;
     } catch {
-      // not installed (tfjs-node-gpu is an optional peer)
+      // not installed (tfjs-node: by npm run setup:tensorflow; tfjs-node-gpu: an optional peer)
     }
   }
-  return versions;
+  // Once the tensorflow backend runs: TensorFlow's own version, read from its C library (TF_Version).
+  return { ...versions, ...tensorflowVersions() };
 }
 
 export type { CapabilityTable, HardwareProfile } from './profile.js';

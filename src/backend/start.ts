@@ -1,5 +1,6 @@
 import { BackendUnavailableError } from './errors.js';
-import { isTensorflowInstalled, startCpu, startTensorflow, startWasm } from './host-backends.js';
+import { startCpu, startTensorflow, startWasm } from './host-backends.js';
+import { TFJS_NODE_GPU, tensorflowPackage } from './tensorflow-installed.js';
 import type { BackendChoice, BackendContext, BackendName } from './types.js';
 import { startWebGpu } from './webgpu.js';
 
@@ -12,7 +13,7 @@ const starters: Record<BackendName, (reason: string) => Promise<BackendContext>>
 };
 
 /**
- * auto: webgpu when an adapter exists, else tensorflow when installed, else wasm.
+ * auto: webgpu when an adapter exists, else tensorflow when @tensorflow/tfjs-node-gpu is installed, else wasm.
  * Each fallback keeps the reason the better backend was passed over.
  */
 async function startAuto(): Promise<BackendContext> {
@@ -21,8 +22,9 @@ async function startAuto(): Promise<BackendContext> {
   } catch (error) {
     if (!(error instanceof BackendUnavailableError)) throw error;
     const why = `auto: webgpu unavailable (${error.message})`;
-    if (isTensorflowInstalled()) return startTensorflow(`${why}; @tensorflow/tfjs-node-gpu is installed`);
-    return startWasm(`${why}; @tensorflow/tfjs-node-gpu not installed; wasm is the fastest fallback`);
+    // Only the GPU package: @tensorflow/tfjs-node (the CPU build setup:tensorflow installs) runs when asked for by name.
+    if (tensorflowPackage() === TFJS_NODE_GPU) return startTensorflow(`${why}; ${TFJS_NODE_GPU} is installed`);
+    return startWasm(`${why}; ${TFJS_NODE_GPU} not installed; wasm is the fastest fallback`);
   }
 }
 

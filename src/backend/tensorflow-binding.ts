@@ -1,9 +1,10 @@
 import type * as tf from '@tensorflow/tfjs-core';
 
-// The parts of @tensorflow/tfjs-node-gpu 4.22 the harness calls, typed here because the package
-// is an optional peer that is never installed in CI. Written against its published source
-// (src/tfjs_binding.ts, src/nodejs_kernel_backend.ts, binding/tfjs_backend.cc of 4.22.0) and
-// type-checked against its dist/*.d.ts once; NOT exercised at run time on these machines.
+// The parts of tfjs-node 4.22's binding the harness calls (@tensorflow/tfjs-node and
+// @tensorflow/tfjs-node-gpu carry the same one), typed here because neither package is a
+// dependency the type check can see. Written against its published source (src/tfjs_binding.ts,
+// src/nodejs_kernel_backend.ts, binding/tfjs_backend.cc of 4.22.0) and run for real on
+// @tensorflow/tfjs-node over TensorFlow 2.21's C library (npm run setup:tensorflow).
 
 /** What the native binding returns for a tensor handle. */
 export interface TfTensorMetadata {
@@ -27,12 +28,26 @@ export interface TfBinding {
   tensorDataSync(tensorId: number): Float32Array | Int32Array | Uint8Array;
   executeOp(opName: string, opAttrs: TfOpAttr[], inputTensorIds: number[], numOutputs: number): TfTensorMetadata[];
   isUsingGpuDevice(): boolean;
+  /** TensorFlow's version, from the C library's TF_Version() (tfjs_binding.cc). */
+  readonly TF_Version: string;
   readonly TF_FLOAT: number;
   readonly TF_INT32: number;
   readonly TF_STRING: number;
   readonly TF_UINT8: number;
   readonly TF_ATTR_BOOL: number;
+  readonly TF_ATTR_INT: number;
   readonly TF_ATTR_TYPE: number;
+}
+
+/** What NodeJSKernelBackend keeps per tensor (its private tensorMap): the host values until the tensor reaches TensorFlow, then its handle. */
+export interface TfTensorEntry {
+  /** The TF tensor handle; set once the tensor has reached TensorFlow. */
+  id?: number;
+  /** TF_DataType of the handle (a TF_UINT8 handle shows in tfjs as int32, as tfjs-node's image decoders do). */
+  dtype: number;
+  shape: number[];
+  /** The host values while they have not been handed to TensorFlow; null after. */
+  values: tf.backend_util.BackendValues | null;
 }
 
 /**
@@ -47,6 +62,8 @@ export interface TfNodeBackend extends tf.KernelBackend {
   readSync(dataId: tf.DataId): tf.backend_util.BackendValues;
   /** Wraps a TF tensor handle as a tfjs tensor (float32 for TF_FLOAT); the tensor owns the handle. */
   createOutputTensor(metadata: TfTensorMetadata): tf.Tensor;
+  /** Its tensors by data id (private in the TypeScript source, a plain field at run time). */
+  readonly tensorMap: { get(dataId: tf.DataId): TfTensorEntry | undefined };
   /** Creates the TF tensors of tensors whose values are still on the host, returning their handles. */
   getInputTensorIds(tensors: tf.TensorInfo[]): number[];
 }

@@ -1,33 +1,64 @@
 import * as tf from '@tensorflow/tfjs';
+import { createRequire } from 'node:module';
 import { recordCapabilities } from './capabilities.js';
 import { BackendUnavailableError } from './errors.js';
 import type { TfNodeBackend } from './tensorflow-binding.js';
 import { installTensorflowTransferCounter } from './tensorflow-transfer-counter.js';
 import type { BackendContext } from './types.js';
-import { isTensorflowInstalled, TFJS_NODE_GPU } from './tensorflow-installed.js';
+import { TFJS_NODE, TFJS_NODE_GPU, tensorflowPackage } from './tensorflow-installed.js';
+
+const require = createRequire(import.meta.url);
 
 export { isTensorflowInstalled } from './tensorflow-installed.js';
 
+/** What the running tensorflow backend is made of, for the profile's versions; null before it starts. */
+let running: { package: string; packageVersion: string; tensorflow: string } | null = null;
+
+/** The running tensorflow backend's package, its version and TensorFlow's (TF_Version); null before it starts. */
+export function runningTensorflow(): { readonly package: string; readonly packageVersion: string; readonly tensorflow: string } | null {
+  return running;
+}
+
 /**
- * Starts @tensorflow/tfjs-node-gpu (TensorFlow C library, CUDA). An optional peer dependency:
- * its install downloads libtensorflow, so it is never installed by `npm ci` and never runs in CI.
+ * The versions of the running tensorflow backend: TensorFlow's own, read from the C library
+ * through the binding (TF_Version), and the tfjs-node package's. Empty when it has not started.
+ */
+export function tensorflowVersions(): Record<string, string> {
+  if (!running) return {};
+  return { tensorflow: running.tensorflow, [running.package.replace('@tensorflow/', '')]: running.packageVersion };
+}
+
+/**
+ * Starts tfjs-node's TensorFlow binding: @tensorflow/tfjs-node-gpu (TensorFlow built with CUDA; an
+ * optional peer) when installed, else @tensorflow/tfjs-node, which `npm run setup:tensorflow`
+ * installs on TensorFlow 2.21's C library from the tensorflow-cpu wheel (scripts/setup-tensorflow.sh).
  * Bytes are counted at its native binding (tensorflow-transfer-counter.ts).
  */
 export async function startTensorflow(reason: string): Promise<BackendContext> {
-  if (!isTensorflowInstalled()) {
+  const specifier = tensorflowPackage(); // a variable: the package has no types here
+  if (specifier === null) {
     throw new BackendUnavailableError(
-      `${TFJS_NODE_GPU} is not installed. It is an optional peer dependency: run ` +
-        `\`npm install ${TFJS_NODE_GPU}@4.22.0\` on a machine that can download libtensorflow ` +
-        '(CUDA 11.2 and cuDNN 8.1 for the GPU). This backend is not exercised in CI.',
+      `neither ${TFJS_NODE_GPU} nor ${TFJS_NODE} is installed: \`npm run setup:tensorflow\` installs ` +
+        `${TFJS_NODE} 4.22.0 on TensorFlow 2.21.0's C library from the tensorflow-cpu wheel (pip)`,
     );
   }
-  const specifier: string = TFJS_NODE_GPU; // a variable: the package has no types here
-  await import(specifier);
+  // TensorFlow logs INFO lines on stderr as it loads (oneDNN, CPU features), in every worker;
+  // warnings and errors still show. Read when the library loads; a value the user set is kept.
+  process.env.TF_CPP_MIN_LOG_LEVEL ??= '1';
+  try {
+    await import(specifier);
+  } catch (error) {
+    throw new BackendUnavailableError(
+      `${specifier} is installed but does not load (${(error as Error).message.split('\n')[0]}): run \`npm run setup:tensorflow\``,
+    );
+  }
   if (!(await tf.setBackend('tensorflow'))) throw new BackendUnavailableError('the tensorflow backend failed to initialize');
   const backend = tf.backend() as TfNodeBackend;
+  const packageVersion = (require(`${specifier}/package.json`) as { version: string }).version;
+  running = { package: specifier, packageVersion, tensorflow: backend.binding.TF_Version };
   return {
     name: 'tensorflow',
-    reason,
+    reason: `${reason}; TensorFlow ${running.tensorflow} (TF_Version) through ${specifier} ${packageVersion}`,
     adapter: null,
     isUsingGpuDevice: backend.isUsingGpuDevice ?? false,
     // Its GPU (if any) is CUDA behind TensorFlow, not a WebGPU device; whether it copies host arrays is not verified.

@@ -4,7 +4,7 @@ import * as tf from '@tensorflow/tfjs';
 export interface TransferTotals {
   /** Tensor data written by the host into backend memory (buffers, heap). */
   readonly dataBytes: number;
-  /** Small per-dispatch parameter blocks (WebGPU uniforms); not tensor data. */
+  /** Small parameters, not tensor data: WebGPU uniform buffers; on tensorflow scalars and int32 tensors (tensorflow-transfer-counter.ts). */
   readonly uniformBytes: number;
   /** Bytes read back from the device to the host. */
   readonly readbackBytes: number;

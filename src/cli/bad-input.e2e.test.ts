@@ -62,7 +62,40 @@ function implausible(name: string, metrics: Metric[], as: 'run' | 'baseline' = '
   return at(name);
 }
 
-type Case = { name: string; args: () => string[]; code: number; cause: RegExp; cwd?: () => string; env?: () => NodeJS.ProcessEnv };
+type Case = {
+  name: string;
+  args: () => string[];
+  code: number;
+  cause: RegExp;
+  cwd?: () => string;
+  env?: () => NodeJS.ProcessEnv;
+  /** Run where tfjs-node's TensorFlow binding is absent, whether or not `npm run setup:tensorflow` installed it here (withoutTensorflow). */
+  withoutTensorflow?: true;
+};
+
+/** The tfjs-node(-gpu) addon folders installed here (`npm run setup:tensorflow` builds @tensorflow/tfjs-node's). */
+const TENSORFLOW_ADDONS = ['tfjs-node', 'tfjs-node-gpu'].map((name) => join(ROOT, 'node_modules/@tensorflow', name, 'lib')).filter((dir) => existsSync(dir));
+
+/**
+ * A command prefix under which neither package has its addon: an empty folder bound over each
+ * addon folder installed here, in a private mount namespace of the CLI's own (`unshare --mount`,
+ * as root; nothing else sees it): the machine as it is without the set-up, or after an addon
+ * build that failed. No prefix where none is installed; where one is and cannot be hidden, why.
+ */
+async function withoutTensorflow(empty: string): Promise<{ wrap: string[]; unavailable: null } | { wrap: null; unavailable: string }> {
+  if (TENSORFLOW_ADDONS.length === 0) return { wrap: [], unavailable: null };
+  const binds = TENSORFLOW_ADDONS.map((dir) => `mount --bind "$0" '${dir}'`).join(' && ');
+  const wrap = ['unshare', '--mount', 'sh', '-c', `${binds} && exec "$@"`, empty];
+  try {
+    execFileSync(wrap[0]!, [...wrap.slice(1), 'true'], { stdio: 'pipe' });
+    return { wrap, unavailable: null };
+  } catch (error) {
+    return {
+      wrap: null,
+      unavailable: `tensorflow is set up here and cannot be hidden (unshare --mount needs root): ${(error as Error).message.split('\n')[0]}`,
+    };
+  }
+}
 /** The test's environment plus `vars` (the CI's backend choice cleared, as cli() does by default). */
 const CASES: Case[] = [
   { name: 'perf: unknown flag', args: () => ['perf', '--bogus'], code: 2, cause: /Unknown option '--bogus'/ },
@@ -99,7 +132,9 @@ const CASES: Case[] = [
     name: 'perf: --backend tensorflow without the package',
     args: () => ['perf', '--backend', 'tensorflow'],
     code: 2,
-    cause: /--backend tensorflow: @tensorflow\/tfjs-node-gpu is not installed/,
+    cause:
+      /--backend tensorflow: neither @tensorflow\/tfjs-node nor @tensorflow\/tfjs-node-gpu is installed with its addon: `npm run setup:tensorflow` installs/,
+    withoutTensorflow: true,
   },
   { name: 'compare: corrupt run record', args: () => ['compare', at('corrupt.json')], code: 2, cause: /corrupt.json: not valid JSON/ },
   {
@@ -208,7 +243,8 @@ const CASES: Case[] = [
     name: 'calibrate: --backend tensorflow without the package',
     args: () => ['calibrate', '--backend', 'tensorflow'],
     code: 2,
-    cause: /tfjs-node-gpu is not installed/,
+    cause: /neither @tensorflow\/tfjs-node nor @tensorflow\/tfjs-node-gpu is installed with its addon/,
+    withoutTensorflow: true,
   },
   { name: 'doctor: unknown flag', args: () => ['doctor', '--bogus'], code: 2, cause: /Unknown option '--bogus'/ },
   { name: 'unknown command', args: () => ['frobnicate'], code: 2, cause: /command must be one of/ },
@@ -265,8 +301,15 @@ const CASES: Case[] = [
 
 describe('bad input: one-line cause, documented exit code, no stack trace', () => {
   // Side by side: each case is a CLI start that reads and refuses (about a second of CPU), and CI's time is capped.
-  it.concurrent.each(CASES)('$name', async ({ args, code, cause, cwd, env }) => {
-    const { code: exit, stdout, stderr } = await cli(args(), cwd?.() ?? ROOT, env ? { env: env() } : {});
+  it.concurrent.for(CASES)('$name', async ({ args, code, cause, cwd, env, withoutTensorflow: hide }, ctx) => {
+    let wrap: readonly string[] = [];
+    if (hide) {
+      await mkdir(at('no-addon'), { recursive: true });
+      const hidden = await withoutTensorflow(at('no-addon'));
+      if (hidden.wrap === null) return ctx.skip(hidden.unavailable);
+      wrap = hidden.wrap;
+    }
+    const { code: exit, stdout, stderr } = await cli(args(), cwd?.() ?? ROOT, { ...(env ? { env: env() } : {}), ...(wrap.length ? { wrap } : {}) });
     const output = `${stdout}\n${stderr}`;
     expect(exit, output).toBe(code);
     expect(output).toMatch(cause);

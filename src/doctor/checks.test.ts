@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   checkCudaLibraries,
+  checkTensorflowGpuRoute,
   checkExpectGpu,
   checkHostLoad,
   checkNode,
@@ -13,6 +14,7 @@ import {
   checkWebGpuAdapter,
   type WebGpuFacts,
 } from './checks.js';
+import { cudaRequirementFor, cudaSonames, TF_2_21_CUDA } from './cuda.js';
 
 const MiB = 1024 * 1024;
 const LAVAPIPE: WebGpuFacts = {
@@ -120,29 +122,69 @@ describe('setup checks', () => {
     expect(byId(checkWebGpuAdapter({ ...H200, maxStorageBufferBindingSize: 64 * MiB }, false), 'webgpu.limits').status).toBe('warn');
   });
 
-  it('tfjs-node-gpu: not installed is information; a CPU fallback warns, fails under --expect-gpu', () => {
-    expect(checkTensorflowBackend(false, null, true).status).toBe('info');
-    expect(checkTensorflowBackend(true, null, false).reason).toMatch(/--backend tensorflow/);
-    expect(checkTensorflowBackend(true, true, true).status).toBe('ok');
-    expect(checkTensorflowBackend(true, false, false).status).toBe('warn');
-    expect(checkTensorflowBackend(true, false, true).status).toBe('fail');
+  const CPU_BUILD = '@tensorflow/tfjs-node';
+  const GPU_BUILD = '@tensorflow/tfjs-node-gpu';
+  const ran = (isUsingGpuDevice: boolean) => ({ tensorflow: '2.21.0', packageVersion: '4.22.0', isUsingGpuDevice });
+
+  it('tensorflow: not installed is information; the CPU build on the CPU is right; tfjs-node-gpu on the CPU warns, fails under --expect-gpu', () => {
+    expect(checkTensorflowBackend({ package: null, running: null }, true)).toMatchObject({
+      status: 'info',
+      reason: expect.stringMatching(/neither @tensorflow\/tfjs-node nor @tensorflow\/tfjs-node-gpu.*setup:tensorflow/),
+    });
+    expect(checkTensorflowBackend({ package: CPU_BUILD, running: null }, false).reason).toMatch(/--backend tensorflow/);
+    expect(checkTensorflowBackend({ package: CPU_BUILD, running: ran(false) }, false)).toMatchObject({
+      status: 'ok',
+      reason: expect.stringMatching(/TensorFlow 2\.21\.0 \(TF_Version\) through @tensorflow\/tfjs-node 4\.22\.0, the CPU build: isUsingGpuDevice false/),
+    });
+    expect(checkTensorflowBackend({ package: CPU_BUILD, running: ran(false) }, true).status).toBe('fail');
+    expect(checkTensorflowBackend({ package: GPU_BUILD, running: ran(true) }, true).status).toBe('ok');
+    expect(checkTensorflowBackend({ package: GPU_BUILD, running: ran(false) }, false).status).toBe('warn');
+    expect(checkTensorflowBackend({ package: GPU_BUILD, running: ran(false) }, true).status).toBe('fail');
   });
 
-  it('CUDA libraries matter only when tfjs-node-gpu is installed', () => {
-    const missing = [
-      { name: 'libcudart.so.11.0', path: null, via: null },
-      { name: 'libcudnn.so.8', path: '/usr/lib/libcudnn.so.8', via: 'ldconfig' as const },
-    ];
-    expect(checkCudaLibraries(missing, null, false, false)).toMatchObject({
+  it('CUDA libraries are those of the TensorFlow in use; absent is information for the CPU build, a warning for tfjs-node-gpu', () => {
+    const locate = (found: readonly string[]) =>
+      TF_2_21_CUDA.libraries.map((l) =>
+        found.includes(l.soname) ? { name: l.soname, path: `/usr/lib/${l.soname}`, via: 'ldconfig' as const } : { name: l.soname, path: null, via: null },
+      );
+    const some = locate(['libcudnn.so.9']);
+    expect(checkCudaLibraries(some, null, TF_2_21_CUDA, null, false)).toMatchObject({
       status: 'info',
-      reason: expect.stringMatching(/libcudart.so.11.0 not found.*found libcudnn.so.8 at/),
+      reason: expect.stringMatching(/CUDA 12 \/ cuDNN 9 \(TensorFlow 2\.21's CUDA build\): libcudart\.so\.12, .* not found.*found libcudnn\.so\.9 at/),
     });
-    expect(checkCudaLibraries(missing, null, true, false).status).toBe('warn');
-    expect(checkCudaLibraries(missing, 'ldconfig could not be run (ENOENT)', true, true)).toMatchObject({
+    expect(checkCudaLibraries(some, null, TF_2_21_CUDA, CPU_BUILD, false)).toMatchObject({
+      status: 'info',
+      reason: expect.stringMatching(/not used by @tensorflow\/tfjs-node, the CPU build/),
+    });
+    expect(checkCudaLibraries(some, null, TF_2_21_CUDA, GPU_BUILD, false)).toMatchObject({
+      status: 'warn',
+      reason: expect.stringMatching(/pip install nvidia-cuda-runtime-cu12 nvidia-cublas-cu12 /),
+    });
+    expect(checkCudaLibraries(some, 'ldconfig could not be run (ENOENT)', TF_2_21_CUDA, GPU_BUILD, true)).toMatchObject({
       status: 'fail',
       reason: expect.stringMatching(/ENOENT/),
     });
-    expect(checkCudaLibraries([{ ...missing[1]!, name: 'libcudart.so.11.0' }, missing[1]!], null, true, true).status).toBe('ok');
+    expect(checkCudaLibraries(locate(cudaSonames(TF_2_21_CUDA)), null, TF_2_21_CUDA, GPU_BUILD, true).status).toBe('ok');
+    // tfjs-node-gpu's own libtensorflow 2.9.1 wants CUDA 11.2 / cuDNN 8.1, by version.
+    expect(cudaSonames(cudaRequirementFor('2.9.1'))).toEqual(['libcudart.so.11.0', 'libcudnn.so.8']);
+    expect(cudaRequirementFor('2.21.0')).toBe(TF_2_21_CUDA);
+  });
+
+  it('tells a GPU user which pieces of the tfjs-node-gpu route are missing', () => {
+    const none = TF_2_21_CUDA.libraries.map((l) => ({ name: l.soname, path: null, via: null }));
+    const cpu = checkTensorflowGpuRoute({ package: CPU_BUILD, running: ran(false) }, none, TF_2_21_CUDA, false);
+    expect(cpu.status).toBe('info');
+    expect(cpu.reason).toMatch(/UNVERIFIED/);
+    expect(cpu.reason).toMatch(/@tensorflow\/tfjs-node-gpu@4\.22\.0 \(npm install --ignore-scripts/);
+    expect(cpu.reason).toMatch(/the `tensorflow` wheel's C library/);
+    expect(cpu.reason).toMatch(
+      /nvidia-cuda-runtime-cu12, nvidia-cudnn-cu12, nvidia-cublas-cu12, .*nvidia-nccl-cu12 \(the CUDA 12 libraries of its and-cuda extra\)/,
+    );
+    const found = TF_2_21_CUDA.libraries.map((l) => ({ name: l.soname, path: `/x/${l.soname}`, via: 'LD_LIBRARY_PATH' as const }));
+    expect(checkTensorflowGpuRoute({ package: GPU_BUILD, running: ran(true) }, found, TF_2_21_CUDA, true).status).toBe('ok');
+    const noGpu = checkTensorflowGpuRoute({ package: GPU_BUILD, running: ran(false) }, found, TF_2_21_CUDA, true);
+    expect(noGpu).toMatchObject({ status: 'fail', reason: expect.stringMatching(/a CUDA build of TensorFlow under it/) });
+    expect(noGpu.reason).not.toMatch(/nvidia-/);
   });
 
   it('host load: other processes holding the CPUs make the host busy', () => {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { adapterName } from '../backend/fingerprint.js';
-import type { LibraryLocation } from './cuda.js';
+import type { CudaRequirement, LibraryLocation } from './cuda.js';
 import type { HostLoad } from './host-load.js';
 import { RUNTIME_TOOLS, resolvePackageDir } from './packages.js';
 import type { Check } from './schema.js';
@@ -153,50 +153,129 @@ export function checkWebGpuBackend(facts: WebGpuFacts | null, whyNot: string | n
   return { id: 'backend.webgpu', status: 'ok', reason: `webgpu: available (Dawn found "${facts.description || facts.device}")${started ? '; running' : ''}` };
 }
 
-/** Where tfjs-node-gpu stands: not installed (optional), installed but not run, or running on a GPU or the CPU. */
-export function checkTensorflowBackend(installed: boolean, isUsingGpuDevice: boolean | null, expectGpu: boolean): Check {
-  if (!installed) {
+/** tfjs-node's TensorFlow binding as doctor finds it: which package, and what it reported once started. */
+export interface TensorflowState {
+  /** @tensorflow/tfjs-node-gpu or @tensorflow/tfjs-node, installed with its addon; null: neither. */
+  readonly package: string | null;
+  /** Once started: TensorFlow's version from the C library (TF_Version), the package's version, isUsingGpuDevice. */
+  readonly running: { readonly tensorflow: string; readonly packageVersion: string; readonly isUsingGpuDevice: boolean } | null;
+}
+
+const GPU_PACKAGE = '@tensorflow/tfjs-node-gpu';
+const CPU_PACKAGE = '@tensorflow/tfjs-node';
+const SETUP = '`npm run setup:tensorflow`';
+
+/**
+ * Where the tensorflow backend stands: neither package installed (optional), installed but not
+ * started, running on a CUDA GPU, the CPU build on the CPU (@tensorflow/tfjs-node: what the set-up
+ * installs, correct as it is), or tfjs-node-gpu on the CPU (a GPU set-up that found no GPU).
+ */
+export function checkTensorflowBackend(tf: TensorflowState, expectGpu: boolean): Check {
+  const id = 'backend.tensorflow';
+  if (tf.package === null) {
     return {
-      id: 'backend.tensorflow',
+      id,
       status: 'info',
+      reason: `tensorflow: neither ${CPU_PACKAGE} nor ${GPU_PACKAGE} is installed (optional); ${SETUP} installs ${CPU_PACKAGE} 4.22.0 on TensorFlow 2.21's C library (CPU build)`,
+    };
+  }
+  if (tf.running === null) {
+    return {
+      id,
+      status: 'info',
+      reason: `tensorflow: ${tf.package} installed, not started here; \`npm run doctor -- --backend tensorflow\` runs it and reads TensorFlow's version and whether it uses a GPU`,
+    };
+  }
+  const what = `TensorFlow ${tf.running.tensorflow} (TF_Version) through ${tf.package} ${tf.running.packageVersion}`;
+  if (tf.running.isUsingGpuDevice) return { id, status: 'ok', reason: `tensorflow: running ${what}; isUsingGpuDevice true (TensorFlow found a CUDA GPU)` };
+  if (tf.package === CPU_PACKAGE) {
+    return {
+      id,
+      status: expectGpu ? 'fail' : 'ok',
       reason:
-        'tensorflow: @tensorflow/tfjs-node-gpu not installed (optional peer; `npm install @tensorflow/tfjs-node-gpu@4.22.0` where libtensorflow can be downloaded; never run in CI)',
+        `tensorflow: running ${what}, the CPU build: isUsingGpuDevice false, as it must be (its tensors live in host memory)` +
+        (expectGpu ? '; --expect-gpu: a GPU needs the tfjs-node-gpu route (tensorflow.gpu-route)' : ''),
     };
   }
-  if (isUsingGpuDevice === null) {
-    return {
-      id: 'backend.tensorflow',
-      status: 'info',
-      reason: 'tensorflow: installed, not started here; `npm run doctor -- --backend tensorflow` says whether TensorFlow finds the GPU',
-    };
-  }
-  if (isUsingGpuDevice) return { id: 'backend.tensorflow', status: 'ok', reason: 'tensorflow: running, isUsingGpuDevice true (TensorFlow found a CUDA GPU)' };
   return {
-    id: 'backend.tensorflow',
+    id,
     status: expectGpu ? 'fail' : 'warn',
-    reason: 'tensorflow: running on the CPU (isUsingGpuDevice false): TensorFlow found no usable CUDA GPU; see the CUDA library check',
+    reason: `tensorflow: running ${what} on the CPU (isUsingGpuDevice false): TensorFlow found no usable CUDA GPU; see tensorflow.cuda-libraries and tensorflow.gpu-route`,
   };
 }
 
-/** CUDA 11.2 / cuDNN 8.1 on the loader path; matters only when tfjs-node-gpu is installed. */
+/**
+ * The CUDA libraries TensorFlow's CUDA build loads (`requirement`: those of the TensorFlow version
+ * in use) on the loader path. Absent is right for the CPU build; it matters for tfjs-node-gpu.
+ */
 export function checkCudaLibraries(
   locations: readonly LibraryLocation[],
   ldconfigError: string | null,
-  tensorflowInstalled: boolean,
+  requirement: CudaRequirement,
+  tfPackage: string | null,
   expectGpu: boolean,
 ): Check {
+  const id = 'tensorflow.cuda-libraries';
   const found = locations.filter((l) => l.path !== null);
   const missing = locations.filter((l) => l.path === null).map((l) => l.name);
   const where = found.map((l) => `${l.name} at ${l.path} (${l.via})`).join(', ');
   const searched = `ldconfig -p${ldconfigError ? ` (${ldconfigError})` : ''} and LD_LIBRARY_PATH`;
-  if (missing.length === 0) return { id: 'tensorflow.cuda-libraries', status: 'ok', reason: `CUDA 11.2 / cuDNN 8.1 libraries on the loader path: ${where}` };
-  const text = `${missing.join(', ')} not found (searched ${searched})${found.length ? `; found ${where}` : ''}`;
-  if (!tensorflowInstalled) return { id: 'tensorflow.cuda-libraries', status: 'info', reason: `${text}: needed only by tfjs-node-gpu, which is not installed` };
+  const which = `CUDA ${requirement.cuda} / cuDNN ${requirement.cudnn} (TensorFlow ${requirement.tensorflow}'s CUDA build)`;
+  if (missing.length === 0) return { id, status: 'ok', reason: `${which} libraries on the loader path: ${where}` };
+  const text = `${which}: ${missing.join(', ')} not found (searched ${searched})${found.length ? `; found ${where}` : ''}`;
+  if (tfPackage === null) return { id, status: 'info', reason: `${text}: needed only by ${GPU_PACKAGE}, which is not installed` };
+  if (tfPackage === CPU_PACKAGE) {
+    return {
+      id,
+      status: expectGpu ? 'fail' : 'info',
+      reason: `${text}: not used by ${CPU_PACKAGE}, the CPU build; needed only on the tfjs-node-gpu route (tensorflow.gpu-route)`,
+    };
+  }
+  const wheels = [...new Set(requirement.libraries.filter((l) => missing.includes(l.soname) && l.pipPackage).map((l) => l.pipPackage!))];
   return {
-    id: 'tensorflow.cuda-libraries',
+    id,
     status: expectGpu ? 'fail' : 'warn',
-    reason: `${text}: tfjs-node-gpu will run on the CPU; install CUDA 11.2 and cuDNN 8.1 and add their lib64 folders to LD_LIBRARY_PATH (or ldconfig)`,
+    reason:
+      `${text}: ${GPU_PACKAGE} will run on the CPU; ` +
+      (wheels.length
+        ? `pip install ${wheels.join(' ')} and add their site-packages/nvidia/*/lib folders to LD_LIBRARY_PATH`
+        : `install CUDA ${requirement.cuda} and cuDNN ${requirement.cudnn} and add their lib64 folders to LD_LIBRARY_PATH (or ldconfig)`),
   };
+}
+
+/**
+ * What a GPU user still lacks for the tensorflow backend on CUDA: @tensorflow/tfjs-node-gpu
+ * (installed with --ignore-scripts: its install script wipes deps/ and downloads libtensorflow
+ * 2.9.1), the C library of the `tensorflow` wheel (TensorFlow built with CUDA; the set-up links
+ * tensorflow-cpu's) in its deps/lib, and the nvidia-*-cu12 packages of its `and-cuda` extra whose
+ * libraries are not on the loader path. The route itself is UNVERIFIED: no CUDA build of
+ * TensorFlow can be fetched, built or run on the machines this project is tested on.
+ */
+export function checkTensorflowGpuRoute(tf: TensorflowState, locations: readonly LibraryLocation[], requirement: CudaRequirement, expectGpu: boolean): Check {
+  const id = 'tensorflow.gpu-route';
+  const lacking: string[] = [];
+  if (tf.package !== GPU_PACKAGE) {
+    lacking.push(`${GPU_PACKAGE}@4.22.0 (npm install --ignore-scripts, then its deps/lib as ${SETUP} lays out tfjs-node's)`);
+  }
+  if (tf.package !== GPU_PACKAGE || tf.running?.isUsingGpuDevice === false) {
+    lacking.push(
+      tf.package === GPU_PACKAGE
+        ? `a CUDA build of TensorFlow under it (isUsingGpuDevice false: its deps/lib may hold tensorflow-cpu's C library, or the CUDA libraries below are missing)`
+        : `the \`tensorflow\` wheel's C library (TensorFlow ${requirement.tensorflow} built with CUDA; ${SETUP} links tensorflow-cpu's)`,
+    );
+  }
+  const missing = new Set(locations.filter((l) => l.path === null).map((l) => l.name));
+  const wheels = [...new Set(requirement.libraries.filter((l) => missing.has(l.soname)).map((l) => l.pipPackage ?? l.soname))];
+  if (wheels.length) lacking.push(`${wheels.join(', ')} (the CUDA ${requirement.cuda} libraries of its and-cuda extra)`);
+  const route = `tensorflow on a GPU (tfjs-node-gpu on TensorFlow ${requirement.tensorflow}'s CUDA build; UNVERIFIED: never built or run by this project)`;
+  if (lacking.length === 0) {
+    return {
+      id,
+      status: 'ok',
+      reason: `${route}: every piece is there${tf.running?.isUsingGpuDevice ? ' and TensorFlow uses the GPU' : '; start it with --backend tensorflow to see whether TensorFlow uses the GPU'}`,
+    };
+  }
+  return { id, status: expectGpu ? 'fail' : 'info', reason: `${route} lacks: ${lacking.join('; ')}` };
 }
 
 const SOFTWARE_HINT = 'on a GPU machine install the vendor Vulkan driver (check with `vulkaninfo --summary`) and run doctor again';

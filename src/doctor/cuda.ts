@@ -2,12 +2,75 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** One shared library TensorFlow's CUDA build loads, and the pip package that ships it. */
+export interface CudaLibrary {
+  readonly soname: string;
+  /** The `nvidia-*` wheel of the tensorflow wheel's `and-cuda` extra that holds it (under site-packages/nvidia/<part>/lib); null where none does. */
+  readonly pipPackage: string | null;
+}
+
+/** What one TensorFlow release's CUDA build needs from CUDA. */
+export interface CudaRequirement {
+  /** TensorFlow major.minor this applies to. */
+  readonly tensorflow: string;
+  readonly cuda: string;
+  readonly cudnn: string;
+  readonly libraries: readonly CudaLibrary[];
+}
+
 /**
- * The shared libraries tfjs-node-gpu 4.22 loads for the GPU: its libtensorflow 2.9 is built
- * against CUDA 11.2 and cuDNN 8.1 (tfjs-node README, "GPU support"; TensorFlow's tested build
- * configurations). Without them TensorFlow silently runs on the CPU.
+ * TensorFlow 2.21 (what `npm run setup:tensorflow` installs): its CUDA build is the `tensorflow`
+ * wheel, whose `and-cuda` extra names the CUDA 12 `nvidia-*-cu12` packages (cudnn 9) listed here
+ * with the sonames of their CUDA 12 releases (cuda-nvcc ships ptxas, no library). UNVERIFIED on a
+ * GPU: pip's index here has only tensorflow-cpu and CUDA 13 packages, and a lent GPU machine
+ * reaches no registry (shared/facts/tensorflow-from-pip.md).
  */
-export const CUDA_LIBRARIES = ['libcudart.so.11.0', 'libcudnn.so.8'] as const;
+export const TF_2_21_CUDA: CudaRequirement = {
+  tensorflow: '2.21',
+  cuda: '12',
+  cudnn: '9',
+  libraries: [
+    { soname: 'libcudart.so.12', pipPackage: 'nvidia-cuda-runtime-cu12' },
+    { soname: 'libcudnn.so.9', pipPackage: 'nvidia-cudnn-cu12' },
+    { soname: 'libcublas.so.12', pipPackage: 'nvidia-cublas-cu12' },
+    { soname: 'libcublasLt.so.12', pipPackage: 'nvidia-cublas-cu12' },
+    { soname: 'libcufft.so.11', pipPackage: 'nvidia-cufft-cu12' },
+    { soname: 'libcurand.so.10', pipPackage: 'nvidia-curand-cu12' },
+    { soname: 'libcusolver.so.11', pipPackage: 'nvidia-cusolver-cu12' },
+    { soname: 'libcusparse.so.12', pipPackage: 'nvidia-cusparse-cu12' },
+    { soname: 'libcupti.so.12', pipPackage: 'nvidia-cuda-cupti-cu12' },
+    { soname: 'libnvrtc.so.12', pipPackage: 'nvidia-cuda-nvrtc-cu12' },
+    { soname: 'libnvJitLink.so.12', pipPackage: 'nvidia-nvjitlink-cu12' },
+    { soname: 'libnccl.so.2', pipPackage: 'nvidia-nccl-cu12' },
+  ],
+};
+
+/**
+ * TensorFlow 2.9.1, the libtensorflow tfjs-node(-gpu) 4.22's own install script downloads: built
+ * against CUDA 11.2 and cuDNN 8.1 (tfjs-node README, "GPU support").
+ */
+export const TF_2_9_CUDA: CudaRequirement = {
+  tensorflow: '2.9',
+  cuda: '11.2',
+  cudnn: '8.1',
+  libraries: [
+    { soname: 'libcudart.so.11.0', pipPackage: null },
+    { soname: 'libcudnn.so.8', pipPackage: null },
+  ],
+};
+
+/** The TensorFlow version `npm run setup:tensorflow` installs (scripts/setup-tensorflow.sh TF_VERSION). */
+export const SETUP_TENSORFLOW_VERSION = '2.21.0';
+
+/** What the CUDA build of TensorFlow `version` (TF_Version; null: the set-up's) needs; 2.21's for any other release. */
+export function cudaRequirementFor(version: string | null): CudaRequirement {
+  return (version ?? SETUP_TENSORFLOW_VERSION).startsWith('2.9.') ? TF_2_9_CUDA : TF_2_21_CUDA;
+}
+
+/** The sonames of a requirement, for locateLibraries. */
+export function cudaSonames(requirement: CudaRequirement): string[] {
+  return requirement.libraries.map((l) => l.soname);
+}
 
 /** Where one library was found on the loader path, or null. */
 export interface LibraryLocation {

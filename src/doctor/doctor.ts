@@ -3,7 +3,8 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { BackendUnavailableError } from '../backend/errors.js';
-import { isTensorflowInstalled } from '../backend/host-backends.js';
+import { runningTensorflow } from '../backend/tensorflow.js';
+import { tensorflowPackage } from '../backend/tensorflow-installed.js';
 import { describeBackend, startBackend } from '../backend/start.js';
 import type { BackendChoice, BackendContext, BackendName } from '../backend/types.js';
 import { maxAbsDiff } from '../measure/statistics.js';
@@ -21,12 +22,14 @@ import {
   checkPackages,
   checkStagingPath,
   checkTensorflowBackend,
+  checkTensorflowGpuRoute,
   checkWasmBackend,
   checkWebGpuAdapter,
   checkWebGpuBackend,
+  type TensorflowState,
   type WebGpuFacts,
 } from './checks.js';
-import { CUDA_LIBRARIES, locateLibraries, readLdconfigCache } from './cuda.js';
+import { cudaRequirementFor, cudaSonames, locateLibraries, readLdconfigCache } from './cuda.js';
 import {
   type EnvelopeFind,
   envelopeCommand,
@@ -250,17 +253,20 @@ export async function runDoctorChecks(options: DoctorOptions, sink: DoctorSink, 
   }
   add(checkWasmBackend(ROOT, running === 'wasm'));
   add(checkCpuBackend(running === 'cpu'));
-  const tfInstalled = isTensorflowInstalled();
-  add(checkTensorflowBackend(tfInstalled, context?.isUsingGpuDevice ?? null, options.expectGpu));
+  const tfRunning = running === 'tensorflow' ? runningTensorflow() : null;
+  const tfState: TensorflowState = {
+    package: tensorflowPackage(),
+    running:
+      tfRunning && context
+        ? { tensorflow: tfRunning.tensorflow, packageVersion: tfRunning.packageVersion, isUsingGpuDevice: context.isUsingGpuDevice === true }
+        : null,
+  };
+  add(checkTensorflowBackend(tfState, options.expectGpu && running === 'tensorflow'));
+  const cuda = cudaRequirementFor(tfRunning?.tensorflow ?? null);
   const ld = await readLdconfigCache();
-  add(
-    checkCudaLibraries(
-      locateLibraries(CUDA_LIBRARIES, ld.output ?? '', options.ldLibraryPath ?? undefined),
-      ld.error,
-      tfInstalled,
-      options.expectGpu && running === 'tensorflow',
-    ),
-  );
+  const cudaLibraries = locateLibraries(cudaSonames(cuda), ld.output ?? '', options.ldLibraryPath ?? undefined);
+  add(checkCudaLibraries(cudaLibraries, ld.error, cuda, tfState.package, options.expectGpu && running === 'tensorflow'));
+  add(checkTensorflowGpuRoute(tfState, cudaLibraries, cuda, options.expectGpu && running === 'tensorflow'));
   if (facts) checkWebGpuAdapter(facts, options.expectGpu).forEach(add);
   if (running) add(checkExpectGpu(running, options.expectGpu));
 

@@ -76,9 +76,11 @@ describe('assembleRunRecord', () => {
     expect(assembleRunRecord([], run)).not.toHaveProperty('diagnostics');
   });
 
-  it('writes the caveats of the profile: software adapter, webgpu not exercised, tensorflow unverified or without a GPU', () => {
+  it('writes the caveats of the profile: software adapter, webgpu not exercised, tensorflow on the CPU device or an unverified GPU', () => {
     const notes = (p: Partial<typeof profile>) => assembleRunRecord([], { ...run, profile: { ...profile, ...p } })!.notes;
-    expect(notes({})).toEqual(['The tensorflow (CUDA, tfjs-node-gpu) backend was not exercised in this run; CI never exercises it.']);
+    expect(notes({})).toEqual([
+      "The tensorflow backend (TensorFlow's C library through tfjs-node) was not exercised in this run: `--backend tensorflow` after `npm run setup:tensorflow`.",
+    ]);
     const lavapipe = { vendor: 'mesa', architecture: '', device: '', description: 'llvmpipe', isSoftware: true, features: [] };
     expect(notes({ adapter: lavapipe })[0]).toMatch(/^The WebGPU adapter is a software rasterizer \(llvmpipe\)/);
     // In a browser: Chromium's WebGPU adapter has no description (named by what it is), and WebGL says WebGL.
@@ -89,13 +91,17 @@ describe('assembleRunRecord', () => {
     );
     expect(notes({ backend: 'wasm', backendReason: 'no adapter' })).toEqual([
       'webgpu was NOT exercised: no adapter.',
-      'The tensorflow (CUDA, tfjs-node-gpu) backend was not exercised in this run; CI never exercises it.',
+      "The tensorflow backend (TensorFlow's C library through tfjs-node) was not exercised in this run: `--backend tensorflow` after `npm run setup:tensorflow`.",
     ]);
-    const tf = notes({ backend: 'tensorflow', backendReason: 'asked for', isUsingGpuDevice: false });
-    expect(tf).toHaveLength(3);
-    expect(tf[1]).toMatch(/optional peer dependency and is NOT exercised in CI/);
-    expect(tf[2]).toMatch(/^TensorFlow found no GPU/);
-    expect(notes({ backend: 'tensorflow', backendReason: 'asked for', isUsingGpuDevice: true })).toHaveLength(2);
+    const versions = { ...profile.versions, tensorflow: '2.21.0' };
+    const tf = notes({ backend: 'tensorflow', backendReason: 'asked for', isUsingGpuDevice: false, versions });
+    expect(tf).toHaveLength(2);
+    expect(tf[1]).toMatch(
+      /^TensorFlow 2\.21\.0 ran on the CPU device \(isUsingGpuDevice false\): "host->device" is host memory to host memory through the binding, not PCIe/,
+    );
+    const gpu = notes({ backend: 'tensorflow', backendReason: 'asked for', isUsingGpuDevice: true, versions });
+    expect(gpu).toHaveLength(2);
+    expect(gpu[1]).toMatch(/^TensorFlow 2\.21\.0 ran on a CUDA GPU \(tfjs-node-gpu\): a route this project has never built or run itself/);
   });
 
   it('is null when no test reached a backend', () => {

@@ -72,12 +72,21 @@ function profileNotes(profile: RunProfile): string[] {
   }
   if (profile.backend !== 'webgpu') notes.push(`webgpu was NOT exercised: ${profile.backendReason}.`);
   if (profile.backend === 'tensorflow') {
-    notes.push(
-      'The tensorflow (tfjs-node-gpu) backend is an optional peer dependency and is NOT exercised in CI: treat these figures as unverified by the project.',
-    );
-    if (!profile.isUsingGpuDevice) notes.push('TensorFlow found no GPU (CUDA 11.2 / cuDNN 8.1 missing?): it ran on the CPU.');
+    const tf = profile.versions.tensorflow ? ` ${profile.versions.tensorflow}` : '';
+    if (profile.isUsingGpuDevice) {
+      notes.push(
+        `TensorFlow${tf} ran on a CUDA GPU (tfjs-node-gpu): a route this project has never built or run itself; treat these figures as unverified by it.`,
+      );
+    } else {
+      notes.push(
+        `TensorFlow${tf} ran on the CPU device (isUsingGpuDevice false): ` +
+          '"host->device" is host memory to host memory through the binding, not PCIe, and a speedup here is not a GPU\'s.',
+      );
+    }
   } else {
-    notes.push('The tensorflow (CUDA, tfjs-node-gpu) backend was not exercised in this run; CI never exercises it.');
+    notes.push(
+      "The tensorflow backend (TensorFlow's C library through tfjs-node) was not exercised in this run: `--backend tensorflow` after `npm run setup:tensorflow`.",
+    );
   }
   return notes;
 }

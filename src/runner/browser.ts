@@ -138,8 +138,15 @@ export async function loadBrowserProvider(): Promise<typeof import('@vitest/brow
 /** What the page's profile says of its host: this Node host's CPU and OS, the browser, the packages the page loads. */
 export function browserProfileHost(browser: BrowserLaunch): ProfileHost {
   const host = nodeProfileHost();
-  // Dawn (the `webgpu` package) and wasm do not run in the page: the browser's own WebGPU does.
-  const { webgpu: _dawn, 'tfjs-backend-wasm': _wasm, ...versions } = host.versions;
+  // Dawn (the `webgpu` package), wasm and tfjs-node's TensorFlow do not run in the page: the browser's own WebGPU does.
+  const {
+    webgpu: _dawn,
+    'tfjs-backend-wasm': _wasm,
+    'tfjs-node': _tfjsNode,
+    'tfjs-node-gpu': _tfjsNodeGpu,
+    tensorflow: _tensorflow,
+    ...versions
+  } = host.versions;
   return { ...host, versions: { ...versions, [browser.name]: browser.version }, browser: { name: browser.name, major: browser.major } };
 }
 

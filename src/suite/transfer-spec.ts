@@ -61,7 +61,7 @@ export function describeStrategyTransfer(id: StrategyId, expected: { expectedUpl
         labels,
       }),
       bytesMetric(`mnist-transfer.uniform-bytes.${id}`, bytes.uniformBytes, 'measured', {
-        detail: 'per-dispatch parameter blocks (WebGPU uniforms) written for the same batch; not tensor data',
+        detail: `parameters counted apart from tensor data for the same batch (WebGPU: uniform buffers; tensorflow: scalars and int32 tensors); counted at ${context.transfers.boundary}`,
         labels,
       }),
     );

@@ -13,6 +13,8 @@ import { isChannelAffine } from '../webgpu/crop-mirror-normalize-flat-program.js
 import { CropMirrorNormalizeProgram } from '../webgpu/crop-mirror-normalize-program.js';
 import { CropMirrorNormalizeRowsProgram, fitsRowsProgram } from '../webgpu/crop-mirror-normalize-rows-program.js';
 import type { DispatchPath } from './normalize-packed-kernel.js';
+import type { TfNodeBackend } from '../../backend/tensorflow-binding.js';
+import { cropMirrorNormalizeOnTensorflow } from './tensorflow-decode.js';
 import { unpackedView } from '../wire/packed-bytes.js';
 import { packedWords, sendPacked, type UploadPath } from '../strategies/send-payload.js';
 
@@ -109,7 +111,18 @@ function wasmKernel(args: KernelArgs): tf.TensorInfo {
   return out;
 }
 
-const kernels = { webgpu: webgpuKernel, cpu: cpuKernel, wasm: wasmKernel } as const;
+/**
+ * On tensorflow (tfjs-node's binding): the pixel bytes handed to TensorFlow as one TF_UINT8
+ * tensor (unpadded from host words; resident words reinterpreted in place), then TF's Slice,
+ * ReverseV2, Cast, Sub, RealDiv, Transpose and Reshape on its device (tensorflow-decode.ts):
+ * one tfjs kernel, several TensorFlow ops. Run on TensorFlow 2.21's CPU build; the CUDA build is unverified.
+ */
+function tensorflowKernel(args: KernelArgs): tf.TensorInfo {
+  const { pixels, geometry } = unpackArgs(args);
+  return cropMirrorNormalizeOnTensorflow(args.backend as TfNodeBackend, pixels, geometry);
+}
+
+const kernels = { webgpu: webgpuKernel, cpu: cpuKernel, wasm: wasmKernel, tensorflow: tensorflowKernel } as const;
 
 for (const [backendName, kernelFunc] of Object.entries(kernels)) {
   if (!tf.getKernel(CROP_MIRROR_NORMALIZE, backendName)) {
@@ -117,15 +130,15 @@ for (const [backendName, kernelFunc] of Object.entries(kernels)) {
   }
 }
 
-/** Whether the current backend runs crop-mirror-normalize as one fused kernel. */
+/** Whether the current backend runs crop-mirror-normalize as one kernel (on tensorflow: one tfjs kernel of several TF ops). */
 export function hasFusedCropMirrorNormalize(): boolean {
   return tf.getKernel(CROP_MIRROR_NORMALIZE, tf.getBackend()) !== undefined;
 }
 
 /**
  * Sends raw uint8 pixels (1 byte per pixel, packed words) and returns the float32 model input
- * of `spec`: one fused kernel where the backend has it (webgpu, wasm, cpu), else (tensorflow)
- * the uint8 decode followed by tfjs ops. On webgpu the words go by writeBuffer into a
+ * of `spec`: one kernel where the backend has it (webgpu, wasm, cpu, tensorflow), else the
+ * composed steps (cropMirrorNormalizeComposed). On webgpu the words go by writeBuffer into a
  * harness-owned buffer (device-upload.ts), as send-payload.ts sends them; elsewhere as a
  * tensor (zero-copy when aligned). The caller disposes the result.
  */

@@ -14,11 +14,10 @@ import {
 } from '../normalization.js';
 import { DirectDispatcher } from '../webgpu/direct-dispatch.js';
 import { NormalizePackedBytesProgram, NormalizePackedVec4Program, PER_WORD, type Vec4ProgramOptions } from '../webgpu/normalize-packed-program.js';
-import { unpackedView } from '../wire/packed-bytes.js';
 import { decodeOnHost, viewPackedWords } from '../wire/payload.js';
 import { channelAffineGeometry, ChannelDecodeProgram, ChannelDecodeVec4Program, runChannelAffine } from './channel-decode-program.js';
 import { decodeOnTensorflow } from './tensorflow-decode.js';
-import { WIRE_BYTES, type PackedWireDtype } from '../wire-dtypes.js';
+import { WIRE_BYTES, wireByteLength, type PackedWireDtype, type WireDtype } from '../wire-dtypes.js';
 
 /**
  * Kernel: a packed uint8, int8 or float16 payload (int32 words) -> float32 tensor, decoded and
@@ -164,15 +163,14 @@ function wasmKernel(args: KernelArgs): tf.TensorInfo {
 }
 
 /**
- * On tensorflow (tfjs-node-gpu, UNVERIFIED in CI): the words' host array is read before it ever
- * becomes a TF tensor (readSync returns the pending host values), and only its payload bytes are
- * handed to TensorFlow, as a TF_UINT8 tensor decoded by TF ops on the device.
+ * On tensorflow (tfjs-node's binding; run on TensorFlow 2.21's CPU build, the CUDA build
+ * unverified): words still on the host never become a TF tensor: only their payload bytes are
+ * handed to TensorFlow, unpadded, as a TF_UINT8 tensor decoded by TF ops; words already resident
+ * there (residentWordsOnTensorflow) are reinterpreted in place (tensorflow-decode.ts).
  */
 function tensorflowKernel(args: KernelArgs): tf.TensorInfo {
   const { packed, attrs, wire, count, n } = unpackArgs(args);
-  const backend = args.backend as TfNodeBackend;
-  const words = backend.readSync(packed.dataId) as Int32Array;
-  return decodeOnTensorflow(backend, unpackedView(words, count * WIRE_BYTES[wire]), wire, attrs.shape, n);
+  return decodeOnTensorflow(args.backend as TfNodeBackend, packed, count * WIRE_BYTES[wire], wire, attrs.shape, n);
 }
 
 const kernels = { webgpu: webgpuKernel, cpu: cpuKernel, wasm: wasmKernel, tensorflow: tensorflowKernel } as const;
@@ -181,6 +179,24 @@ for (const [backendName, kernelFunc] of Object.entries(kernels)) {
   if (!tf.getKernel(NORMALIZE_PACKED_BYTES, backendName)) {
     tf.registerKernel({ kernelName: NORMALIZE_PACKED_BYTES, backendName, kernelFunc: kernelFunc as tf.KernelFunc });
   }
+}
+
+/**
+ * Backends whose packed kernels take words still on the host and hand the device only the payload
+ * bytes: tensorflow, where they become one TF_UINT8 tensor of exactly the payload (tensorflow-decode.ts).
+ * Elsewhere the words themselves cross, the last one zero-padded.
+ */
+const PAYLOAD_ONLY_BACKENDS: ReadonlySet<string> = new Set(['tensorflow']);
+
+/**
+ * Bytes of data `count` elements of `dtype` put on the wire on the running backend when sent from
+ * host values straight to its kernel (sendPayload, sendPacked, cropMirrorNormalize): the payload
+ * padded to whole 32-bit words where the words cross (webgpu, cpu, wasm), the payload alone where
+ * only its bytes do (tensorflow), 4 B an element for float32 everywhere. A staged upload
+ * (uploadPackedBytes) sends whole words on every backend.
+ */
+export function packedBytesSent(dtype: WireDtype, count: number): number {
+  return PAYLOAD_ONLY_BACKENDS.has(tf.getBackend()) ? count * WIRE_BYTES[dtype] : wireByteLength(dtype, count);
 }
 
 /** Whether the current backend can take packed payloads (else only 4-byte elements reach it). */

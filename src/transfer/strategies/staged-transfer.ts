@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import type { TfNodeBackend } from '../../backend/tensorflow-binding.js';
 import type { BackendContext } from '../../backend/types.js';
 import { CROP_MIRROR_NORMALIZE, hasFusedCropMirrorNormalize } from '../kernels/crop-mirror-normalize-kernel.js';
 import { resolveCropMirrorNormalize, type CropMirrorNormalizeSpec } from '../kernels/crop-mirror-normalize.js';
@@ -11,6 +12,7 @@ import {
   type Normalization,
 } from '../normalization.js';
 import { NORMALIZE_PACKED_BYTES, type NormalizePackedAttrs } from '../kernels/normalize-packed-kernel.js';
+import { residentWordsOnTensorflow } from '../kernels/tensorflow-decode.js';
 import { encodePixels, wireNormalization } from '../wire/payload.js';
 import { packedWords, sendFloat32, sendPacked, type PackedPayload } from './send-payload.js';
 import { WIRE_BYTES, type WireArrays, type WireDtype } from '../wire-dtypes.js';
@@ -55,8 +57,13 @@ export function stagedToDevice(t: StagedTransfer, pixels: Uint8Array, shape: rea
 export type { ChannelNormalization } from '../normalization.js';
 export { normalizeChannelsOnHost } from '../normalization.js';
 
-/** Uploads values as packed 32-bit words (their wire bytes, padded to a whole word): an int32 tensor of ceil(bytes/4) words. */
+/**
+ * Uploads values as packed 32-bit words (their wire bytes, padded to a whole word): an int32
+ * tensor of ceil(bytes/4) words. On tensorflow the bytes cross as one TF_UINT8 tensor, made int32
+ * words on its device (residentWordsOnTensorflow): an int32 tensor from the host would stay in host memory.
+ */
 export function uploadPackedBytes(context: BackendContext, values: PackedPayload['values']): tf.Tensor {
+  if (context.name === 'tensorflow') return residentWordsOnTensorflow(tf.backend() as TfNodeBackend, values);
   const words = packedWords(values);
   // On webgpu the words are already in a device buffer; elsewhere move them now, so the upload stage holds the copy.
   if (!context.capabilities.hasGpuDevice) context.upload(words);
@@ -138,8 +145,8 @@ export function hostChannelNormalize(context: BackendContext, n: ChannelNormaliz
 /**
  * device-normalize for images and clips: send the raw bytes (1 byte per value) and normalize on
  * the device with the fused crop-mirror-normalize kernel (one pass; no crop, no mirror, layout
- * kept channels-last). On webgl the int32 path below; another backend without the fused kernel
- * (tensorflow) is refused, not emulated.
+ * kept channels-last; on tensorflow one kernel of TensorFlow ops). On webgl the int32 path below;
+ * another backend without the fused kernel is refused, not emulated.
  */
 export function deviceChannelNormalize(context: BackendContext, n: ChannelNormalization): StagedTransfer {
   if (context.name === 'webgl') return int32ChannelNormalize(context, n);
