@@ -5,8 +5,9 @@ import base from './vitest.config.js';
  * The end-to-end files that time nothing: each checks refusals, exit codes, files written or
  * kept, streams, or exact metrics (bytes, counts) of what it measured, never a time or a verdict
  * that a time decides. They run side by side, two at a time; every other e2e file (those that time
- * a step, gate on a ratio or hold a deadline: the pack test, doctor, the A/B and interrupt files...)
- * runs after them, one at a time, alone on the machine as before. special-files gives each case
+ * a step, gate on a ratio or hold a deadline: the pack test, doctor, the other-CPU verdicts, the
+ * signal and interrupt files, the lost browser) runs after them, one at a time, alone on the
+ * machine as before. A file that watches Chromiums watches only its own (test/support/chromium.ts). special-files gives each case
  * 30 s: it ran with the serial ones while a refused CLI start cost 1.2-2 s (the entry loaded tfjs
  * and vitest); a refusal now loads neither (light-start.e2e.test.ts), about 0.3 s of CPU a start.
  */
@@ -26,6 +27,16 @@ export const SIDE_BY_SIDE_E2E = [
   'src/cli/exports.e2e.test.ts',
   'src/cli/streams.e2e.test.ts',
   'src/cli/doctor-browser.e2e.test.ts',
+  // Real measuring processes whose checks are exact (bytes, records accepted, what is printed),
+  // never a time or a verdict a time decides: side by side since the two jobs (issue 49).
+  'src/cli/browser.e2e.test.ts',
+  'src/kit/kit.e2e.test.ts',
+  'src/cli/missing-tool.e2e.test.ts',
+  'src/cli/console-output.e2e.test.ts',
+  'src/cli/direction.e2e.test.ts',
+  'src/cli/ab-browser.e2e.test.ts',
+  'src/cli/perf/measure.e2e.test.ts',
+  'src/runner/measure-host.e2e.test.ts',
 ];
 
 const SETUP = './test/support/built-cli.setup.ts';

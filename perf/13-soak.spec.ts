@@ -1,5 +1,5 @@
 // Article section 13 (memory monitoring, clearing unused tensors): many batches through both
-// strategies must leave memory flat. 1,000 batches each at --scale full, 150 in npm test.
+// strategies must leave memory flat. 1,000 batches each at --scale full, 150 at quick (the gates' perf run).
 // Asserted: 0 leaked tensors, the same device bytes in use after as before (tfjs's buffer pool
 // may keep freed buffers: allocated-with-pool bytes are recorded, not asserted), and JS heap
 // growth after a full GC below HEAP_BOUND. The figures go to the run record.

@@ -1,7 +1,7 @@
 // `ab --browser chromium` from the real CLI in a clone of this repository (issue 43 item 5): a base
 // from before the browser host is refused (exit 3) before anything is measured. The A/B itself
 // (each process of each arm its commit's own `perf --browser chromium`, one Chromium launch, judged
-// per process) runs once in npm test, as the browser's A/B gate (package.json test:perf: this tree
+// per process) runs once in `npm run test:gates`, as the browser's A/B gate (package.json: this tree
 // against the browser baseline's commit, 6 + 6 launches), not a second time here.
 import { execFile, spawn } from 'node:child_process';
 import { realpath } from 'node:fs/promises';

@@ -33,7 +33,7 @@ describe('gtp perf --browser', () => {
   /** Runs the bytes, wire-type, image and video scenarios in one Chromium launch on `backend`; returns the record's values by id. */
   async function browserRun(backend: 'webgpu' | 'webgl') {
     const out = temp.at(`run-${backend}.json`);
-    // No baselines folder: this run checks bytes and values, never a time; npm test's browser perf run
+    // No baselines folder: this run checks bytes and values, never a time; test:gates' browser perf run
     // judges against the baseline (one launch's ratios against it here failed a run once, under load).
     const noBaselines = temp.at(`no-baselines-${backend}`);
     await mkdir(noBaselines, { recursive: true });

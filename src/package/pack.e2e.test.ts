@@ -28,7 +28,7 @@ import { withResolvedUrls } from '../runner/offline-lock.js';
 import { bmfFindings, junitXsdFindings, readJunitAsTestReporter } from '../../test/support/export-validators.js';
 import { asOtherCpu, OTHER_CPU_LAVAPIPE_ID, OTHER_CPU_MODEL } from '../../test/support/other-cpu.js';
 import { packHarness } from '../../test/support/built-cli.setup.js';
-import { harnessChromiums } from '../../test/support/chromium.js';
+import { chromiumsLeftBy } from '../../test/support/chromium.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const EXAMPLE = join(ROOT, 'examples/own-pipeline');
@@ -200,10 +200,10 @@ describe('the packed harness in a project of its own', () => {
 
   // setup:system installs Debian's Chromium: a machine without it fails here, not skips.
   it('gtp doctor --browser chromium --quick from the installed package: the adapter and its limits, WebGPU and WebGL started, the page upload rates beside Node’s, exit 0, no browser left', async () => {
-    const before = await harnessChromiums();
     // Doctor's page is a file inside node_modules here: its packages are pre-bundled by name, or
-    // its tfjs would be served raw (it failed so: 'module is not defined' in long.js).
-    const run = await gtp(['doctor', '--quick', '--browser', 'chromium', '--json', 'results/doctor-browser.json']);
+    // its tfjs would be served raw (it failed so: 'module is not defined' in long.js). Only this
+    // run's browsers are watched (this test's descendants): another file's may run beside it.
+    const { result: run, left } = await chromiumsLeftBy(() => gtp(['doctor', '--quick', '--browser', 'chromium', '--json', 'results/doctor-browser.json']));
     expect(run.code, run.output).toBe(0);
     const report = doctorReportSchema.parse(JSON.parse(await readFile(join(project, 'results/doctor-browser.json'), 'utf8')));
     expect(report.schemaVersion).toBe(3);
@@ -238,7 +238,6 @@ describe('the packed harness in a project of its own', () => {
       /64 MiB \d.*GB\/s; Node \(webgpu, this run\) at 64 MiB: .* GB\/s, the page reaches .* of it; .* of the host memory copy/,
     );
     expect(run.output).toMatch(/\[ok\] {3}webgpu in chromium \d+: started; tfjs runs on webgpu \(adapter swiftshader\)/);
-    const left = [...(await harnessChromiums())].filter((pid) => !before.has(pid));
     expect(left, 'Chromium processes left behind').toEqual([]);
   }, 200_000);
 
@@ -515,12 +514,13 @@ describe('gtp ab, bisect and calibrate in that project, a git repository of its 
 
   it('a plain one-process gtp perf against a baseline accepted from a --processes 8 run: exit 1, naming the metric', async () => {
     // The baseline of the fast commit (HEAD~1), measured in 8 processes: its per-process values let one process be judged.
+    // (Not 6, the fewest perf takes: t(5) widens the one-process bound enough that a loaded machine's 3x step came out inconclusive.)
     await gitIn('checkout', '-q', 'HEAD~1', '--', 'perf/rgb-batches.perf.ts');
-    const eight = await timed('perf --processes 8 at the fast commit', ['perf', '--processes', '8', '--out', 'results/k8.json']);
+    const several = await timed('perf --processes 8 at the fast commit', ['perf', '--processes', '8', '--out', 'results/k.json']);
     await gitIn('checkout', '-q', 'HEAD', '--', 'perf/rgb-batches.perf.ts');
-    expect([0, 1]).toContain(eight.code);
+    expect([0, 1]).toContain(several.code);
     // Accepted as from the fast commit's work (the tree held its perf file while it measured).
-    const accepted = await gtp(['baseline', 'results/k8.json', '--allow-dirty']);
+    const accepted = await gtp(['baseline', 'results/k.json', '--allow-dirty']);
     expect(accepted.code, accepted.output).toBe(0);
     const one = await timed('perf, one process, the 3x step', ['perf', '--out', 'results/one.json']);
     expect(one.code, one.output).toBe(1);
@@ -529,17 +529,18 @@ describe('gtp ab, bisect and calibrate in that project, a git repository of its 
     await gitIn('checkout', '-q', '--', 'baselines');
     // gtp baseline also appended the accepted run to history/: not part of this project's history.
     await rm(join(project, 'history'), { recursive: true, force: true });
-    await rm(join(project, `baselines/${(await readRunRecord(join(project, 'results/k8.json'))).profile.id}.json.prev`), { force: true });
+    await rm(join(project, `baselines/${(await readRunRecord(join(project, 'results/k.json'))).profile.id}.json.prev`), { force: true });
     expect(await gitIn('status', '--porcelain')).toBe('');
   });
 
   it('finds that commit with gtp bisect (exit 0, the culprit named)', async () => {
-    await docsCommit('a note after the regression');
-    // good: the perf file's commit; after it: docs (same), the regression (worse), docs (worse).
-    const found = await timed('bisect, 3 commits', [
+    // At its minimum: the one commit between good (the docs commit) and bad (the regression), so
+    // one probe, the bad end, worse. The search over longer ranges, probe by probe and look by
+    // look, is proven on per-process values in src/runner/bisect.test.ts; here, the wiring.
+    const found = await timed('bisect, 1 commit', [
       'bisect',
       '--good',
-      'HEAD~3',
+      'HEAD~1',
       '--bad',
       'HEAD',
       '--processes',
@@ -550,16 +551,10 @@ describe('gtp ab, bisect and calibrate in that project, a git repository of its 
     ]);
     expect(found.code, found.output).toBe(0);
     expect(found.output).toMatch(/Culprit: [0-9a-f]{12} device-uint8: checksum each batch/);
-    // In log2(N) + 1 probes: the bad end (worse), then the middle of the open range: the docs
-    // commit after good (same), then the regression (worse), which is the culprit.
-    const [regression, ...after] = await Promise.all(['HEAD~1', 'HEAD', 'HEAD~2'].map((ref) => gitIn('rev-parse', ref)));
+    const regression = await gitIn('rev-parse', 'HEAD');
     const result = JSON.parse(await readFile(join(project, 'results/bisect.json'), 'utf8')) as BisectResult;
     expect(result.culprit?.commit).toBe(regression);
-    expect(result.probes.map((p) => [p.commit, p.outcome])).toEqual([
-      [after[0], 'worse'],
-      [after[1], 'same'],
-      [regression, 'worse'],
-    ]);
+    expect(result.probes.map((p) => [p.commit, p.outcome])).toEqual([[regression, 'worse']]);
     expect(result.follows[0]).toBe('rgb-batches.speedup');
   });
 

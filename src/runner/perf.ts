@@ -1,6 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { fsErrorCause } from '../base/regular-file.js';
 import { isTensorflowInstalled } from '../backend/tensorflow-installed.js';
 import type { BackendChoice } from '../backend/types.js';
 import type { AnyDatasetSource, SourceContext } from '../data/source.js';
@@ -24,17 +25,28 @@ const PERF_DIR_HINT = "run gtp perf from your project's root, or name the folder
 
 /**
  * The scenario files of `dir` (default perf/) for --scenario values; an unknown value or a missing
- * folder is the user's to fix. `hint`: what to do when the folder is missing, as the calling
- * command can do it (ab, bisect and calibrate take no --dir: they say so).
+ * or unreadable folder is the user's to fix, said in one line naming `flag` (the flag that named
+ * `dir`, '--dir'; null: the default folder) and the cause (a link that loops: ELOOP, in words).
+ * `hint`: what to do when the folder is missing, as the calling command can do it (ab, bisect and
+ * calibrate take no --dir: they say so).
  */
-export function scenarioFiles(wanted: readonly string[], dir: string = DEFAULT_SCENARIO_DIR, hint: string = PERF_DIR_HINT): ScenarioFile[] {
+export function scenarioFiles(
+  wanted: readonly string[],
+  dir: string = DEFAULT_SCENARIO_DIR,
+  hint: string = PERF_DIR_HINT,
+  flag: string | null = null,
+): ScenarioFile[] {
   try {
     return selectScenarios(listScenarios(process.cwd(), dir), wanted);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    const named = flag ? `${flag} ${dir}` : dir;
     if (code === 'ENOENT' || code === 'ENOTDIR') {
-      throw new RunInputError(`${dir}: no such folder of perf files here (${process.cwd()}); ${hint}`);
+      throw new RunInputError(`${named}: no such folder of perf files here (${process.cwd()}); ${hint}`);
     }
+    // ELOOP, EACCES: the folder is there but cannot be listed; nothing was run.
+    if (typeof code === 'string')
+      throw new RunInputError(`${named}: cannot list this folder of perf files (${fsErrorCause(error)}); name a folder that can be read`);
     throw new RunInputError((error as Error).message);
   }
 }
@@ -79,7 +91,7 @@ export async function describeDatasets(
 export function checkBackendChoice(choice: BackendChoice): void {
   if (choice === 'tensorflow' && !isTensorflowInstalled()) {
     throw new RunInputError(
-      '--backend tensorflow: @tensorflow/tfjs-node-gpu is not installed (an optional peer dependency: `npm install @tensorflow/tfjs-node-gpu@4.22.0` on a machine that can download libtensorflow; not exercised in CI)',
+      "--backend tensorflow: neither @tensorflow/tfjs-node nor @tensorflow/tfjs-node-gpu is installed with its addon: `npm run setup:tensorflow` installs @tensorflow/tfjs-node 4.22.0 on TensorFlow 2.21.0's C library (pip's tensorflow-cpu wheel)",
     );
   }
 }
@@ -118,15 +130,12 @@ export async function measureInProcesses(
   const { openScenarioSession } = await import('./run-scenarios.js');
   const options = { quiet: processes > 1, verbose, browser };
   // One vitest for all K; each run is a new forked process with its own device (openScenarioSession).
-  // In a browser one process is one launch: vitest keeps its browser for the session, so a session each.
-  let session = await openScenarioSession(files, config, options);
+  // In a browser one process is one launch: a new Chromium each, on the session's one Vite server.
+  const session = await openScenarioSession(files, config, options);
   try {
     for (let k = 0; k < processes; k++) {
       if (processes > 1) console.log(`[gpu-transfer-perf] process ${k + 1} of ${processes}: ${files.map((f) => f.id).join(', ')}`);
-      if (browser && k > 0) {
-        await session.close();
-        session = await openScenarioSession(files, config, options);
-      }
+      if (browser && k > 0) await session.relaunchBrowser();
       const label = `process ${k + 1} of ${processes}`;
       const record = browser ? await runBrowserProcess(session, browser, label) : await session.run();
       if (!record) {

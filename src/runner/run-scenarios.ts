@@ -12,6 +12,17 @@ import type { ScenarioFile } from './scenarios.js';
 import { type BrowserLaunch, browserOptimizeDeps, browserProfileHost, browserTestOptions, type PageCommands } from './browser.js';
 import { FROM_SOURCES } from '../base/commands.js';
 
+/**
+ * COOP + COEP on every response of the page's server: the page is then cross-origin isolated, and
+ * Chromium's performance.now() is coarsened to 5 µs instead of 100 µs with jitter (W3C High
+ * Resolution Time, "Clock resolution"; Chromium's 'Aligning timers with cross-origin isolation').
+ * Everything the page loads comes from that same server, or is a blob: URL, so require-corp blocks nothing.
+ */
+export const CROSS_ORIGIN_ISOLATION = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+} as const;
+
 /** A path as a glob that matches only itself: glob syntax characters escaped. */
 function literalGlob(path: string): string {
   return path.replace(/[\\*?[\]{}()!+@]/g, '\\$&');
@@ -24,7 +35,7 @@ function literalGlob(path: string): string {
  * instead, keeping keys of the file's that this run does not have.) The projects are kept, so
  * that a session can provide another configuration before a later run.
  */
-function provideRunConfig(config: RunConfig, projects: TestProject[], browser: BrowserLaunch | null): Plugin {
+function provideRunConfig(config: RunConfig, projects: TestProject[], browser: BrowserLaunch | null, files: readonly string[] = []): Plugin {
   return {
     name: 'gpu-transfer-perf:run-config',
     configureVitest({ project }) {
@@ -41,7 +52,18 @@ function provideRunConfig(config: RunConfig, projects: TestProject[], browser: B
       // package) had its tfjs served raw: 'module is not defined' in long.js.
       const owner = (project as TestProject & { _parent?: TestProject })._parent ?? project;
       // (configFile: the server reads the project's own, whatever this says.)
-      owner.options = { configFile: false, ...owner.options, optimizeDeps: browserOptimizeDeps(FROM_SOURCES ? 'sources' : 'installed') };
+      owner.options = {
+        configFile: false,
+        ...owner.options,
+        optimizeDeps: browserOptimizeDeps(FROM_SOURCES ? 'sources' : 'installed'),
+        // The page cross-origin isolated, so that its clock is fine enough for millisecond transfers.
+        server: {
+          ...owner.options?.server,
+          headers: { ...owner.options?.server?.headers, ...CROSS_ORIGIN_ISOLATION },
+          // The perf files and what they import transformed while Chromium starts, not when the page asks.
+          warmup: { clientFiles: [...files] },
+        },
+      };
     },
   };
 }
@@ -92,8 +114,44 @@ export interface ScenarioSession {
   unhandledErrors(): readonly string[];
   /** The last run's errors of files that failed to load or set up, each with its cause. */
   fileErrors(): readonly string[];
+  /**
+   * In a browser: closes the browser and lets the next run launch a new one (its renderer, GPU
+   * process, JIT and device all new), on the same Vite server. The server only hands the page its
+   * files; what carries state from one measurement to the next is the browser (docs/baselines.md).
+   */
+  relaunchBrowser(): Promise<void>;
   /** Stops vitest and removes its temp folders. */
   close(): Promise<void>;
+}
+
+/** What relaunchBrowser touches of vitest's browser mode and its Playwright provider (internals of vitest 4.1). */
+interface BrowserInternals {
+  readonly browser?: {
+    readonly provider: { browser?: { close(): Promise<void> } | null; readonly pages?: Map<string, unknown>; readonly contexts?: Map<string, unknown> };
+    readonly state: { readonly orchestrators: Map<string, unknown> };
+  };
+  readonly _browserReadySessions?: Set<string>;
+}
+
+/**
+ * Closes the Chromium each browser project launched, keeping vitest's Vite server: the provider
+ * forgets the browser (its next page launches a new one) and the project its finished page
+ * sessions (the next run opens a new page). vitest has no public call for this: provider.close()
+ * would mark the provider closed for good. Waits until the pages' connections are gone.
+ */
+async function relaunchBrowsers(projects: readonly TestProject[]): Promise<void> {
+  for (const project of projects as ReadonlyArray<TestProject & BrowserInternals>) {
+    const browser = project.browser;
+    if (!browser) continue;
+    const provider = browser.provider;
+    const launched = provider.browser;
+    provider.browser = null;
+    provider.pages?.clear();
+    provider.contexts?.clear();
+    await launched?.close();
+    project._browserReadySessions?.clear();
+    for (let waited = 0; browser.state.orchestrators.size > 0 && waited < 10_000; waited += 20) await new Promise((done) => setTimeout(done, 20));
+  }
 }
 
 /**
@@ -130,7 +188,7 @@ export async function openScenarioSession(files: readonly ScenarioFile[], config
     // What shows while it runs: nothing (quiet: K processes, calibration), vitest's per-test lines
     // (verbose), else one progress line, the perf files' own lines and failures as they happen.
     {
-      plugins: [provideRunConfig(config, projects, browser), tmpDirs.plugin],
+      plugins: [provideRunConfig(config, projects, browser, paths), tmpDirs.plugin],
       // The browser's provider is an instance too (runner/browser.ts): here, where it is not cloned.
       test: { ...host, reporters: options.quiet ? [reporter] : options.verbose ? ['default', reporter] : [new RunProgressReporter({ root }), reporter] },
     },
@@ -151,6 +209,7 @@ export async function openScenarioSession(files: readonly ScenarioFile[], config
         );
       return reporter.record;
     },
+    relaunchBrowser: () => relaunchBrowsers(projects),
     unhandledErrors: () => reporter.unhandledErrors,
     fileErrors: () => reporter.fileErrors,
     async close() {
