@@ -26,6 +26,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   'report/fontconfig.ts': ['FONTCONFIG_FILE', 'FONTCONFIG_PATH', 'FONTCONFIG_SYSROOT'],
   // The doctor's filtered child learns from its parent that its stderr is filtered and when the command started: the harness's own hand-over.
   'cli/filtered-stderr.ts': ['GTP_STDERR_FILTERED', 'GTP_STARTED_AT_MS'],
+  // TensorFlow's C library reads its log level when it loads: set (if the user has not) just before tfjs-node loads it, so its CPU-feature INFO lines stay off stderr.
+  'backend/tensorflow.ts': ['TF_CPP_MIN_LOG_LEVEL'],
 };
 
 /** One read: where, and the variable it names ('*': the whole environment, e.g. passed as an argument). */

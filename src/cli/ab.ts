@@ -60,13 +60,14 @@ export const abSpec: CommandSpec<AbCommandArgs> = {
   ],
   exits: [
     '0 no metric regressed',
-    '1 a metric regressed',
+    "1 a metric regressed, or an arm's process was lost (a browser that crashed or a page that hung)",
     '2 bad usage or bad input (a REF that is no commit, an output path that holds another kind of file,',
     '  scenarios a baseline shows record no ratio or time metric, with --browser a backend no page runs',
     '  or no Chromium), found before anything is measured',
     '3 nothing to compare: a commit without the harness or without perf files (with --browser: without',
     '  perf/browser/, a commit from before the browser host), or no ratio or time metric measured in',
-    '  both arms (nothing judged)',
+    "  both arms (nothing judged), or an arm's process that measured nothing (a perf file that does not",
+    '  load: the commit and its error named)',
   ],
   parse: (line) => {
     const base = line.str('base');

@@ -266,8 +266,9 @@ export const perfSpec: CommandSpec<PerfArgs> = {
   env: [{ usage: '  FFMPEG_PATH, FFPROBE_PATH\n                          the video decoder of the Kinetics scenario (default: on PATH)', scope: 'built-in' }],
   exits: [
     '0 every scenario ran and nothing gating regressed (or no baseline for this profile: a note)',
-    '1 a scenario failed, a gating metric regressed, a browser process was lost (crashed, or hung past',
-    '  --browser-timeout), or the run record or report could not be written',
+    '1 a scenario failed, a gating metric regressed, a browser process was lost (crashed, or hung: a test',
+    '  past its own timeout or the process past --browser-timeout, the test named), or the run record or',
+    '  report could not be written',
     '2 bad usage or bad input (unknown flag, bad value, unreadable data, a --baselines folder that',
     '  does not exist, an output path that holds another kind of file), found before anything is measured',
     '3 no baseline for this profile with PERF_REQUIRE_BASELINE=1, or a profile, scale or data mismatch',

@@ -54,7 +54,7 @@ describe('reportCommand', () => {
     await writeJsonAtomic(same, makeBaseline(testRunRecord([bytes]), 'x', {}));
     const out = temp.at('b.html');
     expect(await reportCommand({ run, baseline: same, out, baselines: 'baselines', force: false })).toBe(0);
-    expect(await readFile(out, 'utf8')).toContain('No: all 1 gating figures pass');
+    expect(await readFile(out, 'utf8')).toContain('No: the one gating figure passes');
 
     const other = temp.at('other.json');
     await writeJsonAtomic(other, makeBaseline(testRunRecord([{ ...bytes, value: 200_704 }]), 'x', {}));

@@ -139,6 +139,19 @@ describe('htmlExporter', () => {
     expect(text(html)).toContain(`No: all ${gating} gating figures pass against baseline webgpu-lavapipe-x64 (quick scale); exit 0.`);
   });
 
+  it('a one-scenario run: what passed, and how many of the baseline were not selected (as the console says), not "1 of 3 pass"', async () => {
+    const exact = (id: string, scenario: string) => ({ id, scenario, kind: 'exact' as const, value: 5, unit: 'B' });
+    const all = testRunRecord([exact('memory.bytes', 'memory'), exact('coco.bytes', 'coco'), exact('soak.leaks', 'soak')]);
+    const baseline = makeBaseline(all, 'fixture', {}, '2026-12-01T10:00:00.000Z');
+    const one = testRunRecord([exact('memory.bytes', 'memory')], { selection: ['perf/browser/09-memory.perf.ts'] });
+    const comparison = compareWithBaseline(one, baseline, { allowProfileMismatch: false, gateTiming: false });
+    const html = await htmlExporter.render({ record: one, recordPath: 'results/x.json', comparison }, { color: false });
+    expect(text(html)).toContain(
+      "No: the one gating figure passes against baseline webgpu-lavapipe-x64 (quick scale); 2 more of the baseline's not judged: their scenarios were not selected; exit 0.",
+    );
+    expect(text(html)).not.toMatch(/1 of 3 gating figures/);
+  });
+
   describe('the first screen answers the run it shows', () => {
     const screen = (record: RunRecord) => firstScreen(record, runSummary(record, null));
 

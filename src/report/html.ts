@@ -1,4 +1,4 @@
-import type { Comparison } from '../results/compare.js';
+import { type Comparison, ranScenario } from '../results/compare.js';
 import { type Metric, type RunRecord, skippedLine } from '../results/schema.js';
 import type { Verdict } from '../results/verdict.js';
 import { CHARTS_MISSING, chartLibraries } from './chart-libraries.js';
@@ -249,7 +249,10 @@ function regressionAnswer(record: RunRecord, recordPath: string | null, comparis
     return wrap('<p class="lead">No baseline for this profile: nothing compared.</p>', `<p class="meta">${accept}</p>`, errorsLine);
   }
   if (comparison.refused) return wrap(`<p class="lead verdict-missing">Baseline comparison refused: ${h(comparison.refused)}.</p>`, errorsLine);
-  const gating = comparison.verdicts.filter((v) => v.gates);
+  // Metrics of scenarios this run did not select are not judged, as the console counts them (summaryLine): not "failing" the count.
+  const unselected = (v: Verdict) => v.verdict === 'missing' && v.baseline !== null && !ranScenario(record.selection, v.baseline.scenario);
+  const notSelected = comparison.verdicts.filter((v) => v.gates && unselected(v)).length;
+  const gating = comparison.verdicts.filter((v) => v.gates && !unselected(v));
   const regressed = gating.filter((v) => v.verdict === 'regressed');
   const missing = gating.filter((v) => v.verdict === 'missing');
   const inconclusive = gating.filter((v) => v.verdict === 'inconclusive');
@@ -260,7 +263,7 @@ function regressionAnswer(record: RunRecord, recordPath: string | null, comparis
   const failed = comparison.exitCode !== 0;
   const lead = failed
     ? `<p class="lead verdict-regressed">Yes: ${count(regressed.length, 'gating figure')} regressed against ${against}${record.errors.length > 0 ? `, and the run has ${count(record.errors.length, 'error')}` : ''}; exit ${comparison.exitCode}.</p>`
-    : `<p class="lead verdict-pass">No: ${passed === gating.length ? `all ${passed}` : `${passed} of ${gating.length}`} gating figures pass against ${against}${inconclusive.length > 0 ? `, ${inconclusive.length} inconclusive` : ''}; exit ${comparison.exitCode}.</p>`;
+    : `<p class="lead verdict-pass">No: ${passed !== gating.length ? `${passed} of ${gating.length} gating figures pass` : passed === 1 ? 'the one gating figure passes' : `all ${passed} gating figures pass`} against ${against}${inconclusive.length > 0 ? `, ${inconclusive.length} inconclusive` : ''}${notSelected > 0 ? `; ${notSelected} more of the baseline's not judged: their scenarios were not selected` : ''}; exit ${comparison.exitCode}.</p>`;
   const list =
     regressed.length > 0
       ? table(

@@ -6,6 +6,8 @@ import { metricList, metricSchema, runRecordSchema, skippedScenarioSchema, type 
 import { RecordFileError, readJsonFile } from './storage.js';
 import { DEFAULT_TOLERANCE } from './verdict.js';
 import { commandLine } from '../base/commands.js';
+import type { AnyDatasetSource } from '../data/source.js';
+import { DATASET_SOURCES, sourcesOf } from '../data/sources.js';
 import { lookupBaselineFile, profileFilePath, withCurrentId, type ProfileFileLookup } from './profile-files.js';
 
 /** A baseline: an accepted run record whose metrics each carry the tolerance they are judged with. */
@@ -34,6 +36,30 @@ export function datasetMismatch(baseline: Readonly<Record<string, string>>, run:
   for (const [name, data] of Object.entries(run)) {
     const before = baseline[name];
     if (before !== undefined && before !== data) return `the baseline read ${before} as ${name} data and this run ${data}`;
+  }
+  return null;
+}
+
+/**
+ * Where a baseline holds metrics of a data set it does not describe (a baseline merged before
+ * merges kept the update's `datasets`: both browser baselines' Kinetics) and the run read other
+ * data for it than the default, in words; null otherwise. Such a baseline was measured on the
+ * default data (the committed fixture, the mnist package): a run on the user's own data is not
+ * judged against its figures, as datasetMismatch refuses it where the baseline says what it read.
+ */
+export function undescribedDataMismatch(
+  baseline: Pick<Baseline, 'datasets' | 'metrics'>,
+  run: Readonly<Record<string, string>>,
+  sources: readonly AnyDatasetSource[] = DATASET_SOURCES,
+): string | null {
+  for (const [name, data] of Object.entries(run)) {
+    if (Object.hasOwn(baseline.datasets, name)) continue;
+    const source = sources.find((s) => s.name === name);
+    // Data of a question (--shape, --image-folder) or a user's own source: no default to stand for.
+    if (!source || data === source.defaultDescription) continue;
+    const held = baseline.metrics.find((m) => sourcesOf(m.scenario, sources).includes(source));
+    if (held)
+      return `the baseline holds ${held.scenario} metrics but does not say which ${name} data they were measured on (so the default: ${source.defaultDescription}), and this run read ${data}`;
   }
   return null;
 }
@@ -254,6 +280,9 @@ export function mergeBaselines(existing: Baseline, update: Baseline): Baseline {
     ...existing,
     metrics: [...existing.metrics.filter((m) => !replaced.has(m.id)), ...update.metrics],
     kernelTables: { ...existing.kernelTables, ...update.kernelTables },
+    // What the update's metrics were measured on: without it, Kinetics merged into a baseline that
+    // described only MNIST and COCO judged a run on the user's own clips against the fixture's figures.
+    datasets: { ...existing.datasets, ...update.datasets },
     notes: [
       ...existing.notes.filter((n) => !n.startsWith('Merged: ')),
       `Merged: ${update.metrics.length} metric(s) from ${update.accepted.from} (${update.git.commit ?? 'no commit'}) at ${update.accepted.at}`,

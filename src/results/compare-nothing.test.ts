@@ -33,6 +33,19 @@ describe('a comparison that judges nothing', () => {
     expect(compareWithBaseline(testRunRecord([exact('x.up')]), baseline, options)).toMatchObject({ exitCode: EXIT.pass, refused: null });
   });
 
+  it('is exit 3 across profiles when no ratio or exact metric is on both sides (a browser record against the Node baseline), not "N missing, 1 new" and 0', () => {
+    const node = testRunRecord([exact('speedup.bytes'), { ...exact('speedup.ratio'), kind: 'ratio' as const, unit: 'x' }]);
+    const browser = testRunRecord([exact('browser-speedup.bytes')], { profile: { ...node.profile, id: 'webgpu-chromium-156-swiftshader-x64' } });
+    const c = compareWithBaseline(browser, makeBaseline(node, 'r.json', {}), options);
+    expect(c).toMatchObject({ verdicts: [], exitCode: EXIT.noBaseline });
+    expect(c.refused).toBe(
+      'nothing compared: no ratio or exact metric is on both sides (the run has 1 metric of those kinds, the baseline webgpu-lavapipe-x64 2 metrics, none with the same id), so this run cannot be judged against it; compare it with a baseline of its own kind of run',
+    );
+    // One shared metric across profiles is a comparison: judged as before.
+    const shared = testRunRecord([exact('speedup.bytes')], { profile: browser.profile });
+    expect(compareWithBaseline(shared, makeBaseline(node, 'r.json', {}), options).refused).toBeNull();
+  });
+
   it('still judges a metric that is there (a pass is 0, a missing one fails)', () => {
     const baseline = makeBaseline(testRunRecord([exact('x.up')]), 'r.json', {});
     expect(compareWithBaseline(testRunRecord([exact('x.up')]), baseline, options)).toMatchObject({ exitCode: EXIT.pass, refused: null });

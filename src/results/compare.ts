@@ -1,4 +1,4 @@
-import { type Baseline, datasetMismatch } from './baseline.js';
+import { type Baseline, datasetMismatch, undescribedDataMismatch } from './baseline.js';
 import type { Metric, RunError, RunRecord } from './schema.js';
 import { covariateIdOf } from './covariate.js';
 import { judgingBasis, judgeMetric, isJudged, perProcessValues, spreadFor, type Verdict } from './verdict.js';
@@ -110,7 +110,7 @@ export function compareWithBaseline(run: RunRecord, baseline: Baseline, options:
   if (baseline.scale !== run.scale) {
     return refuse(`the baseline is for the ${baseline.scale} scale and this run is ${run.scale}; quick and full are never compared`);
   }
-  const otherData = datasetMismatch(baseline.datasets, run.datasets);
+  const otherData = datasetMismatch(baseline.datasets, run.datasets) ?? undescribedDataMismatch(baseline, run.datasets);
   // Other data is not a regression: byte counts, batch counts and times all move with it, so no metric is judged.
   if (otherData) return refuse(`different data: ${otherData}; its metrics depend on the data, so none is judged against this baseline`);
   const mismatch = baseline.profile.id !== run.profile.id;
@@ -186,6 +186,18 @@ function judge(run: RunRecord, baseline: Baseline, options: CompareOptions, acro
     ratiosGate: otherHost?.allowance !== null,
   };
   const both = pairs.flatMap(([b, c]) => (b && c ? [[b, c] as const] : []));
+  // Across profiles nothing on both sides is nothing compared (a browser record against a Node
+  // baseline: every id differs), not "N missing, M new" and a pass: exit 3, said in one line.
+  if (across !== null && both.length === 0 && run.errors.length === 0) {
+    const count = (n: number) => `${n} ${n === 1 ? 'metric' : 'metrics'}`;
+    return {
+      ...head,
+      verdicts: [],
+      refused: `nothing compared: no ratio or exact metric is on both sides (the run has ${count(current.size)} of those kinds, the baseline ${baseline.profile.id} ${count(base.size)}, none with the same id), so this run cannot be judged against it; compare it with a baseline of its own kind of run`,
+      notes: [],
+      exitCode: EXIT.noBaseline,
+    };
+  }
   // The family of one-process verdicts: each at FAMILY_FALSE_ALARM / family (Bonferroni), so
   // an unchanged run fails on any of them at most 1% of the time.
   const predicted = both.filter(([b, c]) => isJudged(b, c, judging) && judgingBasis(b, c, spreadFor(b, judging)) === 'prediction');

@@ -73,6 +73,8 @@ export function metricProblems(m: z.infer<typeof metricFields>): Array<{ field: 
   const say = (field: string, what: string) => problems.push({ field, message: `metric ${m.id} (${m.kind}${m.unit ? `, ${m.unit}` : ''}): ${what}` });
   // One rule per kind for the value and its per-process values and CI bounds: true, or what is wrong.
   const rule = (x: number): true | string => {
+    // NaN and ±Infinity are no measurement of any kind (a page's come through as such: results/non-finite.ts).
+    if (typeof x !== 'number' || !Number.isFinite(x)) return `a value must be a finite number, got ${x}`;
     if (m.kind === 'exact') return (Number.isInteger(x) && x >= 0) || `a count or byte size must be a whole number >= 0, got ${x}`;
     if (m.kind === 'ratio') return x > 0 || `a ratio of two times must be > 0, got ${x}`;
     if (m.kind === 'time') return x >= 0 || `a time must be >= 0, got ${x}`;
@@ -91,11 +93,16 @@ export function metricProblems(m: z.infer<typeof metricFields>): Array<{ field: 
     else if (m.value < lo - slack || m.value > hi + slack) say('ci', `confidence interval [${lo}, ${hi}] does not contain the value ${m.value}`);
     else check('ci', m.ci);
   }
-  if (m.bound?.min !== undefined && m.bound.max !== undefined && m.bound.min > m.bound.max) say('bound', `bound min ${m.bound.min} > max ${m.bound.max}`);
+  const notFinite = [m.bound?.min, m.bound?.max].find((x) => x !== undefined && !Number.isFinite(x));
+  if (notFinite !== undefined) say('bound', `a bound must be a finite number, got ${notFinite}`);
+  else if (m.bound?.min !== undefined && m.bound.max !== undefined && m.bound.min > m.bound.max) say('bound', `bound min ${m.bound.min} > max ${m.bound.max}`);
   if (m.samples) {
     if (m.samples.a.length !== m.samples.b.length) say('samples', `paired samples of unequal length (${m.samples.a.length} vs ${m.samples.b.length})`);
-    const negative = [...m.samples.a, ...m.samples.b].find((x) => x < 0);
-    if (negative !== undefined) say('samples', `a sample time must be >= 0 ms, got ${negative}`);
+    const samples = [...m.samples.a, ...m.samples.b];
+    const badSample = samples.find((x) => !Number.isFinite(x));
+    const negative = samples.find((x) => x < 0);
+    if (badSample !== undefined) say('samples', `a sample time must be a finite number, got ${badSample}`);
+    else if (negative !== undefined) say('samples', `a sample time must be >= 0 ms, got ${negative}`);
   }
   return problems;
 }

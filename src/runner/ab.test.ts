@@ -5,14 +5,17 @@ import {
   abbaOrder,
   abMeasureOptions,
   linkNodeModules,
+  noRecordError,
   NothingToCompareError,
   nothingToJudgeReason,
   perfFlags,
   requireBrowserHarness,
   requirePerfFiles,
+  runProcess,
 } from './ab.js';
 import type { ArmHarness } from './arm-harness.js';
 import { RunInputError } from './perf.js';
+import { ProcessLostError } from './process-lost.js';
 
 const temp = tempFolder('gtp-ab-unit-');
 
@@ -142,5 +145,47 @@ describe('linkNodeModules', () => {
     expect((await lstat(temp.at('own'))).isDirectory()).toBe(true);
     expect((await readdir(temp.at('own'))).sort()).toEqual(['.bin', '@scope', 'a']);
     expect((await lstat(temp.at('own', '@scope'))).isSymbolicLink()).toBe(true);
+  });
+});
+
+// Issue 51, item 1: a base whose browser perf file does not load measured nothing; ab said "a metric
+// regressed" (exit 1) after an `Error:` line with a stack. Its arm's real `perf` ends with these lines.
+describe("an arm's process that writes no run record", () => {
+  const broken = [
+    'perf files 1/1 files (100%) done in 0:25 | no test failed',
+    'error: speedup: perf/browser/06-speedup.perf.ts:3:13: Unexpected token',
+    '',
+    'No run record: no scenario reached a backend (see the errors above).',
+  ].join('\n');
+
+  it('that measured nothing is nothing to compare (exit 3): one line naming the commit and the load error', async () => {
+    const script = temp.at('broken-perf.mjs');
+    await writeFile(script, `process.stderr.write(${JSON.stringify(`${broken}\n`)}); process.exitCode = 1;`);
+    const harness: ArmHarness = { source: 'sources', version: null, host: null, perf: { command: process.execPath, args: [script] } };
+    const arm = { name: 'base' as const, label: 'HEAD~1 (8c2043a00000)', commit: '8c2043a', dir: temp.path, records: [], harness, host: null };
+    const failed = runProcess(
+      arm,
+      { scenarios: ['speedup'], backend: 'auto', browser: { name: 'chromium', path: null, timeoutS: null } },
+      temp.at('none.json'),
+    );
+    await expect(failed).rejects.toThrow(NothingToCompareError);
+    await expect(failed).rejects.toThrow(
+      /^HEAD~1 \(8c2043a00000\): nothing was measured there: speedup: perf\/browser\/06-speedup\.perf\.ts:3:13: Unexpected token; fix its perf files or pick another commit/,
+    );
+    const message = await failed.then(
+      () => '',
+      (e: Error) => e.message,
+    );
+    expect(message.split('\n')).toHaveLength(1);
+  });
+
+  it('that was lost on the way (a browser gone) is exit 1, its last word in one line; never a plain Error with a stack', () => {
+    const lost = noRecordError('head (abc)', 'error: process 1 of 1 in Chromium 156: the browser closed before the run finished\n', 1, 'ENOENT');
+    expect(lost).toBeInstanceOf(ProcessLostError);
+    expect(lost.message).toBe(
+      'head (abc): its process ended (1) without a run record, so the A/B cannot go on: process 1 of 1 in Chromium 156: the browser closed before the run finished',
+    );
+    expect(noRecordError('head (abc)', '', 'SIGKILL', "ENOENT: no such file or directory, open 'x.json'").message).toMatch(/ended \(SIGKILL\) .*: ENOENT/);
+    expect(noRecordError('base (abc)', 'No run record: no scenario reached a backend (see the errors above).', 1, '')).toBeInstanceOf(NothingToCompareError);
   });
 });

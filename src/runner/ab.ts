@@ -19,6 +19,7 @@ import { type ArmHarness, armHarness, dependsOnHarness, HARNESS_SOURCE, INSTALLE
 import { type MeasureHost, startMeasureHost } from './measure-host.js';
 import { withResolvedUrls } from './offline-lock.js';
 import { checkBackendChoice, RunInputError, scenarioFiles } from './perf.js';
+import { ProcessLostError } from './process-lost.js';
 import { BROWSER_SCENARIO_DIR, browserScenarioDir, DEFAULT_SCENARIO_DIR, listScenarios, selectScenarios } from './scenarios.js';
 
 const run = promisify(execFile);
@@ -390,18 +391,38 @@ export function runProcess(arm: Arm, options: Pick<AbOptions, 'scenarios' | 'bac
     stderr = (stderr + withoutDawnNotices(chunk.toString())).slice(-4000);
   });
   return new Promise((done, fail) => {
-    child.on('exit', async () => {
+    child.on('exit', async (code, signal) => {
       try {
         done(await readRunRecord(out)); // older schemas are migrated on read
       } catch (error) {
-        fail(
-          new Error(
-            `${arm.label}: the process wrote no run record (${(error as Error).message}); its stderr ended: ${stderr.split('\n').slice(-5).join(' | ')}`,
-          ),
-        );
+        fail(noRecordError(arm.label, stderr, code ?? signal ?? 'unknown', (error as Error).message));
       }
     });
   });
+}
+
+/**
+ * Why an arm's process gave no run record, as one line. Its `perf` measured nothing (a perf file
+ * that does not load, no scenario that reached a backend: it says "No run record" after its
+ * `error:` lines): nothing to compare, exit 3, naming the arm's commit and the first cause. Else the
+ * process was lost on the way (a browser that crashed, a page that hung, a killed process): exit 1,
+ * as `perf` says of a lost process, with the last thing it said. Never a stack: nothing of it is a
+ * defect of this process.
+ */
+export function noRecordError(label: string, stderr: string, ended: number | string, readError: string): NothingToCompareError | ProcessLostError {
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const said = lines.find((l) => l.startsWith('error: '))?.slice('error: '.length);
+  const cut = (text: string) => (text.length > 400 ? `${text.slice(0, 400)}...` : text);
+  if (lines.some((l) => /^No run record\b/.test(l))) {
+    return new NothingToCompareError(
+      `${label}: nothing was measured there${said ? `: ${cut(said)}` : ' (no scenario reached a backend)'}; fix its perf files or pick another commit (its own \`perf\` shows the same)`,
+    );
+  }
+  const last = said ?? lines.at(-1) ?? readError;
+  return new ProcessLostError(`${label}: its process ended (${ended}) without a run record, so the A/B cannot go on: ${cut(last)}`);
 }
 
 /**

@@ -13,6 +13,8 @@ import { buildHardwareProfile, type ProfileHost } from '../backend/profile.js';
 import type { BackendContext } from '../backend/types.js';
 import { makeImageDataset, type ImageDataset } from '../data/dataset.js';
 import type { MetricInput } from '../results/metrics.js';
+import { encodeNonFinite } from '../results/non-finite.js';
+import { pageMetricsRefusal } from './page-limits.js';
 import type { RunProfile } from '../results/schema.js';
 import { describeCapabilities } from '../transfer/capabilities.js';
 import { type RecordingTask, recordedOf } from './record-meta.js';
@@ -183,11 +185,30 @@ export function useBrowserKineticsVideos(count: number): Promise<PageVideoFile[]
   return page.kinetics;
 }
 
-/** Adds metrics to the run record from a test in the page; the scenario is the test's perf file. */
+/** What this page recorded so far (one page per process), against its bounds (page-limits.ts). */
+const recorded = { metrics: 0, bytes: 0 };
+
+/**
+ * Adds metrics to the run record from a test in the page; the scenario is the test's perf file.
+ * NaN and ±Infinity are marked (results/non-finite.ts), so that the host names them as they are.
+ */
 export async function recordBrowserMetrics(task: RecordingTask, ...metrics: MetricInput[]): Promise<void> {
+  const encoded = metrics.map((m) => encodeNonFinite(m));
+  const adding = { metrics: encoded.length, bytes: JSON.stringify(encoded).length };
+  const refusal = pageMetricsRefusal(recorded, adding);
+  if (refusal) {
+    // Thrown without a stack: the line says all there is (the test that called is named beside it).
+    const error = new Error(refusal);
+    error.stack = `Error: ${refusal}`;
+    throw error;
+  }
   page.backend ??= start();
   const { profile } = await page.backend;
-  recordedOf(task, profile, { ...page.read }).metrics.push(...metrics);
+  recorded.metrics += adding.metrics;
+  recorded.bytes += adding.bytes;
+  // One at a time: a spread of thousands of arguments overflows the stack.
+  const list = recordedOf(task, profile, { ...page.read }).metrics;
+  for (const m of encoded) list.push(m);
 }
 
 /** The last test of a scenario in the page: no tensor it created is still alive (leak-spec.ts), recorded in this run. */
