@@ -35,7 +35,7 @@ function literalGlob(path: string): string {
  * instead, keeping keys of the file's that this run does not have.) The projects are kept, so
  * that a session can provide another configuration before a later run.
  */
-function provideRunConfig(config: RunConfig, projects: TestProject[], browser: BrowserLaunch | null, files: readonly string[] = []): Plugin {
+function provideRunConfig(config: RunConfig, projects: TestProject[], browser: BrowserLaunch | null): Plugin {
   return {
     name: 'gpu-transfer-perf:run-config',
     configureVitest({ project }) {
@@ -57,12 +57,7 @@ function provideRunConfig(config: RunConfig, projects: TestProject[], browser: B
         ...owner.options,
         optimizeDeps: browserOptimizeDeps(FROM_SOURCES ? 'sources' : 'installed'),
         // The page cross-origin isolated, so that its clock is fine enough for millisecond transfers.
-        server: {
-          ...owner.options?.server,
-          headers: { ...owner.options?.server?.headers, ...CROSS_ORIGIN_ISOLATION },
-          // The perf files and what they import transformed while Chromium starts, not when the page asks.
-          warmup: { clientFiles: [...files] },
-        },
+        server: { ...owner.options?.server, headers: { ...owner.options?.server?.headers, ...CROSS_ORIGIN_ISOLATION } },
       };
     },
   };
@@ -188,7 +183,7 @@ export async function openScenarioSession(files: readonly ScenarioFile[], config
     // What shows while it runs: nothing (quiet: K processes, calibration), vitest's per-test lines
     // (verbose), else one progress line, the perf files' own lines and failures as they happen.
     {
-      plugins: [provideRunConfig(config, projects, browser, paths), tmpDirs.plugin],
+      plugins: [provideRunConfig(config, projects, browser), tmpDirs.plugin],
       // The browser's provider is an instance too (runner/browser.ts): here, where it is not cloned.
       test: { ...host, reporters: options.quiet ? [reporter] : options.verbose ? ['default', reporter] : [new RunProgressReporter({ root }), reporter] },
     },
