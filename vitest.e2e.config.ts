@@ -37,6 +37,7 @@ export const SIDE_BY_SIDE_E2E = [
   'src/cli/ab-browser.e2e.test.ts',
   'src/cli/perf/measure.e2e.test.ts',
   'src/runner/measure-host.e2e.test.ts',
+  'src/cli/tensorflow.e2e.test.ts',
 ];
 
 const SETUP = './test/support/built-cli.setup.ts';

@@ -1,3 +1,4 @@
+import { tensorflowSetup } from '../base/commands.js';
 import * as tf from '@tensorflow/tfjs';
 import { createRequire } from 'node:module';
 import { recordCapabilities } from './capabilities.js';
@@ -38,7 +39,7 @@ export async function startTensorflow(reason: string): Promise<BackendContext> {
   const specifier = tensorflowPackage(); // a variable: the package has no types here
   if (specifier === null) {
     throw new BackendUnavailableError(
-      `neither ${TFJS_NODE_GPU} nor ${TFJS_NODE} is installed: \`npm run setup:tensorflow\` installs ` +
+      `neither ${TFJS_NODE_GPU} nor ${TFJS_NODE} is installed: ${tensorflowSetup()} installs ` +
         `${TFJS_NODE} 4.22.0 on TensorFlow 2.21.0's C library from the tensorflow-cpu wheel (pip)`,
     );
   }
@@ -49,7 +50,7 @@ export async function startTensorflow(reason: string): Promise<BackendContext> {
     await import(specifier);
   } catch (error) {
     throw new BackendUnavailableError(
-      `${specifier} is installed but does not load (${(error as Error).message.split('\n')[0]}): run \`npm run setup:tensorflow\``,
+      `${specifier} is installed but does not load (${(error as Error).message.split('\n')[0]}): set it up again with ${tensorflowSetup()}`,
     );
   }
   if (!(await tf.setBackend('tensorflow'))) throw new BackendUnavailableError('the tensorflow backend failed to initialize');

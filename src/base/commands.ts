@@ -37,3 +37,13 @@ export function commandLine(command: GtpCommand, args = '', sources: boolean = F
 export function commandName(command: GtpCommand, sources: boolean = FROM_SOURCES): string {
   return sources ? SCRIPTS[command] : `gtp ${command}`;
 }
+
+/**
+ * How the tensorflow backend is set up where this message is shown: the npm script in this
+ * repository; where the package is installed, the route its docs give (the script is not shipped).
+ */
+export function tensorflowSetup(sources: boolean = FROM_SOURCES): string {
+  return sources
+    ? '`npm run setup:tensorflow`'
+    : "the route in gpu-transfer-perf's docs/backends.md";
+}

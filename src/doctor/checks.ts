@@ -1,3 +1,4 @@
+import { tensorflowSetup } from '../base/commands.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { adapterName } from '../backend/fingerprint.js';
@@ -163,7 +164,7 @@ export interface TensorflowState {
 
 const GPU_PACKAGE = '@tensorflow/tfjs-node-gpu';
 const CPU_PACKAGE = '@tensorflow/tfjs-node';
-const SETUP = '`npm run setup:tensorflow`';
+const SETUP = tensorflowSetup();
 
 /**
  * Where the tensorflow backend stands: neither package installed (optional), installed but not

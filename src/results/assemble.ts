@@ -1,3 +1,4 @@
+import { tensorflowSetup } from '../base/commands.js';
 import type { MetricInput } from './metrics.js';
 import { adapterName } from '../backend/fingerprint.js';
 import { directionOf } from './direction.js';
@@ -85,7 +86,7 @@ function profileNotes(profile: RunProfile): string[] {
     }
   } else {
     notes.push(
-      "The tensorflow backend (TensorFlow's C library through tfjs-node) was not exercised in this run: `--backend tensorflow` after `npm run setup:tensorflow`.",
+      `The tensorflow backend (TensorFlow's C library through tfjs-node) was not exercised in this run: \`--backend tensorflow\` after ${tensorflowSetup()}.`,
     );
   }
   return notes;

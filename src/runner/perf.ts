@@ -1,3 +1,4 @@
+import { tensorflowSetup } from '../base/commands.js';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -91,7 +92,7 @@ export async function describeDatasets(
 export function checkBackendChoice(choice: BackendChoice): void {
   if (choice === 'tensorflow' && !isTensorflowInstalled()) {
     throw new RunInputError(
-      "--backend tensorflow: neither @tensorflow/tfjs-node nor @tensorflow/tfjs-node-gpu is installed with its addon: `npm run setup:tensorflow` installs @tensorflow/tfjs-node 4.22.0 on TensorFlow 2.21.0's C library (pip's tensorflow-cpu wheel)",
+      `--backend tensorflow: neither @tensorflow/tfjs-node nor @tensorflow/tfjs-node-gpu is installed with its addon: ${tensorflowSetup()} installs @tensorflow/tfjs-node 4.22.0 on TensorFlow 2.21.0's C library (pip's tensorflow-cpu wheel)`,
     );
   }
 }
