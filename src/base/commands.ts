@@ -43,7 +43,5 @@ export function commandName(command: GtpCommand, sources: boolean = FROM_SOURCES
  * repository; where the package is installed, the route its docs give (the script is not shipped).
  */
 export function tensorflowSetup(sources: boolean = FROM_SOURCES): string {
-  return sources
-    ? '`npm run setup:tensorflow`'
-    : "the route in gpu-transfer-perf's docs/backends.md";
+  return sources ? '`npm run setup:tensorflow`' : "the route in gpu-transfer-perf's docs/backends.md";
 }
