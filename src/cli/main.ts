@@ -11,7 +11,7 @@ import { moveConsoleToStderr, OutputPathError } from '../results/output-guard.js
 import { outputStream } from '../base/regular-file.js';
 import { EXIT } from '../results/exit.js';
 import { handleStandardStreams, stdoutClosedAtStart } from '../base/standard-streams.js';
-import { passSignalsToChildren } from './signal-children.js';
+import { passSignalsToChildren, stopWhenOrphaned } from './signal-children.js';
 
 /**
  * The outputs of the parsed command line (--json, --markdown, --out, --write-envelope, the export
@@ -105,6 +105,8 @@ async function main(argv: readonly string[]): Promise<number> {
 handleStandardStreams();
 // A signal to this process ends its children too: nothing measures or writes after it (src/cli/signal-children.ts).
 passSignalsToChildren();
+// ...and so does the death of the npx or npm that started it (issue 51).
+stopWhenOrphaned();
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

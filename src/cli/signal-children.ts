@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { childPids } from '../base/process-tree.js';
 import { signalExitCode } from '../results/exit.js';
 
@@ -25,4 +26,42 @@ export function passSignalsToChildren(children: () => number[] = childPids): voi
       if (process.listenerCount(signal) === 1) process.exit(signalExitCode(signal));
     });
   }
+}
+
+/**
+ * Whether a process's command line is npm's or npx's or the `sh -c` npm exec starts: npm sets its
+ * title (`npm exec gtp perf`, `npm run perf`), which /proc shows as its first argument.
+ */
+export function isNpmLauncher(cmdline: readonly string[]): boolean {
+  const [first = '', second] = cmdline;
+  return (
+    /^(npm|npx)( |$)/.test(first) || cmdline.some((arg) => /(^|\/)(npm|npx)(-cli\.js)?$/.test(arg)) || (/(^|\/)(ba|da)?sh$/.test(first) && second === '-c')
+  );
+}
+
+function cmdlineOf(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * A CLI started through npm (`npx gtp`, npm exec's `sh -c`, an npm script) whose parent dies stops
+ * as on SIGTERM (issue 51): on a signal npx and its `sh` exit at once, and this process, re-parented
+ * to init, went on measuring and wrote its record after the caller had seen 143. Polls
+ * process.ppid (Linux re-parents an orphan); the timer is unref'd and never keeps the process
+ * alive. Started some other way (a shell, nohup, a service) it is left alone: there a parent that
+ * goes away may mean "keep running".
+ */
+export function stopWhenOrphaned(intervalMs = 250): void {
+  const parent = process.ppid;
+  if (!isNpmLauncher(cmdlineOf(parent))) return;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    process.kill(process.pid, 'SIGTERM');
+  }, intervalMs);
+  timer.unref();
 }
