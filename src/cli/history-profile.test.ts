@@ -97,8 +97,14 @@ describe("the README's `npm run perf:history` on this repository's committed his
     expect(code).toBe(0);
     expect(existsSync(out)).toBe(true);
     const others = there.filter((p) => p !== LAVAPIPE_EPYC);
+    // Where history/ also holds this CPU's tensorflow profile, the line says why webgpu's was drawn.
+    const mine = others.filter((p) => p.startsWith('tensorflow-') && p.endsWith('-amd-epyc-2c-x64'));
+    const why =
+      mine.length > 0
+        ? `; of this machine's ${[LAVAPIPE_EPYC, ...mine].join(', ')}: webgpu is the backend --backend auto tries first (webgpu, tensorflow, wasm)`
+        : '';
     expect(printed[0]).toBe(
-      `${history}: drawing ${LAVAPIPE_EPYC}, this machine's Node profile, the one npm run perf records here (its id names this CPU: amd-epyc-2c, x64); also there: ${others.join(', ')} (choose one with --profile)`,
+      `${history}: drawing ${LAVAPIPE_EPYC}, this machine's Node profile, the one npm run perf records here (its id names this CPU: amd-epyc-2c, x64)${why}; also there: ${others.join(', ')} (choose one with --profile)`,
     );
     expect(printed[1]).toMatch(new RegExp(`^History of ${LAVAPIPE_EPYC}: \\d+ records in ${join(history, LAVAPIPE_EPYC)}\\.$`));
   }, 60_000);
