@@ -51,7 +51,8 @@ console.log(
   `\npooled between-process SD ${(100 * sd).toFixed(1)}%; ${perArm} + ${perArm} processes (+ ${perArm} + ${perArm} when inconclusive), tolerance ${100 * tolerance}%, alpha ${DEFAULT_PROCESS_ALPHA}, ${decisions} decisions each:`,
 );
 for (const shift of [0, -0.1, -0.159, -0.2, -0.25]) {
-  const head = shift === 0 ? pool(0) : pool(shift);
+  // A fresh pool for the head too: the A/A's arms are drawn from two samples, as two commits' processes are.
+  const head = pool(shift);
   const outcome = tally(Array.from({ length: decisions }, () => resampledDecision(base, head, { perArm, tolerance, alpha: DEFAULT_PROCESS_ALPHA }, rng)));
   const pct = (r: { readonly rate: number; readonly ci: readonly [number, number] }) =>
     `${(100 * r.rate).toFixed(1)}% [${(100 * r.ci[0]).toFixed(1)}, ${(100 * r.ci[1]).toFixed(1)}]`;

@@ -38,55 +38,45 @@ async function watching<T>(run: Promise<T>, onSeen: (pid: number) => void = () =
 
 // Perf files of the test's own, inside the project (vitest's root) and out of git (.tmp/ is ignored).
 const dir = join(ROOT, '.tmp', `browser-lost-${process.pid}`);
+/** Writes a perf file of the test's own into its folder under `dir`. */
+async function perfFile(folder: string, name: string, lines: readonly string[]): Promise<void> {
+  await mkdir(join(dir, folder), { recursive: true });
+  await writeFile(join(dir, folder, name), [...lines, ''].join('\n'));
+}
+
 beforeAll(async () => {
-  await mkdir(join(dir, 'frozen'), { recursive: true });
   // Freezes the page after tfjs starts: a loop that never yields, so no timer or message gets through.
-  await writeFile(
-    join(dir, 'frozen/frozen.perf.ts'),
-    [
-      "import { it } from 'vitest';",
-      "import { useBackend } from 'gpu-transfer-perf/browser';",
-      "it('never yields', async () => {",
-      '  await useBackend();',
-      '  for (;;) {}',
-      '});',
-      '',
-    ].join('\n'),
-  );
+  await perfFile('frozen', 'frozen.perf.ts', [
+    "import { it } from 'vitest';",
+    "import { useBackend } from 'gpu-transfer-perf/browser';",
+    "it('never yields', async () => {",
+    '  await useBackend();',
+    '  for (;;) {}',
+    '});',
+  ]);
   // Issue 51, items 4-7: a test that never settles (a promise, not a loop: the page's timers run),
   // a file that does not parse, and a page that records NaN, Infinity and more than it may.
-  await mkdir(join(dir, 'never-settles'), { recursive: true });
-  await writeFile(
-    join(dir, 'never-settles/never-settles.perf.ts'),
-    [
-      "import { it } from 'vitest';",
-      "import { useBackend } from 'gpu-transfer-perf/browser';",
-      "it('waits for nothing', async () => {",
-      '  await useBackend();',
-      '  await new Promise(() => undefined);',
-      '});',
-      '',
-    ].join('\n'),
-  );
-  await mkdir(join(dir, 'broken'), { recursive: true });
-  await writeFile(join(dir, 'broken/01-broken.perf.ts'), "import { it } from 'vitest';\nit('never runs', () => {\n  const x = ;\n});\n");
-  await mkdir(join(dir, 'records'), { recursive: true });
-  await writeFile(
-    join(dir, 'records/records.perf.ts'),
-    [
-      "import { it } from 'vitest';",
-      "import { recordMetrics, timeMetric, useBackend } from 'gpu-transfer-perf/browser';",
-      "it('records NaN and Infinity', async ({ task }) => {",
-      '  await useBackend();',
-      "  const m = (id: string, ms: number) => timeMetric(id, ms, 3, { detail: 'a time' });",
-      "  await recordMetrics(task, m('page.nan', Number.NaN), m('page.inf', Number.POSITIVE_INFINITY), m('page.ok', 1));",
-      '});',
-      "it('records more than a page may', async ({ task }) => {",
-      "  await recordMetrics(task, ...Array.from({ length: 10_001 }, (_, i) => timeMetric('many.' + i, 1, 3, { detail: 'one of many' })));",
-      '});',
-      '',
-    ].join('\n'),
-  );
+  await perfFile('never-settles', 'never-settles.perf.ts', [
+    "import { it } from 'vitest';",
+    "import { useBackend } from 'gpu-transfer-perf/browser';",
+    "it('waits for nothing', async () => {",
+    '  await useBackend();',
+    '  await new Promise(() => undefined);',
+    '});',
+  ]);
+  await perfFile('broken', '01-broken.perf.ts', ["import { it } from 'vitest';", "it('never runs', () => {", '  const x = ;', '});']);
+  await perfFile('records', 'records.perf.ts', [
+    "import { it } from 'vitest';",
+    "import { recordMetrics, timeMetric, useBackend } from 'gpu-transfer-perf/browser';",
+    "it('records NaN and Infinity', async ({ task }) => {",
+    '  await useBackend();',
+    "  const m = (id: string, ms: number) => timeMetric(id, ms, 3, { detail: 'a time' });",
+    "  await recordMetrics(task, m('page.nan', Number.NaN), m('page.inf', Number.POSITIVE_INFINITY), m('page.ok', 1));",
+    '});',
+    "it('records more than a page may', async ({ task }) => {",
+    "  await recordMetrics(task, ...Array.from({ length: 10_001 }, (_, i) => timeMetric('many.' + i, 1, 3, { detail: 'one of many' })));",
+    '});',
+  ]);
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 

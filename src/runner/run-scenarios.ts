@@ -18,7 +18,7 @@ import { FROM_SOURCES } from '../base/commands.js';
  * Resolution Time, "Clock resolution"; Chromium's 'Aligning timers with cross-origin isolation').
  * Everything the page loads comes from that same server, or is a blob: URL, so require-corp blocks nothing.
  */
-export const CROSS_ORIGIN_ISOLATION = {
+const CROSS_ORIGIN_ISOLATION = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Embedder-Policy': 'require-corp',
 } as const;
