@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up the `tensorflow` backend: @tensorflow/tfjs-node 4.22.0 on TensorFlow 2.21.0's C library,
 # taken from the tensorflow-cpu wheel, because tfjs-node's own install script downloads
-# libtensorflow 2.9.1 from a host outside the package registries. As a user, any time after `npm ci`:
+# libtensorflow 2.9.1 from a host outside the package registries. In the project it is run from
+# (this repository, or a project that installed gpu-transfer-perf), any time after `npm ci`:
 #   - pip fetches the wheel from ITS CONFIGURED INDEX (PyPI, or whatever `pip config list` names);
 #     no host or path of an index is written here.
 #   - Only the C API's two libraries (strip --strip-unneeded) and the headers tfjs-node's binding
@@ -25,8 +26,11 @@ TFJS_NODE_VERSION=4.22.0
 # on Python's version, and pinning the tags makes pip pick the same file everywhere.
 WHEEL_TAGS=(--only-binary=:all: --platform manylinux_2_27_x86_64 --implementation cp --python-version 3.11 --abi cp311)
 
-cd "$(dirname "$0")/.."
-ROOT=$PWD
+# The project it sets up: the one it is run from, found as npm finds it (`npm prefix`: the nearest
+# folder up with a package.json): this repository (`npm run setup:tensorflow`), or a user's project
+# running the copy the package ships (`bash node_modules/gpu-transfer-perf/scripts/setup-tensorflow.sh`).
+ROOT=$(npm prefix 2>/dev/null || pwd)
+cd "$ROOT"
 CACHE_ROOT="${XDG_CACHE_HOME:-$HOME/.cache}/gpu-transfer-perf"
 CACHE="$CACHE_ROOT/tensorflow-$TF_VERSION"
 PKG="$ROOT/node_modules/@tensorflow/tfjs-node"

@@ -40,8 +40,9 @@ export function commandName(command: GtpCommand, sources: boolean = FROM_SOURCES
 
 /**
  * How the tensorflow backend is set up where this message is shown: the npm script in this
- * repository; where the package is installed, the route its docs give (the script is not shipped).
+ * repository; where the package is installed, the same script as the package ships it, run in the
+ * project (it sets up the project it is run from: scripts/setup-tensorflow.sh).
  */
 export function tensorflowSetup(sources: boolean = FROM_SOURCES): string {
-  return sources ? '`npm run setup:tensorflow`' : "the route in gpu-transfer-perf's docs/backends.md";
+  return sources ? '`npm run setup:tensorflow`' : '`bash node_modules/gpu-transfer-perf/scripts/setup-tensorflow.sh` (run in your project)';
 }

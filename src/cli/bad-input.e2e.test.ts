@@ -134,7 +134,7 @@ const CASES: Case[] = [
     code: 2,
     cause:
       // The built CLI speaks as the installed package does: no npm script of this repository there.
-      /--backend tensorflow: neither @tensorflow\/tfjs-node nor @tensorflow\/tfjs-node-gpu is installed with its addon: the route in gpu-transfer-perf's docs\/backends.md installs/,
+      /--backend tensorflow: neither @tensorflow\/tfjs-node nor @tensorflow\/tfjs-node-gpu is installed with its addon: `bash node_modules\/gpu-transfer-perf\/scripts\/setup-tensorflow.sh` \(run in your project\) installs/,
     withoutTensorflow: true,
   },
   { name: 'compare: corrupt run record', args: () => ['compare', at('corrupt.json')], code: 2, cause: /corrupt.json: not valid JSON/ },

@@ -3,100 +3,17 @@
 // cancel or `kill PID` send it). Every process under npm must be gone within 5 s, each output
 // absent or a valid file, and the history folder unchanged after the signal. Before the fix
 // npm's `sh -c` died alone and the CLI went on as an orphan, writing its outputs afterwards.
-import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withEnv } from '../../test/support/cli.js';
 import { ROOT, tempFolderOfFile } from '../../test/support/interrupt.js';
+import { filesUnder, signalledLauncher } from '../../test/support/launcher-signals.js';
 import { signalExitCode } from '../results/exit.js';
 import { readRunRecord } from '../results/storage.js';
 
 const temp = tempFolderOfFile('gtp-npm-signals-');
-
-/** Every process below `pid`, read from /proc (Linux): the tree as it is at this moment. */
-function descendants(pid: number): number[] {
-  const found: number[] = [];
-  let tasks: string[] = [];
-  try {
-    tasks = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return found; // already gone
-  }
-  for (const task of tasks) {
-    let children = '';
-    try {
-      children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8');
-    } catch {
-      continue;
-    }
-    for (const child of children.split(' ').filter(Boolean).map(Number)) found.push(child, ...descendants(child));
-  }
-  return found;
-}
-
-/** Whether a process still runs (a zombie, exited but not yet reaped, counts as ended). */
-function running(pid: number): boolean {
-  try {
-    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
-
-/** Lists a folder tree's files (relative paths), or [] when it does not exist. */
-const filesUnder = (dir: string): string[] => (existsSync(dir) ? (readdirSync(dir, { recursive: true }) as string[]).sort() : []);
-
-interface Stopped {
-  readonly code: number | null;
-  readonly output: string;
-  /** Processes under npm at the signal that still ran 5 s after it. */
-  readonly survivors: number[];
-  /** The history folder's files just before the signal. */
-  readonly historyAtSignal: string[];
-}
-
-/**
- * `npm run --silent gtp -- <args>`; once `after` is in its output and `delayMs` passed, `signal`
- * to npm's pid alone. Resolves 5 s after the signal, or when npm and every process it had ended.
- */
-function signalledThroughNpm(args: readonly string[], after: string, delayMs: number, signal: NodeJS.Signals, history: string): Promise<Stopped> {
-  const npm = spawn('npm', ['run', '--silent', 'gtp', '--', ...args], { cwd: ROOT, env: withEnv() });
-  let output = '';
-  let sent = false;
-  let exit: number | null | undefined;
-  const exited = new Promise<void>((done) =>
-    npm.on('exit', (code, sig) => {
-      exit = code ?? (sig ? signalExitCode(sig) : null);
-      done();
-    }),
-  );
-  return new Promise((resolve) => {
-    const collect = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (sent || !output.includes(after)) return;
-      sent = true;
-      setTimeout(async () => {
-        const tree = descendants(npm.pid!);
-        const historyAtSignal = filesUnder(history);
-        npm.kill(signal);
-        const deadline = Date.now() + 5_000;
-        while (Date.now() < deadline && (exit === undefined || tree.some(running))) await new Promise((r) => setTimeout(r, 100));
-        const survivors = tree.filter(running);
-        for (const pid of survivors) process.kill(pid, 'SIGKILL'); // leave nothing running after the test
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 2_000))]);
-        resolve({ code: exit ?? null, output, survivors, historyAtSignal });
-      }, delayMs);
-    };
-    npm.stdout.on('data', collect);
-    npm.stderr.on('data', collect);
-    // A command that ended before the text appeared fails the test below (code 0, no signal sent).
-    void exited.then(() => {
-      if (!sent) resolve({ code: exit ?? null, output, survivors: [], historyAtSignal: [] });
-    });
-  });
-}
 
 const CASES = [
   // One scenario that measures for tens of seconds (training), so the signal lands mid-run on any
@@ -126,7 +43,15 @@ describe('a signal to npm run gtp stops the whole run (issue 41, item 1)', () =>
       async (signal) => {
         const dir = await mkdtemp(join(temp(), `${c.command}-${signal}-`));
         const history = join(dir, 'history');
-        const stopped = await signalledThroughNpm(c.args(dir), c.after, c.delayMs, signal, history);
+        const stopped = await signalledLauncher({
+          command: ['npm', 'run', '--silent', 'gtp', '--', ...c.args(dir)],
+          cwd: ROOT,
+          env: withEnv(),
+          after: c.after,
+          delayMs: c.delayMs,
+          signal,
+          history,
+        });
         expect(stopped.output).toContain(c.after);
         expect(stopped.survivors, stopped.output).toEqual([]);
         expect(stopped.code, stopped.output).toBe(signalExitCode(signal));

@@ -29,6 +29,8 @@ import { bmfFindings, junitXsdFindings, readJunitAsTestReporter } from '../../te
 import { asOtherCpu, OTHER_CPU_LAVAPIPE_ID, OTHER_CPU_MODEL } from '../../test/support/other-cpu.js';
 import { packHarness } from '../../test/support/built-cli.setup.js';
 import { chromiumsLeftBy } from '../../test/support/chromium.js';
+import { type LauncherSignal, signalledLauncher } from '../../test/support/launcher-signals.js';
+import { signalExitCode } from '../results/exit.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const EXAMPLE = join(ROOT, 'examples/own-pipeline');
@@ -76,6 +78,26 @@ async function gtp(args: readonly string[]): Promise<Outcome> {
   })();
   shown.push(outcome.output);
   return outcome;
+}
+
+/**
+ * `npx --no gtp ARGS` in the project, signalled once `after` showed (issue 51, item 1): SIGTERM
+ * to npx's pid (as `timeout` or a CI cancel send it: npm passes it to its `sh -c`, which dies and
+ * leaves gtp orphaned, and gtp stops as on SIGTERM), or SIGINT to its process group (a terminal's
+ * Ctrl-C: gtp gets it itself). Every process under npx ends within 5 s with the signal's exit
+ * code, and `output` is not written.
+ */
+async function expectStoppedThroughNpx(
+  args: readonly string[],
+  output: string,
+  signalled: Pick<LauncherSignal, 'after' | 'delayMs' | 'signal' | 'to'>,
+): Promise<void> {
+  const stopped = await signalledLauncher({ command: ['npx', '--no', 'gtp', ...args], cwd: project, env, ...signalled });
+  shown.push(stopped.output);
+  expect(stopped.output).toContain(signalled.after);
+  expect(stopped.survivors, stopped.output).toEqual([]);
+  expect(stopped.code, stopped.output).toBe(signalExitCode(signalled.signal));
+  await expect(lstat(join(project, output)), `${output} written after the signal`).rejects.toThrow(/ENOENT/);
 }
 
 /**
@@ -323,6 +345,50 @@ it('the plain pattern', async ({ task }) => {
     expect(plain.metrics.find((m) => m.id === 'plain.upload-bytes')?.value).toBe(4 * 2 * 16 * 16 * 3);
   });
 
+  it('runs its perf file on tensorflow after the set-up script the package ships, run in the project: the bytes exact at the binding', async (ctx) => {
+    // docs/own-pipeline.md's route: tfjs-node (not saved) on TensorFlow's C library from pip's
+    // wheel, cached by version outside node_modules, so seconds here after this machine's first.
+    const required = process.env.GTP_REQUIRE_TENSORFLOW === '1';
+    const setup = await sh('bash', ['node_modules/gpu-transfer-perf/scripts/setup-tensorflow.sh'], {
+      cwd: project,
+      env: { ...env, ...(required ? { GTP_REQUIRE_TENSORFLOW: '1' } : {}) },
+    }).then(
+      (r) => ({ code: 0, output: r.stdout + r.stderr }),
+      (e: { code?: number; stdout?: string; stderr?: string }) => ({ code: e.code ?? -1, output: `${e.stdout ?? ''}${e.stderr ?? ''}` }),
+    );
+    expect(setup.code, setup.output).toBe(0);
+    if (/^setup-tensorflow: skipped:/m.test(setup.output)) ctx.skip(setup.output.trim());
+    expect(setup.output).toMatch(/@tensorflow\/tfjs-node 4\.22\.0 on TensorFlow 2\.21\.0/);
+    // The project's own manifest and lockfile untouched: the backend is not saved.
+    expect(JSON.parse(await readFile(join(project, 'package.json'), 'utf8')).dependencies).not.toHaveProperty('@tensorflow/tfjs-node');
+    const run = await gtp(['perf', '--backend', 'tensorflow', '--out', 'results/tensorflow.json']);
+    // No tensorflow baseline in the example: measured and recorded, nothing compared.
+    expect(run.code, run.output).toBe(0);
+    const tf = await readRunRecord(join(project, 'results/tensorflow.json'));
+    expect(tf.errors).toEqual([]);
+    expect(tf.profile.backend).toBe('tensorflow');
+    expect(tf.profile.versions.tensorflow).toBe('2.21.0');
+    const value = (id: string) => tf.metrics.find((m) => m.id === id)?.value;
+    expect(value('rgb-batches.wire-bytes.host-float32')).toBe(4 * ELEMENTS);
+    expect(value('rgb-batches.wire-bytes.device-uint8')).toBe(ELEMENTS);
+    expect(value('memory.leaked-tensors.rgb-batches')).toBe(0);
+  }, 240_000);
+
+  it("stops a perf run on SIGTERM to npx's pid and on Ctrl-C (SIGINT to its group): every process gone, no record", async () => {
+    const perf = (out: string) => ['perf', '--processes', '6', '--out', out];
+    await expectStoppedThroughNpx(perf('results/sigterm.json'), 'results/sigterm.json', { after: 'process 1 of 6', delayMs: 500, signal: 'SIGTERM' });
+    await expectStoppedThroughNpx(perf('results/sigint.json'), 'results/sigint.json', { after: 'process 1 of 6', delayMs: 500, signal: 'SIGINT', to: 'group' });
+  }, 120_000);
+
+  it("stops a browser perf run on SIGTERM to npx's pid: Chromium gone too, no record", async () => {
+    // Six launches (one is about 3 s here, and over before a signal 1.5 s after its start), signalled in the first.
+    await expectStoppedThroughNpx(
+      ['perf', '--browser', 'chromium', '--processes', '6', '--out', 'results/sigterm-browser.json'],
+      'results/sigterm-browser.json',
+      { after: 'process 1 of 6', delayMs: 1_000, signal: 'SIGTERM' },
+    );
+  }, 120_000);
+
   it('ships its device kernels to a plain Node script that loads no test or report library (gpu-transfer-perf/kernels)', async () => {
     // A resolve hook fails the import of anything but tfjs and node: itself; the script runs the
     // per-channel decode kernel on the cpu backend and prints a value.
@@ -499,6 +565,15 @@ describe('gtp ab, bisect and calibrate in that project, a git repository of its 
     // Its worktree is gone again.
     expect((await gitIn('worktree', 'list')).split('\n')).toHaveLength(1);
   });
+
+  it("stops an A/B on SIGTERM to npx's pid: its processes gone, its worktrees removed, no verdicts written", async () => {
+    await expectStoppedThroughNpx(['ab', '--base', 'HEAD', '--processes', K, '--json', 'results/ab-sigterm.json'], 'results/ab-sigterm.json', {
+      after: 'look 1, pair 1/',
+      delayMs: 1_000,
+      signal: 'SIGTERM',
+    });
+    expect((await gitIn('worktree', 'list')).split('\n')).toHaveLength(1);
+  }, 120_000);
 
   it('calls a commit that makes one strategy ~3x slower a regression (gtp ab --base HEAD~1): exit 1, naming the metric', async () => {
     await docsCommit('how to run it in CI');

@@ -124,7 +124,7 @@ describe('an A/B in the browser (--browser chromium)', () => {
       const script = temp.at(`${name}.mjs`);
       await writeFile(script, `console.log(${JSON.stringify(help)});`);
       const launch = { command: process.execPath, args: [script, 'perf'] };
-      return { source: 'installed', version: name, host: null, perf: launch };
+      return { source: 'installed', version: name, host: null, hostTakesBrowser: false, perf: launch };
     };
     const old = await harnessPrinting('0.9.0', 'Usage: npx gtp perf [options]\n  --backend NAME  ...\n  --out FILE      ...');
     await expect(requireBrowserHarness('base (abc)', old)).rejects.toThrow(
@@ -161,7 +161,7 @@ describe("an arm's process that writes no run record", () => {
   it('that measured nothing is nothing to compare (exit 3): one line naming the commit and the load error', async () => {
     const script = temp.at('broken-perf.mjs');
     await writeFile(script, `process.stderr.write(${JSON.stringify(`${broken}\n`)}); process.exitCode = 1;`);
-    const harness: ArmHarness = { source: 'sources', version: null, host: null, perf: { command: process.execPath, args: [script] } };
+    const harness: ArmHarness = { source: 'sources', version: null, host: null, hostTakesBrowser: false, perf: { command: process.execPath, args: [script] } };
     const arm = { name: 'base' as const, label: 'HEAD~1 (8c2043a00000)', commit: '8c2043a', dir: temp.path, records: [], harness, host: null };
     const failed = runProcess(
       arm,

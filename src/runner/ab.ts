@@ -365,9 +365,12 @@ function armEnv(): NodeJS.ProcessEnv {
 
 /** Starts the arm's measure host when its harness has one (tracked, so a signal stops it). */
 export function startHost(arm: Arm, options: Pick<AbOptions, 'scenarios' | 'backend' | 'browser'>): void {
-  // A browser process is one Chromium launch, started by the perf command's vitest browser mode
-  // (runner/browser-process.ts); the host forks Node workers that measure in Node, so it has none to offer.
-  if (options.browser) return;
+  // In a browser a process is one Chromium launch: the host launches one per request on its one
+  // Vite server (runner/host-browser.ts); a harness from before that measures a command per launch.
+  if (options.browser && arm.harness.host && !arm.harness.hostTakesBrowser) {
+    console.log(`${LOG} ${arm.label}: its measure host runs in Node only; a perf --browser command per launch (slower start)`);
+    return;
+  }
   if (!arm.harness.host) {
     console.log(`${LOG} ${arm.label}: no measure host in its harness; a perf command per process (slower start)`);
     return;

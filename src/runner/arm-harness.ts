@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FROM_SOURCES } from '../base/commands.js';
+import { HOST_BROWSER_MODULE } from './host-browser.js';
 import { hasMeasureHost, type HostLaunch, MEASURE_HOST_ENTRY, PACKAGE_MEASURE_HOST_ENTRY } from './measure-host.js';
 
 /**
@@ -27,6 +28,8 @@ export interface ArmHarness {
   readonly version: string | null;
   /** How its measure host starts; null: a harness from before the measure host (a command per process). */
   readonly host: HostLaunch | null;
+  /** Whether its host measures in a browser too (--browser: a launch per request); else a `perf --browser` command per launch. */
+  readonly hostTakesBrowser: boolean;
   /** How its `perf` command starts (program and arguments up to and including `perf`). */
   readonly perf: HostLaunch;
 }
@@ -52,6 +55,7 @@ export function armHarness(dir: string, source: HarnessSource = HARNESS_SOURCE):
       source,
       version: versionOf(join(dir, 'package.json')),
       host: hasMeasureHost(dir) ? { command: tsx, args: [MEASURE_HOST_ENTRY] } : null,
+      hostTakesBrowser: existsSync(join(dir, HOST_BROWSER_MODULE.sources)),
       perf: { command: tsx, args: ['src/cli/main.ts', 'perf'] },
     };
   }
@@ -63,6 +67,7 @@ export function armHarness(dir: string, source: HarnessSource = HARNESS_SOURCE):
     version: versionOf(join(root, 'package.json')),
     // process.execPath: the node that runs this command, as npx's bin would be run.
     host: existsSync(host) ? { command: process.execPath, args: [host] } : null,
+    hostTakesBrowser: existsSync(join(root, HOST_BROWSER_MODULE.installed)),
     perf: { command: process.execPath, args: [join(root, 'dist/cli/main.js'), 'perf'] },
   };
 }

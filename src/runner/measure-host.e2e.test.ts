@@ -1,6 +1,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { descendantPids } from '../base/process-tree.js';
+import { harnessChromiums } from '../../test/support/chromium.js';
 import { HarnessStartError } from './harness-start.js';
 import { startMeasureHost } from './measure-host.js';
 
@@ -11,6 +13,21 @@ it('${name}', async ({ task }) => {
   await recordMetrics(task, exactMetric('host-test.pid-${name}', process.pid, 'count', 'measured', { detail: 'process.pid of the test process' }));
 });
 `;
+
+/** A page perf file that records a value drawn once per page load: equal within a launch, new in the next. */
+const PAGE_FILE = `import { it } from 'vitest';
+import { exactMetric, recordMetrics } from 'gpu-transfer-perf/browser';
+const drawn = crypto.getRandomValues(new Uint32Array(1))[0];
+it('page', async ({ task }) => {
+  await recordMetrics(task, exactMetric('host-test.page-load', drawn, 'count', 'measured', { detail: 'a number drawn once per page load' }));
+});
+`;
+
+/** This test process's descendants that are harness Chromiums (browser or helper), alive now. */
+async function ourChromiums(): Promise<number[]> {
+  const mine = new Set(descendantPids());
+  return [...(await harnessChromiums())].filter((pid) => mine.has(pid));
+}
 
 describe('measure host', () => {
   let dir: string;
@@ -67,4 +84,33 @@ describe('measure host', () => {
       await host.close();
     }
   }, 60_000);
+
+  it('in a browser: one Chromium launch per request on its one server, closed when the record is taken (ab --browser)', async () => {
+    const page = join(dir, 'page');
+    await mkdir(page, { recursive: true });
+    await writeFile(join(page, '01-page.perf.ts'), PAGE_FILE);
+    const host = startMeasureHost(
+      process.cwd(),
+      ['--dir', page, '--browser', 'chromium', '--backend', 'webgpu'],
+      { ...process.env, PERF_REQUIRE_BACKEND: '', PERF_REQUIRE_BASELINE: '' },
+      'this checkout',
+    );
+    try {
+      const drawn: Array<number | undefined> = [];
+      for (const name of ['first', 'second']) {
+        const record = await host.measure(join(dir, `${name}.json`));
+        expect(record.errors).toEqual([]);
+        expect(record.profile.id).toMatch(/^webgpu-chromium-\d+-/);
+        drawn.push(record.metrics.find((m) => m.id === 'host-test.page-load')?.value);
+        // No browser of this host idles between requests (in an A/B the other arm measures then).
+        expect(await ourChromiums(), `${name}: Chromium left running after its record`).toEqual([]);
+      }
+      expect(drawn[0]).toBeGreaterThan(0);
+      expect(drawn[1]).not.toBe(drawn[0]);
+    } finally {
+      await host.close();
+    }
+    expect(host.child.exitCode).toBe(0);
+    expect(await ourChromiums()).toEqual([]);
+  }, 120_000);
 });

@@ -5,7 +5,9 @@ import { EXIT, signalExitCode } from '../results/exit.js';
 import type { RunRecord } from '../results/schema.js';
 import { readRunRecord, writeJsonAtomic } from '../results/storage.js';
 import type { RunConfig } from '../run-config.js';
+import type { BrowserLaunch } from './browser.js';
 import { HarnessStartError, startCause } from './harness-start.js';
+import { ProcessLostError } from './process-lost.js';
 import { openScenarioSession } from './run-scenarios.js';
 import type { ScenarioFile } from './scenarios.js';
 
@@ -36,14 +38,19 @@ export interface HostLaunch {
 
 /** Parent -> host: measure once more and write the record to `out`; or stop (after the last reply). */
 type MeasureRequest = { readonly out: string } | { readonly stop: true };
-/** Host -> parent: one per request, in order. */
-type MeasureReply = { readonly ok: true } | { readonly ok: false; readonly error: string };
+/** Host -> parent: one per request, in order; `lost`: a browser process that crashed or hung (ProcessLostError). */
+type MeasureReply = { readonly ok: true } | { readonly ok: false; readonly error: string; readonly lost?: boolean };
 
-/** Host side: serves measure requests on the IPC channel until the parent closes it. */
-export async function serveMeasurements(files: readonly ScenarioFile[], config: RunConfig): Promise<void> {
+/**
+ * Host side: serves measure requests on the IPC channel until the parent closes it. With a
+ * `browser`, each request is one launch of it on the session's one Vite server (host-browser.ts).
+ */
+export async function serveMeasurements(files: readonly ScenarioFile[], config: RunConfig, browser: BrowserLaunch | null = null): Promise<void> {
   const send = process.send?.bind(process);
   if (!send) throw new Error('the measure host is started by perf:ab / perf:bisect, with an IPC channel');
-  const session = await openScenarioSession(files, config, { quiet: true });
+  const session = await openScenarioSession(files, config, { quiet: true, browser });
+  const { measureOneLaunch } = browser ? await import('./host-browser.js') : { measureOneLaunch: null };
+  let launches = 0;
   // perf:ab stops its children with SIGTERM on Ctrl-C: close vitest (its forked worker, its temp folders) first.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => void session.close().finally(() => process.exit(signalExitCode(signal))));
@@ -65,12 +72,12 @@ export async function serveMeasurements(files: readonly ScenarioFile[], config: 
     }
     queue = queue.then(async () => {
       try {
-        const record = await session.run();
+        const record = browser && measureOneLaunch ? await measureOneLaunch(session, browser, `launch ${++launches}`) : await session.run();
         if (!record) throw new Error('no scenario file ran');
         await writeJsonAtomic(request.out, record);
         await reply({ ok: true });
       } catch (error) {
-        await reply({ ok: false, error: (error as Error).message });
+        await reply({ ok: false, error: (error as Error).message, ...(error instanceof ProcessLostError ? { lost: true } : {}) });
       }
     });
   });
@@ -133,7 +140,8 @@ export function startMeasureHost(
     if (reply.ok) {
       answered++;
       waiting.done();
-    } else waiting.fail(new Error(`${label}: the process failed (${reply.error})`));
+    } else if (reply.lost) waiting.fail(new ProcessLostError(`${label}: ${reply.error}`));
+    else waiting.fail(new Error(`${label}: the process failed (${reply.error})`));
   });
   child.once('exit', (code, signal) => {
     pending?.fail(ended(signal ?? `exit code ${code}`));
