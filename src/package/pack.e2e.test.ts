@@ -64,11 +64,11 @@ interface Outcome {
 /** Everything the installed bin printed in the project, checked at the end for commands that do not exist there. */
 const shown: string[] = [];
 
-/** Runs the installed bin (`npx --no`: never fetch it) in the example copy; resolves with its exit code. */
-async function gtp(args: readonly string[]): Promise<Outcome> {
+/** Runs the installed bin (`npx --no`: never fetch it) in the example copy, `more` added to its environment; resolves with its exit code. */
+async function gtp(args: readonly string[], more: NodeJS.ProcessEnv = {}): Promise<Outcome> {
   const outcome = await (async () => {
     try {
-      const { stdout, stderr } = await sh('npx', ['--no', 'gtp', ...args], { cwd: project, env, maxBuffer: 16 * 1024 * 1024 });
+      const { stdout, stderr } = await sh('npx', ['--no', 'gtp', ...args], { cwd: project, env: { ...env, ...more }, maxBuffer: 16 * 1024 * 1024 });
       return { code: 0, output: stdout + stderr };
     } catch (error) {
       const e = error as { code?: unknown; stdout?: string; stderr?: string };
@@ -349,9 +349,13 @@ it('the plain pattern', async ({ task }) => {
     // docs/own-pipeline.md's route: tfjs-node (not saved) on TensorFlow's C library from pip's
     // wheel, cached by version outside node_modules, so seconds here after this machine's first.
     const required = process.env.GTP_REQUIRE_TENSORFLOW === '1';
+    // Offline (npm_config_offline) from npm's cache, under the registry the cache was filled from:
+    // npm keys package metadata by registry, and the script installs by name (a test's unreachable
+    // npm_config_registry would miss every entry; offline, none is fetched either way).
+    const { npm_config_registry: _unreachable, ...cached } = env;
     const setup = await sh('bash', ['node_modules/gpu-transfer-perf/scripts/setup-tensorflow.sh'], {
       cwd: project,
-      env: { ...env, ...(required ? { GTP_REQUIRE_TENSORFLOW: '1' } : {}) },
+      env: { ...cached, ...(required ? { GTP_REQUIRE_TENSORFLOW: '1' } : {}) },
     }).then(
       (r) => ({ code: 0, output: r.stdout + r.stderr }),
       (e: { code?: number; stdout?: string; stderr?: string }) => ({ code: e.code ?? -1, output: `${e.stdout ?? ''}${e.stderr ?? ''}` }),
@@ -361,7 +365,8 @@ it('the plain pattern', async ({ task }) => {
     expect(setup.output).toMatch(/@tensorflow\/tfjs-node 4\.22\.0 on TensorFlow 2\.21\.0/);
     // The project's own manifest and lockfile untouched: the backend is not saved.
     expect(JSON.parse(await readFile(join(project, 'package.json'), 'utf8')).dependencies).not.toHaveProperty('@tensorflow/tfjs-node');
-    const run = await gtp(['perf', '--backend', 'tensorflow', '--out', 'results/tensorflow.json']);
+    // Required to run there (CI requires webgpu for the other runs): never a fallback to another backend.
+    const run = await gtp(['perf', '--backend', 'tensorflow', '--out', 'results/tensorflow.json'], { PERF_REQUIRE_BACKEND: 'tensorflow' });
     // No tensorflow baseline in the example: measured and recorded, nothing compared.
     expect(run.code, run.output).toBe(0);
     const tf = await readRunRecord(join(project, 'results/tensorflow.json'));
