@@ -9,6 +9,7 @@
  * the measured SD (8 launches give too few values to draw two looks from without replacement).
  *
  *   npx tsx scripts/gate-power.ts --metric browser-mnist.speedup --per-arm 6 RUN.json [RUN.json...]
+ *   npx tsx scripts/gate-power.ts --per-arm 8 --sd 6.6      (an SD measured elsewhere, e.g. perf:calibrate's, in %)
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -23,6 +24,7 @@ const { values, positionals } = parseArgs({
     'per-arm': { type: 'string', default: '6' },
     tolerance: { type: 'string', default: '0.1' },
     decisions: { type: 'string', default: '2000' },
+    sd: { type: 'string' },
   },
 });
 const perArm = Number(values['per-arm']);
@@ -40,6 +42,13 @@ for (const path of positionals) {
     `${path}: ${processes.length} processes, ${values.metric} ${processes.map((v) => v.toFixed(3)).join(' ')}, between-process SD of logs ${(100 * sd).toFixed(1)}%`,
   );
 }
+if (values.sd !== undefined) {
+  const given = Number(values.sd) / 100;
+  if (!(given > 0)) throw new RangeError(`--sd ${values.sd}: a between-process SD of logs in percent, above 0`);
+  sds.push(given);
+  console.log(`--sd: between-process SD of logs ${values.sd}%`);
+}
+if (sds.length === 0) throw new Error('give run records of a --processes K run, or --sd');
 // The pooled SD (equal weights: each record is one sitting of the same K).
 const sd = Math.sqrt(sds.reduce((s, x) => s + x * x, 0) / sds.length);
 const rng = seededRng(20261207);
