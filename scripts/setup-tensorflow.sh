@@ -59,7 +59,7 @@ if [ "$(uname -s)-$(uname -m)" != Linux-x86_64 ]; then
   missing "tensorflow-cpu's wheel is for Linux x86-64; this is $(uname -s) $(uname -m)"
 fi
 if [ ! -d node_modules/@tensorflow/tfjs-core ]; then
-  missing "node_modules has no @tensorflow/tfjs-core: run \`npm ci\` first"
+  missing "$ROOT/node_modules has no @tensorflow/tfjs-core (the project npm finds from here): run it from your project after \`npm ci\`"
 fi
 
 mkdir -p "$CACHE_ROOT"

@@ -16,7 +16,7 @@ if (args.command !== 'perf') throw new Error('the measure host takes perf flags'
 if (args.browser !== null) {
   // In a browser, what `perf --browser` with these flags would measure, planned as it plans it
   // (its browser found, perf/browser/ or perf/, the data described): one launch per request.
-  const plan = await planPerf(args);
+  const plan = await planPerf(args, { checkOutputs: false });
   await serveMeasurements(plan.files, plan.config, plan.browser);
 } else {
   const files = scenarioFiles(args.scenarios, args.dir ?? undefined, undefined, args.dir ? '--dir' : null);

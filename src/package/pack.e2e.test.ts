@@ -28,8 +28,8 @@ import { withResolvedUrls } from '../runner/offline-lock.js';
 import { bmfFindings, junitXsdFindings, readJunitAsTestReporter } from '../../test/support/export-validators.js';
 import { asOtherCpu, OTHER_CPU_LAVAPIPE_ID, OTHER_CPU_MODEL } from '../../test/support/other-cpu.js';
 import { packHarness } from '../../test/support/built-cli.setup.js';
-import { chromiumsLeftBy } from '../../test/support/chromium.js';
-import { type LauncherSignal, signalledLauncher } from '../../test/support/launcher-signals.js';
+import { chromiumsLeftBy, harnessChromiums } from '../../test/support/chromium.js';
+import { descendants, type LauncherSignal, signalledLauncher } from '../../test/support/launcher-signals.js';
 import { signalExitCode } from '../results/exit.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -90,7 +90,7 @@ async function gtp(args: readonly string[], more: NodeJS.ProcessEnv = {}): Promi
 async function expectStoppedThroughNpx(
   args: readonly string[],
   output: string,
-  signalled: Pick<LauncherSignal, 'after' | 'delayMs' | 'signal' | 'to'>,
+  signalled: Pick<LauncherSignal, 'after' | 'delayMs' | 'signal' | 'to' | 'until'>,
 ): Promise<void> {
   const stopped = await signalledLauncher({ command: ['npx', '--no', 'gtp', ...args], cwd: project, env, ...signalled });
   shown.push(stopped.output);
@@ -390,7 +390,16 @@ it('the plain pattern', async ({ task }) => {
     await expectStoppedThroughNpx(
       ['perf', '--browser', 'chromium', '--processes', '6', '--out', 'results/sigterm-browser.json'],
       'results/sigterm-browser.json',
-      { after: 'process 1 of 6', delayMs: 1_000, signal: 'SIGTERM' },
+      {
+        after: 'process 1 of 6',
+        delayMs: 1_000,
+        signal: 'SIGTERM',
+        // Signalled while a Chromium of the run is up, so that "none left" is checked of one.
+        until: async (npx) => {
+          const under = new Set(descendants(npx));
+          return [...(await harnessChromiums({ browsersOnly: true }))].some((pid) => under.has(pid));
+        },
+      },
     );
   }, 120_000);
 

@@ -12,6 +12,7 @@ import {
   requireBrowserHarness,
   requirePerfFiles,
   runProcess,
+  startHost,
 } from './ab.js';
 import type { ArmHarness } from './arm-harness.js';
 import { RunInputError } from './perf.js';
@@ -132,6 +133,27 @@ describe('an A/B in the browser (--browser chromium)', () => {
     );
     const now = await harnessPrinting('1.0.0', 'Usage: npx gtp perf [options]\n  --browser chromium      run the perf files');
     await expect(requireBrowserHarness('base (abc)', now)).resolves.toBeUndefined();
+  });
+});
+
+describe("an arm's measure host", () => {
+  const chromium = { name: 'chromium', path: null, timeoutS: null };
+  // A program that would fail loudly if started: the arm must not start it.
+  const host = { command: '/nonexistent/measure-host', args: [] };
+  const arm = (hostTakesBrowser: boolean) => ({
+    name: 'base' as const,
+    label: 'HEAD~1 (8c2043a00000)',
+    commit: '8c2043a',
+    dir: temp.path,
+    records: [],
+    harness: { source: 'sources' as const, version: null, host, hostTakesBrowser, perf: host },
+    host: null,
+  });
+
+  it('is not started for --browser where the harness has a Node-only host: that commit is measured a perf --browser command per launch', () => {
+    const old = arm(false);
+    startHost(old, { scenarios: ['speedup'], backend: 'webgpu', browser: chromium });
+    expect(old.host).toBeNull();
   });
 });
 

@@ -17,6 +17,7 @@ import { readRunRecord } from '../results/storage.js';
 import { commandLine, commandName } from '../base/commands.js';
 import { type ArmHarness, armHarness, dependsOnHarness, HARNESS_SOURCE, INSTALLED_HARNESS } from './arm-harness.js';
 import { type MeasureHost, startMeasureHost } from './measure-host.js';
+import { NothingToCompareError, nothingMeasuredError } from './nothing-to-compare.js';
 import { withResolvedUrls } from './offline-lock.js';
 import { checkBackendChoice, RunInputError, scenarioFiles } from './perf.js';
 import { ProcessLostError } from './process-lost.js';
@@ -27,13 +28,7 @@ const run = promisify(execFile);
 /** The prefix of the A/B's progress lines, as the command is called here (`perf:ab`, `gtp ab`). */
 const LOG = `[${commandName('ab')}]`;
 
-/**
- * Nothing to compare (exit 3, like a missing baseline): an arm has no harness to measure it or
- * no perf files to measure. The message says what to do.
- */
-export class NothingToCompareError extends Error {
-  override readonly name = 'NothingToCompareError';
-}
+export { NothingToCompareError } from './nothing-to-compare.js';
 
 /** What `npm run perf:ab` is asked to do. */
 export interface AbOptions {
@@ -419,11 +414,7 @@ export function noRecordError(label: string, stderr: string, ended: number | str
     .filter(Boolean);
   const said = lines.find((l) => l.startsWith('error: '))?.slice('error: '.length);
   const cut = (text: string) => (text.length > 400 ? `${text.slice(0, 400)}...` : text);
-  if (lines.some((l) => /^No run record\b/.test(l))) {
-    return new NothingToCompareError(
-      `${label}: nothing was measured there${said ? `: ${cut(said)}` : ' (no scenario reached a backend)'}; fix its perf files or pick another commit (its own \`perf\` shows the same)`,
-    );
-  }
+  if (lines.some((l) => /^No run record\b/.test(l))) return nothingMeasuredError(label, said);
   const last = said ?? lines.at(-1) ?? readError;
   return new ProcessLostError(`${label}: its process ended (${ended}) without a run record, so the A/B cannot go on: ${cut(last)}`);
 }

@@ -16,9 +16,14 @@ export const HOST_BROWSER_MODULE = { sources: 'src/runner/host-browser.ts', inst
 
 /** One launch: the session's files in a new Chromium, watched as perf's are (a hung or lost page is a ProcessLostError); the browser closed after. */
 export async function measureOneLaunch(session: ScenarioSession, browser: BrowserLaunch, label: string): Promise<RunRecord | null> {
+  let record: RunRecord | null;
   try {
-    return await runBrowserProcess(session, browser, label);
-  } finally {
-    await session.relaunchBrowser();
+    record = await runBrowserProcess(session, browser, label);
+  } catch (error) {
+    // The launch's own failure is the cause to report (a lost or hung page), not a failed close after it.
+    await session.relaunchBrowser().catch(() => undefined);
+    throw error;
   }
+  await session.relaunchBrowser();
+  return record;
 }

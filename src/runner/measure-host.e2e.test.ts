@@ -5,6 +5,7 @@ import { descendantPids } from '../base/process-tree.js';
 import { harnessChromiums } from '../../test/support/chromium.js';
 import { HarnessStartError } from './harness-start.js';
 import { startMeasureHost } from './measure-host.js';
+import { NothingToCompareError } from './nothing-to-compare.js';
 
 /** A perf file that records which process ran it. */
 const PID_FILE = (name: string) => `import { it } from 'vitest';
@@ -111,6 +112,27 @@ describe('measure host', () => {
       await host.close();
     }
     expect(host.child.exitCode).toBe(0);
+    expect(await ourChromiums()).toEqual([]);
+  }, 120_000);
+
+  it('in a browser: a launch that measured nothing (a perf file that does not parse) is nothing to compare, with its cause, exit 3', async () => {
+    const broken = join(dir, 'broken');
+    await mkdir(broken, { recursive: true });
+    await writeFile(join(broken, '01-broken.perf.ts'), "import { it } from 'vitest';\nit('x', () => {\n  const = 1;\n});\n");
+    const host = startMeasureHost(
+      process.cwd(),
+      ['--dir', broken, '--browser', 'chromium', '--backend', 'webgpu'],
+      { ...process.env, PERF_REQUIRE_BACKEND: '', PERF_REQUIRE_BASELINE: '' },
+      'HEAD~1 (0123456789ab)',
+    );
+    try {
+      const failed = (await host.measure(join(dir, 'none.json')).catch((e: unknown) => e)) as Error;
+      expect(failed).toBeInstanceOf(NothingToCompareError);
+      expect(failed.message).toMatch(/^HEAD~1 \(0123456789ab\): nothing was measured there: .*01-broken\.perf\.ts/);
+      expect(failed.message).not.toContain('\n');
+    } finally {
+      await host.close();
+    }
     expect(await ourChromiums()).toEqual([]);
   }, 120_000);
 });

@@ -7,6 +7,7 @@ import { readRunRecord, writeJsonAtomic } from '../results/storage.js';
 import type { RunConfig } from '../run-config.js';
 import type { BrowserLaunch } from './browser.js';
 import { HarnessStartError, startCause } from './harness-start.js';
+import { nothingMeasuredError } from './nothing-to-compare.js';
 import { ProcessLostError } from './process-lost.js';
 import { openScenarioSession } from './run-scenarios.js';
 import type { ScenarioFile } from './scenarios.js';
@@ -38,8 +39,14 @@ export interface HostLaunch {
 
 /** Parent -> host: measure once more and write the record to `out`; or stop (after the last reply). */
 type MeasureRequest = { readonly out: string } | { readonly stop: true };
-/** Host -> parent: one per request, in order; `lost`: a browser process that crashed or hung (ProcessLostError). */
-type MeasureReply = { readonly ok: true } | { readonly ok: false; readonly error: string; readonly lost?: boolean };
+/**
+ * Host -> parent: one per request, in order; `lost`: a browser process that crashed or hung
+ * (ProcessLostError); `nothing`: the process measured nothing, `error` its first cause (exit 3).
+ */
+type MeasureReply = { readonly ok: true } | { readonly ok: false; readonly error: string; readonly lost?: boolean; readonly nothing?: boolean };
+
+/** A request whose process ran no scenario: its first cause (a perf file that did not load, ...), one line. */
+class NothingMeasured extends Error {}
 
 /**
  * Host side: serves measure requests on the IPC channel until the parent closes it. With a
@@ -73,11 +80,12 @@ export async function serveMeasurements(files: readonly ScenarioFile[], config: 
     queue = queue.then(async () => {
       try {
         const record = browser && measureOneLaunch ? await measureOneLaunch(session, browser, `launch ${++launches}`) : await session.run();
-        if (!record) throw new Error('no scenario file ran');
+        if (!record) throw new NothingMeasured([...session.fileErrors(), ...session.unhandledErrors()][0]?.split('\n')[0] ?? '');
         await writeJsonAtomic(request.out, record);
         await reply({ ok: true });
       } catch (error) {
-        await reply({ ok: false, error: (error as Error).message, ...(error instanceof ProcessLostError ? { lost: true } : {}) });
+        const kind = error instanceof ProcessLostError ? { lost: true } : error instanceof NothingMeasured ? { nothing: true } : {};
+        await reply({ ok: false, error: (error as Error).message, ...kind });
       }
     });
   });
@@ -141,6 +149,7 @@ export function startMeasureHost(
       answered++;
       waiting.done();
     } else if (reply.lost) waiting.fail(new ProcessLostError(`${label}: ${reply.error}`));
+    else if (reply.nothing) waiting.fail(nothingMeasuredError(label, reply.error || undefined));
     else waiting.fail(new Error(`${label}: the process failed (${reply.error})`));
   });
   child.once('exit', (code, signal) => {

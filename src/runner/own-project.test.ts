@@ -50,6 +50,21 @@ describe("the harness of a checkout in a user's project", () => {
     expect(armHarness(dir, 'installed')).toMatchObject({ version: '9.8.7', host: null, perf: { command: process.execPath } });
     await writeFile(join(pkg, 'dist/cli/measure-host.js'), '');
     expect(armHarness(dir, 'installed')?.host).toEqual({ command: process.execPath, args: [join(pkg, 'dist/cli/measure-host.js')] });
+    // A host from before the browser host measures in Node only: --browser then runs a command per launch.
+    expect(armHarness(dir, 'installed')?.hostTakesBrowser).toBe(false);
+    await mkdir(join(pkg, 'dist/runner'), { recursive: true });
+    await writeFile(join(pkg, 'dist/runner/host-browser.js'), '');
+    expect(armHarness(dir, 'installed')?.hostTakesBrowser).toBe(true);
+  });
+
+  it("in this repository's checkouts, the browser host is its sources' host-browser module", async () => {
+    const dir = join(temp.path, 'checkout');
+    await mkdir(join(dir, 'src/cli'), { recursive: true });
+    await writeFile(join(dir, 'src/cli/measure-host.ts'), '');
+    expect(armHarness(dir, 'sources')).toMatchObject({ hostTakesBrowser: false, host: { args: ['src/cli/measure-host.ts'] } });
+    await mkdir(join(dir, 'src/runner'), { recursive: true });
+    await writeFile(join(dir, 'src/runner/host-browser.ts'), '');
+    expect(armHarness(dir, 'sources')?.hostTakesBrowser).toBe(true);
   });
 
   it('is named in package.json under any kind of dependency', () => {

@@ -64,6 +64,8 @@ export interface LauncherSignal {
   /** 'pid': to npm's pid alone; 'group': to npm's process group (npm leads a group of its own), as Ctrl-C. */
   readonly to?: 'pid' | 'group';
   readonly history?: string;
+  /** Polled every 100 ms (up to 60 s) after `after` showed, before the delay: e.g. a Chromium among npm's descendants. */
+  readonly until?: (npmPid: number) => Promise<boolean>;
 }
 
 /**
@@ -88,18 +90,24 @@ export function signalledLauncher(s: LauncherSignal): Promise<Stopped> {
       output += chunk.toString();
       if (sent || !output.includes(s.after)) return;
       sent = true;
-      setTimeout(async () => {
-        const tree = descendants(npm.pid!);
-        const historyAtSignal = s.history ? filesUnder(s.history) : [];
-        if (s.to === 'group') process.kill(-npm.pid!, s.signal);
-        else npm.kill(s.signal);
-        const deadline = Date.now() + 5_000;
-        while (Date.now() < deadline && (exit === undefined || tree.some(running))) await new Promise((r) => setTimeout(r, 100));
-        const survivors = tree.filter(running);
-        for (const pid of survivors) process.kill(pid, 'SIGKILL'); // leave nothing running after the test
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 2_000))]);
-        resolve({ code: exit ?? null, output, survivors, historyAtSignal });
-      }, s.delayMs);
+      const ready = async () => {
+        for (const deadline = Date.now() + 60_000; s.until && Date.now() < deadline && !(await s.until(npm.pid!)); )
+          await new Promise((r) => setTimeout(r, 100));
+      };
+      void ready().then(() =>
+        setTimeout(async () => {
+          const tree = descendants(npm.pid!);
+          const historyAtSignal = s.history ? filesUnder(s.history) : [];
+          if (s.to === 'group') process.kill(-npm.pid!, s.signal);
+          else npm.kill(s.signal);
+          const deadline = Date.now() + 5_000;
+          while (Date.now() < deadline && (exit === undefined || tree.some(running))) await new Promise((r) => setTimeout(r, 100));
+          const survivors = tree.filter(running);
+          for (const pid of survivors) process.kill(pid, 'SIGKILL'); // leave nothing running after the test
+          await Promise.race([exited, new Promise((r) => setTimeout(r, 2_000))]);
+          resolve({ code: exit ?? null, output, survivors, historyAtSignal });
+        }, s.delayMs),
+      );
     };
     npm.stdout.on('data', collect);
     npm.stderr.on('data', collect);

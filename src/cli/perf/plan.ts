@@ -102,8 +102,10 @@ async function checkRunOutputs(args: PerfArgs): Promise<void> {
 /**
  * The plan phase of `perf`: reads and checks everything the user can get wrong before a device
  * starts (a UsageError, RunInputError or output refusal: exit 2), and prints the skipped scenarios.
+ * `checkOutputs: false` (the measure host, whose records go where its parent says) leaves the
+ * output folders alone.
  */
-export async function planPerf(args: PerfArgs): Promise<PerfPlan> {
+export async function planPerf(args: PerfArgs, { checkOutputs = true }: { readonly checkOutputs?: boolean } = {}): Promise<PerfPlan> {
   const { checkBackendChoice, RunInputError, scenarioFiles } = await import('../../runner/perf.js');
   const { browserScenarioDir } = await import('../../runner/scenarios.js');
   const { questionFile } = await import('../../runner/questions.js');
@@ -134,7 +136,8 @@ export async function planPerf(args: PerfArgs): Promise<PerfPlan> {
         ? `nothing to measure: every scenario was skipped (${skipped.map(skippedLine).join('; ')})`
         : `nothing to measure: ${args.dir ? `--dir ${args.dir}` : `${browserDir ?? 'perf'}/`} holds no perf files ([NN-]name.perf.ts or [NN-]name.spec.ts); name the folder that holds them`,
     );
-  await checkRunOutputs(args);
+  // The measure host writes each record where its parent asks: it has no outputs of its own to check (or make).
+  if (checkOutputs) await checkRunOutputs(args);
   return {
     files,
     // A run with skipped scenarios lists the files it ran; `skipped` says why the others are absent.
