@@ -86,16 +86,17 @@ describe('measure host', () => {
     }
   }, 60_000);
 
+  /** A browser host of this checkout measuring one perf file of the test's own (`text`) in folder `name`. */
+  async function browserHost(name: string, text: string, label: string) {
+    const folder = join(dir, name);
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, '01-page.perf.ts'), text);
+    const env = { ...process.env, PERF_REQUIRE_BACKEND: '', PERF_REQUIRE_BASELINE: '' };
+    return startMeasureHost(process.cwd(), ['--dir', folder, '--browser', 'chromium', '--backend', 'webgpu'], env, label);
+  }
+
   it('in a browser: one Chromium launch per request on its one server, closed when the record is taken (ab --browser)', async () => {
-    const page = join(dir, 'page');
-    await mkdir(page, { recursive: true });
-    await writeFile(join(page, '01-page.perf.ts'), PAGE_FILE);
-    const host = startMeasureHost(
-      process.cwd(),
-      ['--dir', page, '--browser', 'chromium', '--backend', 'webgpu'],
-      { ...process.env, PERF_REQUIRE_BACKEND: '', PERF_REQUIRE_BASELINE: '' },
-      'this checkout',
-    );
+    const host = await browserHost('page', PAGE_FILE, 'this checkout');
     try {
       const drawn: Array<number | undefined> = [];
       for (const name of ['first', 'second']) {
@@ -116,19 +117,11 @@ describe('measure host', () => {
   }, 120_000);
 
   it('in a browser: a launch that measured nothing (a perf file that does not parse) is nothing to compare, with its cause, exit 3', async () => {
-    const broken = join(dir, 'broken');
-    await mkdir(broken, { recursive: true });
-    await writeFile(join(broken, '01-broken.perf.ts'), "import { it } from 'vitest';\nit('x', () => {\n  const = 1;\n});\n");
-    const host = startMeasureHost(
-      process.cwd(),
-      ['--dir', broken, '--browser', 'chromium', '--backend', 'webgpu'],
-      { ...process.env, PERF_REQUIRE_BACKEND: '', PERF_REQUIRE_BASELINE: '' },
-      'HEAD~1 (0123456789ab)',
-    );
+    const host = await browserHost('broken', "import { it } from 'vitest';\nit('x', () => {\n  const = 1;\n});\n", 'HEAD~1 (0123456789ab)');
     try {
       const failed = (await host.measure(join(dir, 'none.json')).catch((e: unknown) => e)) as Error;
       expect(failed).toBeInstanceOf(NothingToCompareError);
-      expect(failed.message).toMatch(/^HEAD~1 \(0123456789ab\): nothing was measured there: .*01-broken\.perf\.ts/);
+      expect(failed.message).toMatch(/^HEAD~1 \(0123456789ab\): nothing was measured there: .*broken\/01-page\.perf\.ts/);
       expect(failed.message).not.toContain('\n');
     } finally {
       await host.close();
