@@ -115,15 +115,16 @@ describe('a browser process that ends without its values', () => {
   it('a test that never settles is named as hung at --browser-timeout (not as a browser that closed): exit 1, one line, nothing left', async () => {
     const out = join(dir, 'never-settles.json');
     const { result, seen } = await watching(
-      // 25 s: past the page's start (about 10 s here, so the test is running and can be named), well short of its own timeout.
-      cli(['perf', '--browser', 'chromium', '--dir', join(dir, 'never-settles'), '--browser-timeout', '25', '--out', out], undefined, {
+      // 40 s: past the page's start (3 s on the faster CI machine, about 10 s on the slower one, more with another
+      // file beside it: the test must be running to be named), well short of its own timeout of 180 s.
+      cli(['perf', '--browser', 'chromium', '--dir', join(dir, 'never-settles'), '--browser-timeout', '40', '--out', out], undefined, {
         env,
         timeoutMs: 150_000,
       }),
     );
     expect(result.code, result.stderr).toBe(1);
     expect(result.stderr).toMatch(
-      /^error: process 1 of 1 in Chromium \d+: the test \S+never-settles\.perf\.ts > waits for nothing never settled: no result after 25 s \(--browser-timeout; its own timeout is 180 s\), \d+ s in that test, so the page hung; the browser was stopped/m,
+      /^error: process 1 of 1 in Chromium \d+: the test \S+never-settles\.perf\.ts > waits for nothing never settled: no result after 40 s \(--browser-timeout; its own timeout is 180 s\), \d+ s in that test, so the page hung; the browser was stopped/m,
     );
     expect(result.stderr).not.toMatch(/browser closed|^\s+at /m);
     await expect(readFile(out)).rejects.toThrow(/ENOENT/);
