@@ -41,7 +41,7 @@ export interface AbOptions {
   readonly backend: BackendChoice;
   /** Which metric kinds are judged (and can call for a second look); default both. */
   readonly kinds?: ReadonlyArray<'ratio' | 'time'>;
-  /** --browser: each process is its commit's `perf --browser` (one browser launch); absent or null: Node. */
+  /** --browser: each process is one browser launch (by its arm's measure host, or its commit's `perf --browser` where the host has none); absent or null: Node. */
   readonly browser?: AbBrowser | null;
 }
 
