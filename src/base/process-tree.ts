@@ -32,11 +32,14 @@ export function descendantPids(pid: number = process.pid): number[] {
  * (/proc/PID/cmdline; a zombie's is empty); false where /proc cannot tell.
  */
 export function descendantWithArgument(argument: string, pid: number = process.pid): boolean {
-  return descendantPids(pid).some((child) => {
-    try {
-      return readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0').includes(argument);
-    } catch {
-      return false;
-    }
-  });
+  return descendantPids(pid).some((child) => commandLineOf(child).includes(argument));
+}
+
+/** A process's command line, argument by argument (/proc/PID/cmdline); [] for a zombie or where /proc cannot tell. */
+export function commandLineOf(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  } catch {
+    return [];
+  }
 }

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { childPids } from '../base/process-tree.js';
+import { childPids, commandLineOf } from '../base/process-tree.js';
 import { signalExitCode } from '../results/exit.js';
 
 export { childPids };
@@ -39,14 +38,6 @@ export function isNpmLauncher(cmdline: readonly string[]): boolean {
   );
 }
 
-function cmdlineOf(pid: number): string[] {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-  } catch {
-    return [];
-  }
-}
-
 /**
  * A CLI started through npm (`npx gtp`, npm exec's `sh -c`, an npm script) whose parent dies stops
  * as on SIGTERM (issue 51): on a signal npx and its `sh` exit at once, and this process, re-parented
@@ -57,7 +48,7 @@ function cmdlineOf(pid: number): string[] {
  */
 export function stopWhenOrphaned(intervalMs = 250): void {
   const parent = process.ppid;
-  if (!isNpmLauncher(cmdlineOf(parent))) return;
+  if (!isNpmLauncher(commandLineOf(parent))) return;
   const timer = setInterval(() => {
     if (process.ppid === parent) return;
     clearInterval(timer);

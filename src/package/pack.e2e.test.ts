@@ -29,7 +29,8 @@ import { bmfFindings, junitXsdFindings, readJunitAsTestReporter } from '../../te
 import { asOtherCpu, OTHER_CPU_LAVAPIPE_ID, OTHER_CPU_MODEL } from '../../test/support/other-cpu.js';
 import { packHarness } from '../../test/support/built-cli.setup.js';
 import { chromiumsLeftBy, harnessChromiums } from '../../test/support/chromium.js';
-import { descendants, type LauncherSignal, signalledLauncher } from '../../test/support/launcher-signals.js';
+import { descendantPids } from '../base/process-tree.js';
+import { type LauncherSignal, signalledLauncher } from '../../test/support/launcher-signals.js';
 import { signalExitCode } from '../results/exit.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -95,6 +96,7 @@ async function expectStoppedThroughNpx(
   const stopped = await signalledLauncher({ command: ['npx', '--no', 'gtp', ...args], cwd: project, env, ...signalled });
   shown.push(stopped.output);
   expect(stopped.output).toContain(signalled.after);
+  expect(stopped.untilHeld, 'signalled before what it waited for (a Chromium of the run) was seen').toBe(true);
   expect(stopped.survivors, stopped.output).toEqual([]);
   expect(stopped.code, stopped.output).toBe(signalExitCode(signalled.signal));
   await expect(lstat(join(project, output)), `${output} written after the signal`).rejects.toThrow(/ENOENT/);
@@ -396,7 +398,7 @@ it('the plain pattern', async ({ task }) => {
         signal: 'SIGTERM',
         // Signalled while a Chromium of the run is up, so that "none left" is checked of one.
         until: async (npx) => {
-          const under = new Set(descendants(npx));
+          const under = new Set(descendantPids(npx));
           return [...(await harnessChromiums({ browsersOnly: true }))].some((pid) => under.has(pid));
         },
       },

@@ -1,7 +1,8 @@
 /**
- * A browser process of a measure host (runner/measure-host.ts): one Chromium launch per request
- * on the host's one Vite server, closed when its record is taken, so that no browser of one arm
- * idles while the other arm measures. The launch is the browser's unit of replication (its
+ * A browser process: one Chromium launch on the session's one Vite server, closed when its record
+ * is taken; `perf --browser --processes K` (runner/perf.ts) and the measure host of `ab --browser`
+ * (runner/measure-host.ts, one per request, so that no browser of one arm idles while the other
+ * arm measures) both measure so. The launch is the browser's unit of replication (its
  * renderer, GPU process, JIT and device new each time; docs/baselines.md); the server that hands
  * the page its files is not. A checkout holds this module when its host takes --browser
  * (arm-harness.ts): an older one is measured a `perf --browser` command per launch.

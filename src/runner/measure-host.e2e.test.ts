@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { descendantPids } from '../base/process-tree.js';
 import { harnessChromiums } from '../../test/support/chromium.js';
+import { measureHostCommand } from '../../test/support/cli.js';
 import { HarnessStartError } from './harness-start.js';
 import { startMeasureHost } from './measure-host.js';
 import { NothingToCompareError } from './nothing-to-compare.js';
@@ -92,7 +93,7 @@ describe('measure host', () => {
     await mkdir(folder, { recursive: true });
     await writeFile(join(folder, '01-page.perf.ts'), text);
     const env = { ...process.env, PERF_REQUIRE_BACKEND: '', PERF_REQUIRE_BASELINE: '' };
-    return startMeasureHost(process.cwd(), ['--dir', folder, '--browser', 'chromium', '--backend', 'webgpu'], env, label);
+    return startMeasureHost(process.cwd(), ['--dir', folder, '--browser', 'chromium', '--backend', 'webgpu'], env, label, measureHostCommand());
   }
 
   it('in a browser: one Chromium launch per request on its one server, closed when the record is taken (ab --browser)', async () => {

@@ -56,8 +56,9 @@ export async function serveMeasurements(files: readonly ScenarioFile[], config: 
   const send = process.send?.bind(process);
   if (!send) throw new Error('the measure host is started by perf:ab / perf:bisect, with an IPC channel');
   const session = await openScenarioSession(files, config, { quiet: true, browser });
-  const { measureOneLaunch } = browser ? await import('./host-browser.js') : { measureOneLaunch: null };
-  let launches = 0;
+  // In a browser a request is one launch (host-browser.ts); in Node one forked process (session.run).
+  const oneLaunch = browser ? (await import('./host-browser.js')).measureOneLaunch.bind(null, session, browser) : null;
+  let requests = 0;
   // perf:ab stops its children with SIGTERM on Ctrl-C: close vitest (its forked worker, its temp folders) first.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => void session.close().finally(() => process.exit(signalExitCode(signal))));
@@ -79,7 +80,8 @@ export async function serveMeasurements(files: readonly ScenarioFile[], config: 
     }
     queue = queue.then(async () => {
       try {
-        const record = browser && measureOneLaunch ? await measureOneLaunch(session, browser, `launch ${++launches}`) : await session.run();
+        requests++;
+        const record = oneLaunch ? await oneLaunch(`launch ${requests}`) : await session.run();
         if (!record) throw new NothingMeasured([...session.fileErrors(), ...session.unhandledErrors()][0]?.split('\n')[0] ?? '');
         await writeJsonAtomic(request.out, record);
         await reply({ ok: true });

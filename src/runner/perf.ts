@@ -12,7 +12,7 @@ import type { RunRecord } from '../results/schema.js';
 import { FileWriteError, writeJsonAtomic } from '../results/storage.js';
 import { canonicalData, type DataSources, type RunConfig } from '../run-config.js';
 import type { BrowserLaunch } from './browser.js';
-import { runBrowserProcess } from './browser-process.js';
+import { measureOneLaunch } from './host-browser.js';
 import type { Remeasure } from './remeasure.js';
 import { DEFAULT_SCENARIO_DIR, listScenarios, selectScenarios, type ScenarioFile } from './scenarios.js';
 
@@ -136,9 +136,9 @@ export async function measureInProcesses(
   try {
     for (let k = 0; k < processes; k++) {
       if (processes > 1) console.log(`[gpu-transfer-perf] process ${k + 1} of ${processes}: ${files.map((f) => f.id).join(', ')}`);
-      if (browser && k > 0) await session.relaunchBrowser();
       const label = `process ${k + 1} of ${processes}`;
-      const record = browser ? await runBrowserProcess(session, browser, label) : await session.run();
+      // In a browser one process is one launch, closed when its record is taken (host-browser.ts).
+      const record = browser ? await measureOneLaunch(session, browser, label) : await session.run();
       if (!record) {
         // No test recorded anything: what stopped the files, said here (the progress line shows no failed test then).
         for (const message of [...session.fileErrors(), ...session.unhandledErrors()]) console.error(`error: ${message.split('\n')[0]}`);

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { inject } from 'vitest';
 import './built-cli.setup.js';
@@ -15,6 +15,17 @@ const run = promisify(execFile);
 function cliCommand(): readonly [string, string] {
   const built = inject('builtCli');
   return built ? [process.execPath, built] : [join(ROOT, 'node_modules/.bin/tsx'), join(ROOT, 'src/cli/main.ts')];
+}
+
+/**
+ * How to start the measure host the way the CLI is started (cliCommand): the built one beside the
+ * built CLI, so that its page's Vite server pre-bundles what the other e2e files' servers do (one
+ * from the sources has other settings, and two settings on one dependency cache re-optimize each
+ * other's: a page reloaded mid-run hung); undefined in a plain run of one file (the sources).
+ */
+export function measureHostCommand(): { readonly command: string; readonly args: readonly string[] } | undefined {
+  const built = inject('builtCli');
+  return built ? { command: process.execPath, args: [join(dirname(built), 'measure-host.js')] } : undefined;
 }
 
 /** How a CLI call differs from the default: the child's environment, its time limit. */

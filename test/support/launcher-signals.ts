@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { descendantPids } from '../../src/base/process-tree.js';
 import { signalExitCode } from '../../src/results/exit.js';
 
 /**
@@ -9,27 +10,6 @@ import { signalExitCode } from '../../src/results/exit.js';
  * what the history folder held at the signal. Shared by npm-signals.e2e (this repository) and
  * the pack test (a user's project).
  */
-
-/** Every process below `pid`, read from /proc (Linux): the tree as it is at this moment. */
-export function descendants(pid: number): number[] {
-  const found: number[] = [];
-  let tasks: string[] = [];
-  try {
-    tasks = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return found; // already gone
-  }
-  for (const task of tasks) {
-    let children = '';
-    try {
-      children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8');
-    } catch {
-      continue;
-    }
-    for (const child of children.split(' ').filter(Boolean).map(Number)) found.push(child, ...descendants(child));
-  }
-  return found;
-}
 
 /** Whether a process still runs (a zombie, exited but not yet reaped, counts as ended). */
 export function running(pid: number): boolean {
@@ -50,6 +30,8 @@ export interface Stopped {
   readonly survivors: number[];
   /** The history folder's files just before the signal (none given: []). */
   readonly historyAtSignal: string[];
+  /** Whether `until` held before the signal went (true when none was given); false: signalled after its 60 s anyway. */
+  readonly untilHeld: boolean;
 }
 
 export interface LauncherSignal {
@@ -90,13 +72,15 @@ export function signalledLauncher(s: LauncherSignal): Promise<Stopped> {
       output += chunk.toString();
       if (sent || !output.includes(s.after)) return;
       sent = true;
-      const ready = async () => {
-        for (const deadline = Date.now() + 60_000; s.until && Date.now() < deadline && !(await s.until(npm.pid!)); )
-          await new Promise((r) => setTimeout(r, 100));
+      const ready = async (): Promise<boolean> => {
+        if (!s.until) return true;
+        for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100)))
+          if (await s.until(npm.pid!)) return true;
+        return false;
       };
-      void ready().then(() =>
+      void ready().then((untilHeld) =>
         setTimeout(async () => {
-          const tree = descendants(npm.pid!);
+          const tree = descendantPids(npm.pid!);
           const historyAtSignal = s.history ? filesUnder(s.history) : [];
           if (s.to === 'group') process.kill(-npm.pid!, s.signal);
           else npm.kill(s.signal);
@@ -105,7 +89,7 @@ export function signalledLauncher(s: LauncherSignal): Promise<Stopped> {
           const survivors = tree.filter(running);
           for (const pid of survivors) process.kill(pid, 'SIGKILL'); // leave nothing running after the test
           await Promise.race([exited, new Promise((r) => setTimeout(r, 2_000))]);
-          resolve({ code: exit ?? null, output, survivors, historyAtSignal });
+          resolve({ code: exit ?? null, output, survivors, historyAtSignal, untilHeld });
         }, s.delayMs),
       );
     };
@@ -113,7 +97,7 @@ export function signalledLauncher(s: LauncherSignal): Promise<Stopped> {
     npm.stderr.on('data', collect);
     // A command that ended before the text appeared fails the caller's checks (its code, no signal sent).
     void exited.then(() => {
-      if (!sent) resolve({ code: exit ?? null, output, survivors: [], historyAtSignal: [] });
+      if (!sent) resolve({ code: exit ?? null, output, survivors: [], historyAtSignal: [], untilHeld: false });
     });
   });
 }
